@@ -1,0 +1,95 @@
+// Closed-form inverse kinematics of the PUMA family (Paul's DH: alpha = 90, 0, -90, 90, -90, 0 deg;
+// a1 = a4 = a5 = a6 = 0, d5 = 0; a spherical wrist), written as six per-joint functions
+//   theta_i = Lambda_i(T6, theta_1 .. theta_{i-1})
+// so that each joint server can solve its own joint from the others' previous values (parallel
+// inverse kinematics, Zhang & Paul, A.6 of the RFMS report), and the serial solution is the same
+// six functions called in order. All solve functions are real-time safe: no allocation, no throw.
+//
+// Configuration flags, defined by geometry (tests check these definitions):
+//  - righty: the wrist centre lies ahead of the shoulder along x_1 (the arm at q = 0 is righty);
+//    lefty: behind it.
+//  - up: the elbow lies above the straight line from the shoulder to the wrist centre; down: below.
+//  - noflip: theta_5 >= 0; flip: theta_5 <= 0.
+// The report's home position trans(203.2, -126.23, 203.2) mm is q = 0, RIGHT, DOWN (and the wrist
+// is singular there, theta_5 = 0).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "common/robot_model.hpp"
+
+namespace rfms {
+
+struct ArmConfig {
+  bool righty = true;
+  bool up = false;
+  bool flip = false;
+
+  // "righty,down,noflip" and the like (any order, case-insensitive; "left"/"right" accepted).
+  static std::optional<ArmConfig> parse(std::string_view text);
+  std::string toString() const;
+  bool operator==(const ArmConfig&) const = default;
+};
+
+enum class IkStatus {
+  kOk,
+  kWristSingular,  // theta_5 = 0: theta_4 + theta_6 alone is defined; theta_4 was held at q_near
+  kOutOfReachShoulder,  // the wrist centre is inside the cylinder swept by the shoulder offset
+  kOutOfReachElbow,     // the wrist centre is farther than (or nearer than) the arm can fold
+  kJointLimit,          // no angle equivalent to the solution lies within the joint's limits
+};
+// True when the angle returned is usable (a singular wrist still gives a valid solution).
+constexpr bool usable(IkStatus s) { return s == IkStatus::kOk || s == IkStatus::kWristSingular; }
+const char* describe(IkStatus s);
+
+struct JointSolution {
+  double q = 0.0;  // joint angle (model coordinates, i.e. DH theta minus theta_offset), rad
+  IkStatus status = IkStatus::kOk;
+};
+
+struct IkSolution {
+  JointVec q = JointVec::Zero();
+  IkStatus status = IkStatus::kOk;  // the first joint's status that is not kOk, or kOk
+  int joint = 0;                    // 1-based joint that set `status`, 0 if kOk
+};
+
+class PumaIk {
+ public:
+  // Throws ConfigError if the model's geometry is not of the PUMA family.
+  explicit PumaIk(const RobotModel& model);
+
+  // Lambda_i for joint i (1..6): solved from T6 and the angles of joints 1..i-1 in `known`
+  // (entries from i on are ignored). Of the angles equivalent modulo 2 pi, returns the one within
+  // the joint limits nearest to q_near[i-1].
+  JointSolution solveJoint(int i, const Transform& t6, const JointVec& known, const ArmConfig& config,
+                           const JointVec& q_near) const;
+
+  // The exact solution: Lambda_1 .. Lambda_6 in order, each using the ones before it.
+  IkSolution solveSerial(const Transform& t6, const ArmConfig& config, const JointVec& q_near) const;
+
+  // PIK: every joint solved at once from the previous period's angles q_prev, which also serve as
+  // the wrap-around reference.
+  IkSolution solveParallel(const Transform& t6, const ArmConfig& config, const JointVec& q_prev) const;
+
+  // The configuration flags a joint vector is in (for reporting, and to pick flags from a pose).
+  ArmConfig configOf(const JointVec& q) const;
+
+ private:
+  double theta(int i, const JointVec& q) const { return q[i] + offset_[i]; }
+  // Wrist centre in the base frame.
+  Vec3 wristCentre(const Transform& t6) const;
+  // Wrist centre in the plane of the arm: (x along x_1, y along z_0 above the shoulder).
+  void armPlane(const Vec3& w, double theta1, double& x, double& y) const;
+  Mat3 rotationTo(int frame, const JointVec& q) const;  // R_0,frame from joints 1..frame
+  JointSolution finish(int i, double theta, const JointVec& q_near, IkStatus status) const;
+
+  std::array<DhParams, kJoints> dh_;
+  std::array<double, kJoints> offset_{}, q_min_{}, q_max_{};
+  double d1_, offset_d_, a2_, a3_, d4_, d6_;
+  double forearm_sq_;      // a3^2 + d4^2
+  double forearm_angle_;   // atan2(d4, a3)
+};
+
+}  // namespace rfms

@@ -1,0 +1,150 @@
+// rfms-model: the robot model's mathematics from the command line.
+//   rfms-model fk --q q1,..,q6                       -> {"T":[[4x4 rows]]}
+//   rfms-model jacobian --q ..                       -> {"J":[[6 rows: vx vy vz wx wy wz]]}
+//   rfms-model ik --T t11,..,t44 --config righty,down,noflip  -> {"q":[..]}
+//   rfms-model dynamics --q .. --qd .. --qdd ..      -> {"tau","M","g","c","friction"}
+//   rfms-model demo                                  -> the PUMA 260 at the report's home position
+// Joint values in radians, lengths in metres. Errors go to stderr with exit code 2.
+#include <CLI/CLI.hpp>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <iostream>
+
+#include "common/crba.hpp"
+#include "common/error.hpp"
+#include "common/friction.hpp"
+#include "common/ik_puma.hpp"
+#include "common/kinematics.hpp"
+#include "common/rne.hpp"
+#include "common/robot_model_loader.hpp"
+#include "common/transform.hpp"
+#include "model_tool/demo.hpp"
+#include "model_tool/json.hpp"
+
+namespace {
+
+using namespace rfms;
+
+constexpr int kUsageError = 2;
+
+JointVec jointVector(const std::vector<double>& v, const char* flag) {
+  if (v.size() != kJoints)
+    throw ProtocolError(std::string(flag) + ": expected 6 comma-separated values, got " +
+                        std::to_string(v.size()));
+  JointVec q;
+  for (int i = 0; i < kJoints; ++i) q[i] = v[i];
+  if (!q.allFinite()) throw ProtocolError(std::string(flag) + ": values must be finite numbers");
+  return q;
+}
+
+void print(bool json, const std::string& key, const std::string& value, const std::string& text) {
+  if (json) std::cout << "{\"" << key << "\":" << value << "}\n";
+  else std::cout << text;
+}
+
+template <class Derived>
+std::string table(const Eigen::MatrixBase<Derived>& m) {
+  std::ostringstream s;
+  s << m.format(Eigen::IOFormat(8, 0, "  ", "\n", "  ", "")) << '\n';
+  return s.str();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  auto log = spdlog::stderr_color_mt("rfms-model");
+  log->set_pattern("%n: %^%l%$: %v");
+
+  CLI::App app{"rfms-model: forward and inverse kinematics, Jacobian and dynamics of a robot model"};
+  app.require_subcommand(1);
+  app.fallthrough();  // --robot and --json may follow the subcommand
+  std::string robot = RFMS_DEFAULT_ROBOT;
+  bool json = false;
+  app.add_option("--robot", robot, "robot model file (protobuf text format)")->capture_default_str();
+  app.add_flag("--json", json, "print JSON instead of text");
+
+  std::vector<double> q_in, qd_in, qdd_in, t_in, near_in;
+  std::string config_text = "righty,down,noflip";
+
+  auto* fk = app.add_subcommand("fk", "T6 for joint angles q (rad)");
+  fk->add_option("--q", q_in, "q1,..,q6 in rad")->required()->delimiter(',');
+  auto* jac = app.add_subcommand("jacobian", "base-frame Jacobian of the origin of frame 6");
+  jac->add_option("--q", q_in, "q1,..,q6 in rad")->required()->delimiter(',');
+  auto* ik = app.add_subcommand("ik", "joint angles for T6 in a given configuration");
+  ik->add_option("--T", t_in, "t11,t12,..,t44: the 4x4 transform, row-major, metres")
+      ->required()->delimiter(',');
+  ik->add_option("--config", config_text, "lefty|righty,up|down,flip|noflip")->capture_default_str();
+  ik->add_option("--near", near_in, "q1,..,q6: pick each angle modulo 2 pi nearest these (default 0)")
+      ->delimiter(',');
+  auto* dyn = app.add_subcommand("dynamics", "inverse dynamics, M, g, C qd and friction");
+  dyn->add_option("--q", q_in, "q1,..,q6 in rad")->required()->delimiter(',');
+  dyn->add_option("--qd", qd_in, "joint speeds in rad/s")->required()->delimiter(',');
+  dyn->add_option("--qdd", qdd_in, "joint accelerations in rad/s^2")->required()->delimiter(',');
+  auto* demo = app.add_subcommand("demo", "the PUMA 260 at the RFMS report's home position");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : kUsageError;
+  }
+
+  try {
+    const RobotModel model = loadRobotModel(robot);
+    if (*demo) return tool::runDemo(model, std::cout);
+    if (*fk) {
+      const Transform t = forwardKinematics(model, jointVector(q_in, "--q"));
+      print(json, "T", tool::matrix(t.matrix()), table(t.matrix()));
+    } else if (*jac) {
+      const Mat6 j = jacobianBase(model, jointVector(q_in, "--q"));
+      print(json, "J", tool::matrix(j), table(j));
+    } else if (*ik) {
+      if (t_in.size() != 16)
+        throw ProtocolError("--T: expected 16 comma-separated values (row-major 4x4), got " +
+                            std::to_string(t_in.size()));
+      Eigen::Matrix4d m;
+      for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 4; ++c) m(r, c) = t_in[static_cast<std::size_t>(4 * r + c)];
+      if (!isHomogeneous(m))
+        throw ProtocolError("--T: not a homogeneous transform (the rotation must be orthonormal "
+                            "with determinant 1 and the last row 0 0 0 1)");
+      const auto config = ArmConfig::parse(config_text);
+      if (!config)
+        throw ProtocolError("--config: '" + config_text +
+                            "' is not one of each: lefty|righty, up|down, flip|noflip");
+      const JointVec near = near_in.empty() ? JointVec::Zero() : jointVector(near_in, "--near");
+      Transform t;
+      t.matrix() = m;
+      const IkSolution sol = PumaIk(model).solveSerial(t, *config, near);
+      if (!usable(sol.status))
+        throw ProtocolError("no solution: joint " + std::to_string(sol.joint) + ": " +
+                            describe(sol.status));
+      if (sol.status != IkStatus::kOk)
+        log->warn("joint {}: {}", sol.joint, describe(sol.status));
+      print(json, "q", tool::vector(sol.q), table(sol.q.transpose()));
+    } else if (*dyn) {
+      const JointVec q = jointVector(q_in, "--q"), qd = jointVector(qd_in, "--qd"),
+                     qdd = jointVector(qdd_in, "--qdd");
+      JointMat m;
+      JointVec g;
+      massMatrixAndGravity(model, q, m, g);
+      const JointVec tau = inverseDynamics(model, q, qd, qdd);
+      const JointVec c = velocityTorques(model, q, qd);
+      const JointVec f = frictionTorques(model, qd);
+      if (json) {
+        std::cout << "{\"tau\":" << tool::vector(tau) << ",\"M\":" << tool::matrix(m)
+                  << ",\"g\":" << tool::vector(g) << ",\"c\":" << tool::vector(c)
+                  << ",\"friction\":" << tool::vector(f) << "}\n";
+      } else {
+        std::cout << "tau (N m, friction excluded)\n" << table(tau.transpose()) << "M (kg m^2)\n"
+                  << table(m) << "g (N m)\n" << table(g.transpose()) << "C(q,qd) qd (N m)\n"
+                  << table(c.transpose()) << "friction (N m)\n" << table(f.transpose());
+      }
+    }
+    return 0;
+  } catch (const rfms::Error& e) {
+    log->error("{}", e.what());
+    return kUsageError;
+  }
+}
