@@ -57,6 +57,7 @@ std::optional<ArmConfig> ArmConfig::parse(std::string_view text) {
     seen[slot] = true;
     start = end + 1;
   }
+  if (!seen[0] || !seen[1] || !seen[2]) return std::nullopt;  // all three flags, explicitly
   return c;
 }
 

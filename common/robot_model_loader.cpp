@@ -87,7 +87,7 @@ class Checker {
     for (const Step& step : path) {
       if (type == nullptr || tree == nullptr) break;
       const pb::FieldDescriptor* field = type->FindFieldByName(step.field);
-      if (field == nullptr) break;
+      if (field == nullptr || (field->is_repeated() && step.index < 0)) break;
       const auto loc = tree->GetLocation(field, step.index);
       if (loc.line >= 0) line = loc.line, column = loc.column;
       if (field->message_type() == nullptr) break;
