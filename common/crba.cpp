@@ -4,19 +4,13 @@
 
 namespace rfms {
 
-namespace {
-// [v]x: the cross-product matrix, v x u = skew(v) u.
-Mat3 skew(const Vec3& v) {
-  Mat3 s;
-  s << 0, -v.z(), v.y(), v.z(), 0, -v.x(), -v.y(), v.x(), 0;
-  return s;
-}
-}  // namespace
-
 void massMatrixAndGravity(const RobotModel& model, const JointVec& q, JointMat& m, JointVec& g) {
   LinkFrames frames;
   linkFrames(model, q, frames);
+  massMatrixAndGravity(model, frames, m, g);
+}
 
+void massMatrixAndGravity(const RobotModel& model, const LinkFrames& frames, JointMat& m, JointVec& g) {
   // Compound link j: links j..6 about the base origin, in base coordinates.
   double mass = 0.0;
   Vec3 moment = Vec3::Zero();
@@ -24,15 +18,18 @@ void massMatrixAndGravity(const RobotModel& model, const JointVec& q, JointMat& 
   for (int j = kJoints - 1; j >= 0; --j) {
     // Link j's properties are constant in its own frame (frames[j+1]) about that frame's origin o.
     // Rotate them to base coordinates and move the reference point to the base origin:
-    // L_O = L_o + m o,  I_O = I_o - [o][L_o] - [L_o][o] - m [o][o].
+    //   L_O = L_o + m o,  I_O = I_o - [o][L_o] - [L_o][o] - m [o][o]
+    //                        = I_o + 2 (o.L_o + m o.o / 2) 1 - o L_o^T - L_o o^T - m o o^T.
     const LinkInertia& link = model.joints[j].link;
     const Mat3& r = frames[j + 1].linear();
     const Vec3& o = frames[j + 1].translation();
     const Vec3 l = r * link.first_moment;
-    const Mat3 so = skew(o), sl = skew(l);
+    const Vec3 w = l + 0.5 * link.mass * o;  // folds the two outer products into one pair
     mass += link.mass;
     moment += l + link.mass * o;
-    inertia += r * link.inertia * r.transpose() - so * sl - sl * so - link.mass * so * so;
+    inertia.noalias() += r * link.inertia * r.transpose();
+    inertia.noalias() -= o * w.transpose() + w * o.transpose();
+    inertia.diagonal().array() += 2.0 * o.dot(w);
 
     // Joint j turns about z_j = frames[j]'s z axis through p_j = frames[j]'s origin.
     const Vec3 z = frames[j].linear().col(2);
@@ -49,6 +46,22 @@ void massMatrixAndGravity(const RobotModel& model, const JointVec& q, JointMat& 
     m(j, j) += model.joints[j].rotor_inertia;
     g[j] = -z.dot(moment_about_axis.cross(model.gravity));
   }
+}
+
+JointVec gravityFromMoments(const RobotModel& model, const JointVec& q) {
+  LinkFrames frames;
+  linkFrames(model, q, frames);
+  JointVec g;
+  double mass = 0.0;
+  Vec3 moment = Vec3::Zero();  // compound link j about the base origin, base coordinates
+  for (int j = kJoints - 1; j >= 0; --j) {
+    const LinkInertia& link = model.joints[j].link;
+    mass += link.mass;
+    moment += frames[j + 1].linear() * link.first_moment + link.mass * frames[j + 1].translation();
+    const Vec3 about_axis = moment - mass * frames[j].translation();
+    g[j] = -frames[j].linear().col(2).dot(about_axis.cross(model.gravity));
+  }
+  return g;
 }
 
 JointMat massMatrix(const RobotModel& model, const JointVec& q) {

@@ -10,6 +10,7 @@
 // Real-time safe: fixed sizes, no allocation, no throw.
 #pragma once
 
+#include "common/kinematics.hpp"
 #include "common/robot_model.hpp"
 
 namespace rfms {
@@ -19,5 +20,10 @@ JointMat massMatrix(const RobotModel& model, const JointVec& q);
 
 // M(q) and g(q) from one pass of the recursion (what the math server needs each cycle).
 void massMatrixAndGravity(const RobotModel& model, const JointVec& q, JointMat& m, JointVec& g);
+// The same from link frames already computed for this q (shared with the Jacobian).
+void massMatrixAndGravity(const RobotModel& model, const LinkFrames& frames, JointMat& m, JointVec& g);
+
+// g(q) alone: only the compound links' masses and first moments are needed.
+JointVec gravityFromMoments(const RobotModel& model, const JointVec& q);
 
 }  // namespace rfms

@@ -12,9 +12,11 @@ void updateDynamics(const RobotModel& model, const JointVec& q, const JointVec& 
                     DynamicsSnapshot& out) {
   out.q = q;
   out.qd = qd;
-  massMatrixAndGravity(model, q, out.inertia, out.gravity);
+  LinkFrames frames;  // shared by the inertia recursion and the Jacobian
+  linkFrames(model, q, frames);
+  massMatrixAndGravity(model, frames, out.inertia, out.gravity);
   out.velocity = velocityTorques(model, q, qd);
-  out.jacobian = jacobianBase(model, q);
+  out.jacobian = jacobianBase(frames);
   const Eigen::PartialPivLU<Mat6> lu(out.jacobian);
   out.jacobian_condition = lu.rcond();
   // Below this the inverse would amplify joint noise by more than a million: report it instead.

@@ -18,9 +18,9 @@ constexpr double kWristSingularEps = 1e-9;
 // Relative slack for poses exactly on the workspace boundary, lost to rounding otherwise.
 constexpr double kReachSlack = 1e-12;
 
-Mat3 dhRotation(double alpha, double theta) {
+Mat3 dhRotation(const DhParams& dh, double theta) {
   const double ct = std::cos(theta), st = std::sin(theta);
-  const double ca = std::cos(alpha), sa = std::sin(alpha);
+  const double ca = dh.cosAlpha(), sa = dh.sinAlpha();
   Mat3 r;
   r << ct, -st * ca, st * sa, st, ct * ca, -ct * sa, 0.0, sa, ca;
   return r;
@@ -84,7 +84,7 @@ PumaIk::PumaIk(const RobotModel& model) {
   static constexpr std::array<double, kJoints> kAlpha{kPi / 2, 0, -kPi / 2, kPi / 2, -kPi / 2, 0};
   for (int i = 0; i < kJoints; ++i) {
     const JointModel& j = model.joints[i];
-    if (std::abs(j.dh.alpha - kAlpha[i]) > 1e-9)
+    if (std::abs(j.dh.alpha() - kAlpha[i]) > 1e-9)
       throw ConfigError(model.source + ": joint " + std::to_string(i + 1) +
                         ": the PUMA closed-form IK needs alpha = 90, 0, -90, 90, -90, 0 deg");
     dh_[i] = j.dh;
@@ -120,7 +120,7 @@ void PumaIk::armPlane(const Vec3& w, double theta1, double& x, double& y) const 
 
 Mat3 PumaIk::rotationTo(int frame, const JointVec& q) const {
   Mat3 r = Mat3::Identity();
-  for (int i = 0; i < frame; ++i) r = r * dhRotation(dh_[i].alpha, theta(i, q));
+  for (int i = 0; i < frame; ++i) r = r * dhRotation(dh_[i], theta(i, q));
   return r;
 }
 

@@ -7,7 +7,7 @@ namespace rfms {
 Transform dhTransform(const DhParams& dh, double q) {
   const double theta = q + dh.theta_offset;
   const double ct = std::cos(theta), st = std::sin(theta);
-  const double ca = std::cos(dh.alpha), sa = std::sin(dh.alpha);
+  const double ca = dh.cosAlpha(), sa = dh.sinAlpha();
   Transform a;
   // Rz(theta) Tz(d) Tx(a) Rx(alpha), multiplied out.
   a.matrix() << ct, -st * ca, st * sa, dh.a * ct,  //
@@ -17,15 +17,46 @@ Transform dhTransform(const DhParams& dh, double q) {
   return a;
 }
 
+namespace {
+// (R, p) <- (R, p) A_i(q) without forming A_i: with R's columns (x, y, z),
+//   x' = c x + s y,  y' = ca (c y - s x) + sa z,  z' = ca z - sa (c y - s x),  p' = p + a x' + d z.
+// Half the multiplications of a general product, which matters at six joints per call.
+void appendDh(Mat3& r, Vec3& p, const DhParams& dh, double q) {
+  const double theta = q + dh.theta_offset;
+  const double c = std::cos(theta), s = std::sin(theta);
+  const Vec3 x = c * r.col(0) + s * r.col(1);
+  const Vec3 y0 = c * r.col(1) - s * r.col(0);
+  const Vec3 z = r.col(2);
+  p += dh.a * x + dh.d * z;
+  r.col(0) = x;
+  r.col(1) = dh.cosAlpha() * y0 + dh.sinAlpha() * z;
+  r.col(2) = dh.cosAlpha() * z - dh.sinAlpha() * y0;
+}
+
+Transform makeTransform(const Mat3& r, const Vec3& p) {
+  Transform t;
+  t.linear() = r;
+  t.translation() = p;
+  t.makeAffine();
+  return t;
+}
+}  // namespace
+
 void linkFrames(const RobotModel& model, const JointVec& q, LinkFrames& frames) {
+  Mat3 r = Mat3::Identity();
+  Vec3 p = Vec3::Zero();
   frames[0].setIdentity();
-  for (int i = 0; i < kJoints; ++i) frames[i + 1] = frames[i] * dhTransform(model.joints[i].dh, q[i]);
+  for (int i = 0; i < kJoints; ++i) {
+    appendDh(r, p, model.joints[i].dh, q[i]);
+    frames[i + 1] = makeTransform(r, p);
+  }
 }
 
 Transform forwardKinematics(const RobotModel& model, const JointVec& q) {
-  Transform t = Transform::Identity();
-  for (int i = 0; i < kJoints; ++i) t = t * dhTransform(model.joints[i].dh, q[i]);
-  return t;
+  Mat3 r = Mat3::Identity();
+  Vec3 p = Vec3::Zero();
+  for (int i = 0; i < kJoints; ++i) appendDh(r, p, model.joints[i].dh, q[i]);
+  return makeTransform(r, p);
 }
 
 Mat6 jacobianBase(const LinkFrames& frames) {

@@ -16,7 +16,8 @@ JointVec inverseDynamics(const RobotModel& model, const JointVec& q, const Joint
 // C(q, qd) qd: the Coriolis and centrifugal torques alone.
 JointVec velocityTorques(const RobotModel& model, const JointVec& q, const JointVec& qd);
 
-// g(q): the torques that hold the arm still against gravity.
+// g(q): the torques that hold the arm still against gravity (computed from the compound links'
+// first moments, see crba.hpp; tests check it against inverseDynamics(q, 0, 0)).
 JointVec gravityTorques(const RobotModel& model, const JointVec& q);
 
 }  // namespace rfms

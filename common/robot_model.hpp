@@ -10,12 +10,26 @@
 namespace rfms {
 
 // Paul's Denavit–Hartenberg parameters of one revolute joint: A = Rz(theta) Tz(d) Tx(a) Rx(alpha),
-// with theta = q + theta_offset.
-struct DhParams {
-  double alpha = 0.0;  // rad
-  double a = 0.0;      // m
-  double d = 0.0;      // m
+// with theta = q + theta_offset. The twist's sine and cosine are kept with it: they are constants,
+// and computing them every period would double the trigonometry of forward kinematics.
+class DhParams {
+ public:
+  DhParams() = default;
+  DhParams(double alpha, double a_m, double d_m, double theta_offset_rad)
+      : a(a_m), d(d_m), theta_offset(theta_offset_rad) {
+    setAlpha(alpha);
+  }
+  double alpha() const { return alpha_; }  // rad
+  double cosAlpha() const { return cos_alpha_; }
+  double sinAlpha() const { return sin_alpha_; }
+  void setAlpha(double alpha);
+
+  double a = 0.0;             // m
+  double d = 0.0;             // m
   double theta_offset = 0.0;  // rad
+
+ private:
+  double alpha_ = 0.0, cos_alpha_ = 1.0, sin_alpha_ = 0.0;
 };
 
 // Mass properties of a link in its own frame, about the frame origin. A first moment without mass

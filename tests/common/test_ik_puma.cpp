@@ -178,7 +178,7 @@ TEST(PumaIk, RejectsModelsOutsideThePumaFamily) {
   m.joints[3].dh.a = 0.05;  // no longer a spherical wrist
   EXPECT_THROW(PumaIk{m}, ConfigError);
   m = test::puma560();
-  m.joints[1].dh.alpha = 0.1;
+  m.joints[1].dh.setAlpha(0.1);
   EXPECT_THROW(PumaIk{m}, ConfigError);
 }
 

@@ -11,7 +11,7 @@
 #include "common/crba.hpp"
 #include "common/kinematics.hpp"
 #include "common/rne.hpp"
-#include "kdl_chain.hpp"
+#include "tests/support/kdl_chain.hpp"
 #include "test_support.hpp"
 
 namespace rfms {

@@ -42,7 +42,7 @@ TEST(RobotModelLoader, LoadsThePuma260OfTheReport) {
   EXPECT_DOUBLE_EQ(m.joints[1].dh.a, 0.2032);
   EXPECT_DOUBLE_EQ(m.joints[2].dh.d, 0.12624);
   EXPECT_DOUBLE_EQ(m.joints[3].dh.d, 0.2032);
-  EXPECT_DOUBLE_EQ(m.joints[2].dh.alpha, -std::numbers::pi / 2);
+  EXPECT_DOUBLE_EQ(m.joints[2].dh.alpha(), -std::numbers::pi / 2);
   EXPECT_DOUBLE_EQ(m.joints[5].link.mass, 2.768114);             // m6
   EXPECT_DOUBLE_EQ(m.joints[3].link.first_moment.y(), -0.382190);  // y4, without a mass
   EXPECT_DOUBLE_EQ(m.joints[3].link.mass, 0.0);

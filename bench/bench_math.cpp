@@ -1,0 +1,176 @@
+// rfms-bench-math: ns per call of each per-period algorithm in common/, next to Orocos KDL's
+// equivalent on the same PUMA 560 model and the same inputs, measured in the same run.
+// Prints Google Benchmark's table, then a summary of medians with the ratio KDL / ours.
+//   build/bin/rfms-bench-math [--benchmark_repetitions=N] [any Google Benchmark flag]
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <kdl/chaindynparam.hpp>
+#include <kdl/chainfdsolver_recursive_newton_euler.hpp>
+#include <kdl/chainfksolverpos_recursive.hpp>
+#include <kdl/chainidsolver_recursive_newton_euler.hpp>
+#include <kdl/chainiksolverpos_lma.hpp>
+#include <kdl/chainjnttojacsolver.hpp>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "common/crba.hpp"
+#include "common/dynamics_snapshot.hpp"
+#include "common/forward_dynamics.hpp"
+#include "common/ik_puma.hpp"
+#include "common/kinematics.hpp"
+#include "common/rne.hpp"
+#include "common/robot_model_loader.hpp"
+#include "tests/support/kdl_chain.hpp"
+
+namespace {
+
+using namespace rfms;
+
+// Inputs cycle through a table of random states so no call sees a constant.
+struct Inputs {
+  static constexpr std::size_t kCount = 1024;
+  std::vector<JointVec> q, qd, qdd;
+  std::vector<Transform> t6;
+  std::vector<KDL::JntArray> kq, kqd, kqdd;
+  std::vector<KDL::Frame> kt6;
+  std::vector<ArmConfig> config;
+
+  explicit Inputs(const RobotModel& model, const PumaIk& ik) {
+    std::mt19937_64 rng(50);
+    for (std::size_t n = 0; n < kCount; ++n) {
+      JointVec a, b, c;
+      for (int i = 0; i < kJoints; ++i) {
+        a[i] = std::uniform_real_distribution<double>(model.joints[i].q_min, model.joints[i].q_max)(rng);
+        b[i] = std::uniform_real_distribution<double>(-2, 2)(rng);
+        c[i] = std::uniform_real_distribution<double>(-5, 5)(rng);
+      }
+      q.push_back(a), qd.push_back(b), qdd.push_back(c);
+      kq.push_back(test::kdlJoints(a)), kqd.push_back(test::kdlJoints(b)), kqdd.push_back(test::kdlJoints(c));
+      const Transform t = forwardKinematics(model, a);
+      t6.push_back(t);
+      config.push_back(ik.configOf(a));
+      KDL::Frame f;
+      for (int r = 0; r < 3; ++r) {
+        for (int k = 0; k < 3; ++k) f.M(r, k) = t.linear()(r, k);
+        f.p(r) = t.translation()[r];
+      }
+      kt6.push_back(f);
+    }
+  }
+};
+
+const RobotModel& model() {
+  static const RobotModel m = loadRobotModel(std::string(RFMS_ROBOTS_DIR) + "/puma560.textproto");
+  return m;
+}
+
+// Keeps the median of each benchmark for the summary.
+class MedianCollector : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    for (const Run& r : runs)
+      if (r.aggregate_name == "median") medians[r.run_name.function_name] = r.GetAdjustedRealTime();
+      else if (r.aggregate_name.empty() && !medians.count(r.run_name.function_name))
+        medians[r.run_name.function_name] = r.GetAdjustedRealTime();
+  }
+  std::map<std::string, double> medians;
+};
+
+template <class F>
+void add(const std::string& name, F body) {
+  benchmark::RegisterBenchmark(name.c_str(), [body](benchmark::State& state) {
+    std::size_t n = 0;
+    for (auto _ : state) {
+      body(n);
+      n = (n + 1) % Inputs::kCount;
+    }
+  })->Unit(benchmark::kNanosecond);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const RobotModel& m = model();
+  const PumaIk ik(m);
+  const Inputs in(m, ik);
+  const KDL::Chain chain = test::kdlChain(m);
+  const KDL::Vector grav = test::kdlVector(m.gravity);
+  KDL::ChainFkSolverPos_recursive kdl_fk(chain);
+  KDL::ChainJntToJacSolver kdl_jac(chain);
+  KDL::ChainIdSolver_RNE kdl_id(chain, grav);
+  KDL::ChainDynParam kdl_dyn(chain, grav);
+  KDL::ChainFdSolver_RNE kdl_fd(chain, grav);
+  KDL::ChainIkSolverPos_LMA kdl_ik(chain, 1e-10, 500);
+  KDL::Frame frame;
+  KDL::Jacobian jac(kJoints);
+  KDL::JntArray out(kJoints), out2(kJoints), out3(kJoints);
+  KDL::JntSpaceInertiaMatrix mass(kJoints);
+  const KDL::Wrenches no_external(chain.getNrOfSegments());
+  DynamicsSnapshot snapshot;
+
+  add("fk/ours", [&](std::size_t n) { benchmark::DoNotOptimize(forwardKinematics(m, in.q[n])); });
+  add("fk/kdl", [&](std::size_t n) { benchmark::DoNotOptimize(kdl_fk.JntToCart(in.kq[n], frame)); });
+  add("jacobian/ours", [&](std::size_t n) { benchmark::DoNotOptimize(jacobianBase(m, in.q[n])); });
+  add("jacobian/kdl", [&](std::size_t n) { benchmark::DoNotOptimize(kdl_jac.JntToJac(in.kq[n], jac)); });
+  add("rnea/ours", [&](std::size_t n) {
+    benchmark::DoNotOptimize(inverseDynamics(m, in.q[n], in.qd[n], in.qdd[n]));
+  });
+  add("rnea/kdl", [&](std::size_t n) {
+    benchmark::DoNotOptimize(kdl_id.CartToJnt(in.kq[n], in.kqd[n], in.kqdd[n], no_external, out));
+  });
+  add("mass_matrix/ours", [&](std::size_t n) { benchmark::DoNotOptimize(massMatrix(m, in.q[n])); });
+  add("mass_matrix/kdl", [&](std::size_t n) { benchmark::DoNotOptimize(kdl_dyn.JntToMass(in.kq[n], mass)); });
+  add("gravity/ours", [&](std::size_t n) { benchmark::DoNotOptimize(gravityTorques(m, in.q[n])); });
+  add("gravity/kdl", [&](std::size_t n) { benchmark::DoNotOptimize(kdl_dyn.JntToGravity(in.kq[n], out)); });
+  add("forward_dynamics/ours", [&](std::size_t n) {
+    benchmark::DoNotOptimize(forwardDynamics(m, in.q[n], in.qd[n], in.qdd[n]));
+  });
+  add("forward_dynamics/kdl", [&](std::size_t n) {
+    benchmark::DoNotOptimize(kdl_fd.CartToJnt(in.kq[n], in.kqd[n], in.kqdd[n], no_external, out));
+  });
+  // KDL has no closed-form IK: its peer is the iterative Levenberg–Marquardt solver, started from
+  // a point 0.1 rad away from the answer.
+  add("ik_six_lambdas/ours", [&](std::size_t n) {
+    benchmark::DoNotOptimize(ik.solveSerial(in.t6[n], in.config[n], in.q[n]));
+  });
+  std::vector<KDL::JntArray> near;
+  for (std::size_t n = 0; n < Inputs::kCount; ++n) {
+    near.push_back(in.kq[n]);
+    for (int i = 0; i < kJoints; ++i) near.back()(i) += 0.1;
+  }
+  add("ik_six_lambdas/kdl", [&](std::size_t n) {
+    benchmark::DoNotOptimize(kdl_ik.CartToJnt(near[n], in.kt6[n], out));
+  });
+  add("math_server_update/ours", [&](std::size_t n) {
+    updateDynamics(m, in.q[n], in.qd[n], snapshot);
+    benchmark::DoNotOptimize(snapshot);
+  });
+  add("math_server_update/kdl", [&](std::size_t n) {
+    kdl_dyn.JntToMass(in.kq[n], mass);
+    kdl_dyn.JntToGravity(in.kq[n], out);
+    kdl_dyn.JntToCoriolis(in.kq[n], in.kqd[n], out2);
+    kdl_jac.JntToJac(in.kq[n], jac);
+    const Mat6 inverse = Eigen::PartialPivLU<Mat6>(Mat6(jac.data)).inverse();
+    benchmark::DoNotOptimize(inverse);
+  });
+
+  benchmark::Initialize(&argc, argv);
+  MedianCollector reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+
+  std::printf("\nSummary (median ns per call, PUMA 560; ratio = KDL / ours, higher is better)\n");
+  std::printf("%-22s %12s %12s %8s\n", "function", "ours", "KDL", "ratio");
+  for (const char* f : {"fk", "jacobian", "rnea", "mass_matrix", "gravity", "forward_dynamics",
+                        "ik_six_lambdas", "math_server_update"}) {
+    const auto ours = reporter.medians.find(std::string(f) + "/ours");
+    const auto kdl = reporter.medians.find(std::string(f) + "/kdl");
+    if (ours == reporter.medians.end() || kdl == reporter.medians.end()) continue;
+    std::printf("%-22s %12.1f %12.1f %8.2f\n", f, ours->second, kdl->second, kdl->second / ours->second);
+  }
+  return 0;
+}
