@@ -81,7 +81,10 @@ int main(int argc, char** argv) {
   dyn->add_option("--q", q_in, "q1,..,q6 in rad")->required()->delimiter(',');
   dyn->add_option("--qd", qd_in, "joint speeds in rad/s")->required()->delimiter(',');
   dyn->add_option("--qdd", qdd_in, "joint accelerations in rad/s^2")->required()->delimiter(',');
-  auto* demo = app.add_subcommand("demo", "the PUMA 260 at the RFMS report's home position");
+  auto* demo = app.add_subcommand("demo", "FK, IK and dynamics at the RFMS report's home position");
+  std::vector<double> at_in{tool::kReportHomeMm.x(), tool::kReportHomeMm.y(), tool::kReportHomeMm.z()};
+  demo->add_option("--at", at_in, "X,Y,Z of the target in mm (default: the report's home)")
+      ->delimiter(',')->expected(3);
 
   try {
     app.parse(argc, argv);
@@ -92,7 +95,10 @@ int main(int argc, char** argv) {
 
   try {
     const RobotModel model = loadRobotModel(robot);
-    if (*demo) return tool::runDemo(model, std::cout);
+    if (*demo) {
+      if (at_in.size() != 3) throw ProtocolError("--at: expected X,Y,Z in mm");
+      return tool::runDemo(model, Vec3(at_in[0], at_in[1], at_in[2]), std::cout);
+    }
     if (*fk) {
       const Transform t = forwardKinematics(model, jointVector(q_in, "--q"));
       print(json, "T", tool::matrix(t.matrix()), table(t.matrix()));

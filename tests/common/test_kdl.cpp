@@ -76,5 +76,13 @@ TEST_F(KdlPeer, MassMatrixGravityAndCoriolis) {
   }
 }
 
+TEST(PublishedFigures, Puma560GravityLoadAtZeroMatchesCorkesToolbox) {
+  // Corke's toolbox prints gravload(qz) = [0 37.4837 0.2489 0 0 0] N m for this parameter set.
+  const JointVec g = gravityTorques(test::puma560(), JointVec::Zero());
+  EXPECT_NEAR(g[1], 37.4837, 5e-5);
+  EXPECT_NEAR(g[2], 0.2489, 5e-5);
+  EXPECT_NEAR(g[0], 0.0, 1e-12);
+}
+
 }  // namespace
 }  // namespace rfms
