@@ -21,9 +21,7 @@ namespace {
 // (R, p) <- (R, p) A_i(q) without forming A_i: with R's columns (x, y, z),
 //   x' = c x + s y,  y' = ca (c y - s x) + sa z,  z' = ca z - sa (c y - s x),  p' = p + a x' + d z.
 // Half the multiplications of a general product, which matters at six joints per call.
-void appendDh(Mat3& r, Vec3& p, const DhParams& dh, double q) {
-  const double theta = q + dh.theta_offset;
-  const double c = std::cos(theta), s = std::sin(theta);
+void appendDh(Mat3& r, Vec3& p, const DhParams& dh, double c, double s) {
   const Vec3 x = c * r.col(0) + s * r.col(1);
   const Vec3 y0 = c * r.col(1) - s * r.col(0);
   const Vec3 z = r.col(2);
@@ -32,6 +30,19 @@ void appendDh(Mat3& r, Vec3& p, const DhParams& dh, double q) {
   r.col(1) = dh.cosAlpha() * y0 + dh.sinAlpha() * z;
   r.col(2) = dh.cosAlpha() * z - dh.sinAlpha() * y0;
 }
+
+// The six joint angles' cosines and sines, computed together before any of the (dependent) matrix
+// work, so that the processor can overlap the independent trigonometric calls.
+struct JointTrig {
+  std::array<double, kJoints> c, s;
+  JointTrig(const RobotModel& model, const JointVec& q) {
+    for (int i = 0; i < kJoints; ++i) {
+      const double theta = q[i] + model.joints[i].dh.theta_offset;
+      c[i] = std::cos(theta);
+      s[i] = std::sin(theta);
+    }
+  }
+};
 
 Transform makeTransform(const Mat3& r, const Vec3& p) {
   Transform t;
@@ -43,19 +54,21 @@ Transform makeTransform(const Mat3& r, const Vec3& p) {
 }  // namespace
 
 void linkFrames(const RobotModel& model, const JointVec& q, LinkFrames& frames) {
+  const JointTrig trig(model, q);
   Mat3 r = Mat3::Identity();
   Vec3 p = Vec3::Zero();
   frames[0].setIdentity();
   for (int i = 0; i < kJoints; ++i) {
-    appendDh(r, p, model.joints[i].dh, q[i]);
+    appendDh(r, p, model.joints[i].dh, trig.c[i], trig.s[i]);
     frames[i + 1] = makeTransform(r, p);
   }
 }
 
 Transform forwardKinematics(const RobotModel& model, const JointVec& q) {
+  const JointTrig trig(model, q);
   Mat3 r = Mat3::Identity();
   Vec3 p = Vec3::Zero();
-  for (int i = 0; i < kJoints; ++i) appendDh(r, p, model.joints[i].dh, q[i]);
+  for (int i = 0; i < kJoints; ++i) appendDh(r, p, model.joints[i].dh, trig.c[i], trig.s[i]);
   return makeTransform(r, p);
 }
 
