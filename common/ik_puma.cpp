@@ -76,6 +76,7 @@ const char* describe(IkStatus s) {
     case IkStatus::kOutOfReachElbow:
       return "out of reach: the wrist centre is beyond what the upper arm and forearm can span";
     case IkStatus::kJointLimit: return "the solution lies outside the joint limits";
+    case IkStatus::kInvalidJoint: return "joint number outside 1..6";
   }
   return "unknown";
 }
@@ -88,6 +89,7 @@ PumaIk::PumaIk(const RobotModel& model) {
       throw ConfigError(model.source + ": joint " + std::to_string(i + 1) +
                         ": the PUMA closed-form IK needs alpha = 90, 0, -90, 90, -90, 0 deg");
     dh_[i] = j.dh;
+    shape_.joints[i].dh = j.dh;
     offset_[i] = j.dh.theta_offset;
     q_min_[i] = j.q_min;
     q_max_[i] = j.q_max;
@@ -201,7 +203,7 @@ JointSolution PumaIk::solveJoint(int i, const Transform& t6, const JointVec& kno
       const Mat3 r = rotationTo(5, known).transpose() * t6.linear();
       return finish(6, std::atan2(r(1, 0) - r(0, 1), r(0, 0) + r(1, 1)), q_near, IkStatus::kOk);
     }
-    default: return {0.0, IkStatus::kOutOfReachShoulder};
+    default: return {0.0, IkStatus::kInvalidJoint};
   }
 }
 
@@ -238,10 +240,7 @@ IkSolution PumaIk::solveParallel(const Transform& t6, const ArmConfig& config,
 ArmConfig PumaIk::configOf(const JointVec& q) const {
   ArmConfig c;
   LinkFrames f;
-  JointVec zero_offsets = q;
-  RobotModel shape;  // only the DH parameters matter for frames
-  for (int i = 0; i < kJoints; ++i) shape.joints[i].dh = dh_[i];
-  linkFrames(shape, zero_offsets, f);
+  linkFrames(shape_, q, f);
   const Vec3 shoulder = f[1].translation();
   const Vec3 elbow = f[2].translation() - shoulder;
   const Vec3 wrist = f[4].translation() - shoulder;
@@ -249,8 +248,8 @@ ArmConfig PumaIk::configOf(const JointVec& q) const {
   const double xw = x1.dot(wrist), yw = wrist.z();
   const double xe = x1.dot(elbow), ye = elbow.z();
   c.righty = xw >= 0.0;
-  // Above the line through the shoulder and the wrist, measured along the line's normal that points
-  // up for a righty arm: sign of (wrist x elbow) flipped for a lefty arm.
+  // Elbow above the shoulder–wrist line: ye > yw xe / xw, i.e. (wrist x elbow) > 0 when xw > 0 and
+  // < 0 when xw < 0.
   const double cross = xw * ye - yw * xe;
   c.up = c.righty ? cross > 0.0 : cross < 0.0;
   c.flip = theta(4, q) < 0.0;

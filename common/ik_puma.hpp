@@ -39,6 +39,7 @@ enum class IkStatus {
   kOutOfReachShoulder,  // the wrist centre is inside the cylinder swept by the shoulder offset
   kOutOfReachElbow,     // the wrist centre is farther than (or nearer than) the arm can fold
   kJointLimit,          // no angle equivalent to the solution lies within the joint's limits
+  kInvalidJoint,        // solveJoint was asked for a joint outside 1..6
 };
 // True when the angle returned is usable (a singular wrist still gives a valid solution).
 constexpr bool usable(IkStatus s) { return s == IkStatus::kOk || s == IkStatus::kWristSingular; }
@@ -74,6 +75,7 @@ class PumaIk {
   IkSolution solveParallel(const Transform& t6, const ArmConfig& config, const JointVec& q_prev) const;
 
   // The configuration flags a joint vector is in (for reporting, and to pick flags from a pose).
+  // Real-time safe.
   ArmConfig configOf(const JointVec& q) const;
 
  private:
@@ -85,6 +87,7 @@ class PumaIk {
   Mat3 rotationTo(int frame, const JointVec& q) const;  // R_0,frame from joints 1..frame
   JointSolution finish(int i, double theta, const JointVec& q_near, IkStatus status) const;
 
+  RobotModel shape_;  // the model's geometry alone, for configOf's link frames
   std::array<DhParams, kJoints> dh_;
   std::array<double, kJoints> offset_{}, q_min_{}, q_max_{};
   double d1_, offset_d_, a2_, a3_, d4_, d6_;

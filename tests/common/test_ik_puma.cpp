@@ -173,6 +173,12 @@ TEST(PumaIk, WrapAroundPicksTheEquivalentAngleNearestTheCurrentOne) {
   EXPECT_NEAR(ik.solveSerial(t6, ik.configOf(q), near).q[5], -2.0, 1e-9);
 }
 
+TEST(PumaIk, InvalidJointNumberIsAStatusNotACrash) {
+  const PumaIk ik(test::puma260());
+  EXPECT_EQ(ik.solveJoint(7, Transform::Identity(), JointVec::Zero(), ArmConfig{}, JointVec::Zero()).status,
+            IkStatus::kInvalidJoint);
+}
+
 TEST(PumaIk, RejectsModelsOutsideThePumaFamily) {
   RobotModel m = test::puma560();
   m.joints[3].dh.a = 0.05;  // no longer a spherical wrist
