@@ -13,8 +13,6 @@ namespace rfms {
 namespace {
 
 constexpr double kPi = std::numbers::pi;
-// sin(theta_5) below this is a singular wrist: theta_4 and theta_6 turn about one axis.
-constexpr double kWristSingularEps = 1e-9;
 // Relative slack for poses exactly on the workspace boundary, lost to rounding otherwise.
 constexpr double kReachSlack = 1e-12;
 
@@ -81,7 +79,7 @@ const char* describe(IkStatus s) {
   return "unknown";
 }
 
-PumaIk::PumaIk(const RobotModel& model) {
+PumaIk::PumaIk(const RobotModel& model, double wrist_singular_sin) : wrist_singular_sin_(wrist_singular_sin) {
   static constexpr std::array<double, kJoints> kAlpha{kPi / 2, 0, -kPi / 2, kPi / 2, -kPi / 2, 0};
   for (int i = 0; i < kJoints; ++i) {
     const JointModel& j = model.joints[i];
@@ -188,7 +186,7 @@ JointSolution PumaIk::solveJoint(int i, const Transform& t6, const JointVec& kno
     case 4: {
       // The approach vector in frame 3 is (-c4 s5, -s4 s5, c5).
       const Vec3 a = rotationTo(3, known).transpose() * t6.linear().col(2);
-      if (std::hypot(a.x(), a.y()) < kWristSingularEps)
+      if (std::hypot(a.x(), a.y()) < wrist_singular_sin_)
         return finish(4, q_near[3] + offset_[3], q_near, IkStatus::kWristSingular);
       const double sign = config.flip ? -1.0 : 1.0;  // the sign of sin(theta5)
       return finish(4, std::atan2(-sign * a.y(), -sign * a.x()), q_near, IkStatus::kOk);

@@ -58,8 +58,11 @@ struct IkSolution {
 
 class PumaIk {
  public:
-  // Throws ConfigError if the model's geometry is not of the PUMA family.
-  explicit PumaIk(const RobotModel& model);
+  // Throws ConfigError if the model's geometry is not of the PUMA family. Below
+  // `wrist_singular_sin` of |sin(theta5)| the wrist counts as singular and Lambda_4 holds joint 4:
+  // exact (serial) solutions can use a tiny bound; parallel solutions, whose inner angles are a
+  // period old, need one well above that error, or theta4 follows noise near theta5 = 0.
+  explicit PumaIk(const RobotModel& model, double wrist_singular_sin = 1e-9);
 
   // Lambda_i for joint i (1..6): solved from T6 and the angles of joints 1..i-1 in `known`
   // (entries from i on are ignored). Of the angles equivalent modulo 2 pi, returns the one within
@@ -93,6 +96,7 @@ class PumaIk {
   double d1_, offset_d_, a2_, a3_, d4_, d6_;
   double forearm_sq_;      // a3^2 + d4^2
   double forearm_angle_;   // atan2(d4, a3)
+  double wrist_singular_sin_;
 };
 
 }  // namespace rfms

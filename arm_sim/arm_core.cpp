@@ -1,0 +1,134 @@
+#include "arm_sim/arm_core.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "common/crba.hpp"
+#include "common/kinematics.hpp"
+#include "common/motor.hpp"
+#include "common/rk4.hpp"
+#include "common/rne.hpp"
+
+namespace rfms {
+
+namespace {
+constexpr double kTwoPi = 2.0 * std::numbers::pi;
+using State = Eigen::Matrix<double, 2 * kJoints, 1>;
+}  // namespace
+
+ArmCore::ArmCore(const RobotModel& model, const ArmSimConfig& config)
+    : model_(model),
+      config_(config),
+      q_(config.q_initial),
+      qd_(JointVec::Zero()),
+      q_power_up_(config.q_initial) {
+  substeps_ = std::max(1, static_cast<int>(std::ceil(config.dt / config.max_substep - 1e-9)));
+  locked_.fill(true);  // powered down: the brakes hold every joint
+}
+
+std::int64_t ArmCore::encoderCount(int i, double q) const {
+  // Incremental: zero at power-up, whatever the angle was then (the controller cannot know it
+  // until it has seen the index pulse).
+  return static_cast<std::int64_t>(
+      std::floor((q - q_power_up_[i]) * model_.joints[i].counts_per_rev / kTwoPi));
+}
+
+void ArmCore::sense(proto::ArmSensors& out) const {
+  out.mutable_header()->set_period(period_);
+  out.mutable_header()->set_sequence(period_);
+  out.set_powered(powered_);
+  out.mutable_encoder()->Resize(kJoints, 0);
+  out.mutable_index_count()->Resize(kJoints, 0);
+  out.mutable_index()->Resize(kJoints, false);
+  for (int i = 0; i < kJoints; ++i) {
+    out.mutable_encoder()->Set(i, encoderCount(i, q_[i]));
+    out.mutable_index()->Set(i, index_fired_[i]);
+    out.mutable_index_count()->Set(i, index_count_[i]);
+  }
+}
+
+JointVec ArmCore::acceleration(const JointVec& q, const JointVec& qd) const {
+  JointVec tau;
+  for (int i = 0; i < kJoints; ++i) {
+    const JointModel& j = model_.joints[i];
+    double motor = 0.0;
+    if (powered_) {
+      motor = config_.amplifier == Amplifier::kCurrent
+                  ? applied_[i]
+                  : torqueFromVoltage(j, j.resistance * currentForTorque(j, applied_[i]), qd[i]);
+    }
+    const double coulomb = j.coulomb * std::tanh(qd[i] / config_.stiction_velocity);
+    const double brake = powered_ ? 0.0
+                                  : config_.brake_torque_factor * j.tau_max *
+                                        std::tanh(qd[i] / config_.stiction_velocity);
+    tau[i] = motor - coulomb - j.viscous * qd[i] - brake;
+  }
+  if (!wrench_.isZero()) tau += jacobianBase(model_, q).transpose() * wrench_;
+
+  // M qdd = tau - bias over the joints that are free; locked joints do not accelerate.
+  JointMat m = massMatrix(model_, q);
+  JointVec rhs = tau - inverseDynamics(model_, q, qd, JointVec::Zero());
+  for (int i = 0; i < kJoints; ++i) {
+    if (!locked_[i]) continue;
+    m.row(i).setZero();
+    m.col(i).setZero();
+    m(i, i) = 1.0;
+    rhs[i] = 0.0;
+  }
+  return m.llt().solve(rhs);
+}
+
+void ArmCore::step(const std::array<const proto::TorqueCommand*, kJoints>& commands) {
+  bool all_power = true;
+  for (int i = 0; i < kJoints; ++i) {
+    const proto::TorqueCommand* c = commands[i];
+    all_power = all_power && c != nullptr && c->power();
+    command_[i] = c != nullptr && std::isfinite(c->torque()) ? c->torque() : 0.0;
+  }
+  powered_ = all_power;
+  for (int i = 0; i < kJoints; ++i) {
+    const JointModel& j = model_.joints[i];
+    // The amplifier limits current; the joint's torque limit bounds what the drive may deliver.
+    applied_[i] = powered_ ? saturateTorque(j, torqueFromCurrent(j, currentForTorque(j, command_[i]))) : 0.0;
+    if (powered_) locked_[i] = false;
+  }
+
+  const JointVec q_start = q_;
+  const double h = config_.dt / substeps_;
+  State x;
+  x << q_, qd_;
+  for (int s = 0; s < substeps_; ++s) {
+    rk4Step(x, 0.0, h, [this](double, const State& y) {
+      State dy;
+      dy.head<kJoints>() = y.tail<kJoints>();
+      dy.tail<kJoints>() = acceleration(y.head<kJoints>(), y.tail<kJoints>());
+      for (int i = 0; i < kJoints; ++i)
+        if (locked_[i]) dy[i] = 0.0;
+      return dy;
+    });
+    if (!powered_) {
+      // A braked joint that has (nearly) stopped is held fast.
+      for (int i = 0; i < kJoints; ++i) {
+        if (!locked_[i] && std::abs(x[kJoints + i]) < config_.brake_lock_velocity) {
+          locked_[i] = true;
+          x[kJoints + i] = 0.0;
+        }
+      }
+    }
+  }
+  q_ = x.head<kJoints>();
+  qd_ = x.tail<kJoints>();
+
+  // Index pulses: once per joint revolution, where the angle passes the model's index angle.
+  for (int i = 0; i < kJoints; ++i) {
+    const double index = model_.joints[i].index_angle;
+    const double before = std::floor((q_start[i] - index) / kTwoPi);
+    const double after = std::floor((q_[i] - index) / kTwoPi);
+    index_fired_[i] = before != after;
+    if (index_fired_[i]) index_count_[i] = encoderCount(i, index + std::max(before, after) * kTwoPi);
+  }
+  ++period_;
+}
+
+}  // namespace rfms

@@ -1,0 +1,75 @@
+// The emulated arm: the plant the controller drives. Rigid-body forward dynamics of the robot
+// model integrated by RK4 in sub-steps within each period, current- or voltage-mode amplifiers
+// with current and torque limits, Coulomb and viscous friction, incremental encoders quantised to
+// the model's counts with an index pulse (and a latched index count) at the model's index angle,
+// brakes that lock each joint when the power is off, and an external wrench on the tool.
+//
+// A pure per-period core: sense() reports period k, step() integrates [k, k+1]. No clocks, no
+// sockets; allocation only in the constructor.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "common/robot_model.hpp"
+#include "proto/mailboxes.pb.h"
+
+namespace rfms {
+
+enum class Amplifier {
+  kCurrent,  // torque command -> current (limited) -> G Kt i
+  kVoltage,  // torque command -> V = R i; back-EMF then subtracts Kt G qd (Swartz's motor model)
+};
+
+struct ArmSimConfig {
+  double dt = 1e-3;               // sample period, s
+  double max_substep = 0.25e-3;   // RK4 step bound within a period, s
+  Amplifier amplifier = Amplifier::kCurrent;
+  JointVec q_initial = JointVec::Zero();  // the true joint angles at power-up, rad
+  // Coulomb friction is F_s tanh(qd / v_s): smooth, so that RK4 stays accurate, and as steep as
+  // the sub-step allows.
+  double stiction_velocity = 0.05;  // rad/s
+  double brake_torque_factor = 2.0; // brake torque = factor * the joint's torque limit
+  double brake_lock_velocity = 1e-3;  // rad/s: a braked joint slower than this is locked
+};
+
+class ArmCore {
+ public:
+  ArmCore(const RobotModel& model, const ArmSimConfig& config);
+
+  // The sensor mailbox of the current period.
+  void sense(proto::ArmSensors& out) const;
+
+  // Integrates over one period with the joints' torque commands (index 0 = joint 1); a missing
+  // command (nullptr) counts as zero torque and no power request. Power is on only when all six
+  // joints ask for it; with power off the brakes act.
+  void step(const std::array<const proto::TorqueCommand*, kJoints>& commands);
+
+  // An external force (N) and moment (N m) acting at the origin of frame 6, in base coordinates
+  // (contact, a push); stays until changed.
+  void setExternalWrench(const Vec6& wrench) { wrench_ = wrench; }
+
+  const JointVec& q() const { return q_; }
+  const JointVec& qd() const { return qd_; }
+  std::uint64_t period() const { return period_; }
+  bool powered() const { return powered_; }
+  // The torques actually applied at the joints in the last period (after amplifier limits).
+  const JointVec& appliedTorque() const { return applied_; }
+
+ private:
+  JointVec acceleration(const JointVec& q, const JointVec& qd) const;
+  std::int64_t encoderCount(int joint, double q) const;
+
+  const RobotModel& model_;
+  ArmSimConfig config_;
+  JointVec q_, qd_, q_power_up_;
+  JointVec command_ = JointVec::Zero(), applied_ = JointVec::Zero();
+  Vec6 wrench_ = Vec6::Zero();
+  std::array<bool, kJoints> locked_{}, index_fired_{};
+  std::array<std::int64_t, kJoints> index_count_{};
+  bool powered_ = false;
+  std::uint64_t period_ = 0, sequence_ = 0;
+  int substeps_ = 1;
+};
+
+}  // namespace rfms

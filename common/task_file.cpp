@@ -1,0 +1,217 @@
+#include "common/task_file.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <numbers>
+#include <sstream>
+
+#include "common/error.hpp"
+#include "common/mail_codec.hpp"
+#include "common/transform.hpp"
+
+namespace rfms {
+
+const char* const kExampleTask = R"(# pumatask() of the RFMS manual (A.5 §2.2), in the task-file form.
+units mm deg
+transform t2 trans 203.2 -126.23 203.2           # home
+position home righty,down,flip T6 = t2
+motion mjnt joint 2.0 0.2
+motion mcart cartesian 4.0 0.3
+motion mcartcz cartesian 20.0 0.5 compliance z
+motion mcartcx cartesian 15.0 0.5 compliance x
+move home mcartcz
+move home mjnt
+)";
+
+namespace {
+
+class LineParser {
+ public:
+  LineParser(std::string source, int line, std::string text)
+      : source_(std::move(source)), line_(line), in_(text) {}
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw ConfigError(source_ + ":" + std::to_string(line_) + ": " + what);
+  }
+  bool word(std::string& out) { return static_cast<bool>(in_ >> out); }
+  std::string need(const char* what) {
+    std::string w;
+    if (!word(w)) fail(std::string("expected ") + what);
+    return w;
+  }
+  double number(const char* what) {
+    const std::string w = need(what);
+    std::size_t used = 0;
+    double v = 0.0;
+    try {
+      v = std::stod(w, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != w.size() || !std::isfinite(v)) fail(std::string(what) + ": '" + w + "' is not a number");
+    return v;
+  }
+  void end() {
+    std::string extra;
+    if (word(extra)) fail("unexpected '" + extra + "' at the end of the line");
+  }
+
+ private:
+  std::string source_;
+  int line_;
+  std::istringstream in_;
+};
+
+std::uint32_t complianceBits(LineParser& p, const std::string& text) {
+  if (text == "none") return 0;
+  if (text.rfind("0x", 0) == 0) {
+    std::size_t used = 0;
+    unsigned long v = 0;
+    try {
+      v = std::stoul(text, &used, 16);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != text.size() || v > 0x3f) p.fail("compliance '" + text + "': expected six bits, 0x0..0x3f");
+    return static_cast<std::uint32_t>(v);
+  }
+  static const char* kNames[] = {"x", "y", "z", "rx", "ry", "rz"};
+  std::uint32_t bits = 0;
+  std::istringstream parts(text);
+  std::string part;
+  while (std::getline(parts, part, ',')) {
+    bool found = false;
+    for (int b = 0; b < 6; ++b)
+      if (part == kNames[b]) bits |= 1u << b, found = true;
+    if (!found) p.fail("compliance '" + part + "': expected none, x, y, z, rx, ry, rz or 0x..");
+  }
+  return bits;
+}
+
+}  // namespace
+
+std::vector<TaskStatement> parseTaskFile(const std::string& text, const std::string& source) {
+  std::vector<TaskStatement> out;
+  double length = 1e-3, angle = std::numbers::pi / 180.0;  // mm and degrees by default
+  std::istringstream lines(text);
+  std::string raw;
+  int line = 0;
+  while (std::getline(lines, raw)) {
+    ++line;
+    const auto hash = raw.find('#');
+    if (hash != std::string::npos) raw.resize(hash);
+    LineParser p(source, line, raw);
+    std::string keyword;
+    if (!p.word(keyword)) continue;
+
+    TaskStatement st;
+    st.line = line;
+    st.request.set_id(static_cast<std::uint64_t>(line));
+    if (keyword == "units") {
+      const std::string l = p.need("a length unit (mm or m)"), a = p.need("an angle unit (deg or rad)");
+      if (l != "mm" && l != "m") p.fail("length unit '" + l + "': expected mm or m");
+      if (a != "deg" && a != "rad") p.fail("angle unit '" + a + "': expected deg or rad");
+      length = l == "mm" ? 1e-3 : 1.0;
+      angle = a == "deg" ? std::numbers::pi / 180.0 : 1.0;
+      p.end();
+      continue;
+    }
+    if (keyword == "transform") {
+      auto* t = st.request.mutable_transform();
+      t->set_name(p.need("a transform name"));
+      const std::string form = p.need("trans, rpy, eul or matrix");
+      Transform value;
+      if (form == "matrix") {
+        Eigen::Matrix4d m = Eigen::Matrix4d::Identity();
+        for (int r = 0; r < 3; ++r)
+          for (int c = 0; c < 4; ++c) m(r, c) = p.number("matrix entry") * (c == 3 ? length : 1.0);
+        value.matrix() = m;
+      } else {
+        const double x = p.number("x") * length, y = p.number("y") * length, z = p.number("z") * length;
+        if (form == "trans") {
+          value = trans(x, y, z);
+        } else if (form == "rpy" || form == "eul") {
+          const double a1 = p.number("first angle") * angle, a2 = p.number("second angle") * angle,
+                       a3 = p.number("third angle") * angle;
+          value = trans(x, y, z) * (form == "rpy" ? rpy(a1, a2, a3) : eul(a1, a2, a3));
+        } else {
+          p.fail("transform form '" + form + "': expected trans, rpy, eul or matrix");
+        }
+      }
+      encode(value, *t->mutable_value());
+    } else if (keyword == "position") {
+      auto* pos = st.request.mutable_position();
+      pos->set_name(p.need("a position name"));
+      const auto config = ArmConfig::parse(p.need("a configuration such as righty,down,noflip"));
+      if (!config) p.fail("configuration: expected one each of lefty|righty, up|down, flip|noflip");
+      encode(*config, *pos->mutable_config());
+      bool rhs = false;
+      for (std::string w; p.word(w);) {
+        if (w == "=") {
+          if (rhs) p.fail("a position equation has one '='");
+          rhs = true;
+        } else if (w == "tool") {
+          pos->set_tool(p.need("the tool transform's name"));
+        } else {
+          (rhs ? pos->add_rhs() : pos->add_lhs())->assign(w);
+        }
+      }
+      if (!rhs) p.fail("a position equation needs '=' between its sides");
+    } else if (keyword == "motion") {
+      auto* m = st.request.mutable_motion();
+      m->set_name(p.need("a motion name"));
+      const std::string mode = p.need("joint or cartesian");
+      if (mode != "joint" && mode != "cartesian") p.fail("motion mode '" + mode + "': expected joint or cartesian");
+      m->set_mode(mode == "joint" ? proto::MM_JOINT : proto::MM_CARTESIAN);
+      m->set_segment_s(p.number("segment time (s)"));
+      m->set_accel_s(p.number("acceleration time (s)"));
+      std::string w;
+      if (p.word(w)) {
+        if (w != "compliance") p.fail("expected 'compliance' or the end of the line, got '" + w + "'");
+        m->set_compliance(complianceBits(p, p.need("compliance directions")));
+      }
+    } else if (keyword == "move") {
+      auto* m = st.request.mutable_move();
+      m->set_position(p.need("a position name"));
+      m->set_motion(p.need("a motion name"));
+    } else if (keyword == "wait") {
+      st.kind = TaskStatement::kWait;
+    } else if (keyword == "control") {
+      auto* c = st.request.mutable_control();
+      const std::string what = p.need("a control command");
+      if (what == "calibrate") c->set_command(proto::CC_CALIBRATE);
+      else if (what == "hold") c->set_command(proto::CC_HOLD);
+      else if (what == "free") c->set_command(proto::CC_FREE);
+      else if (what == "stop") c->set_command(proto::CC_STOP);
+      else if (what == "reset") c->set_command(proto::CC_RESET);
+      else if (what == "power_off") c->set_command(proto::CC_POWER_OFF);
+      else if (what == "emergency_stop") c->set_command(proto::CC_EMERGENCY_STOP);
+      else if (what == "jog") {
+        c->set_command(proto::CC_JOG);
+        c->set_joint(static_cast<int>(p.number("joint number")));
+        const std::string dir = p.need("+ or -");
+        if (dir != "+" && dir != "-") p.fail("jog direction '" + dir + "': expected + or -");
+        c->set_direction(dir == "+" ? 1 : -1);
+      } else {
+        p.fail("control '" + what + "': expected calibrate, hold, free, stop, reset, power_off, "
+               "emergency_stop or jog");
+      }
+    } else {
+      p.fail("unknown statement '" + keyword +
+             "': expected units, transform, position, motion, move, wait or control");
+    }
+    p.end();
+    out.push_back(std::move(st));
+  }
+  return out;
+}
+
+std::vector<TaskStatement> loadTaskFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError(path + ": cannot open task file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parseTaskFile(text.str(), path);
+}
+
+}  // namespace rfms

@@ -1,0 +1,40 @@
+// The task file: a small text format for the requests of a task, with explicit units, so that a
+// task can be written by hand and run by rfms-sim (and later rfms-client). One statement a line;
+// '#' starts a comment. Lengths are millimetres and angles degrees unless a `units` line says
+// otherwise (units m rad). See docs/task-format.md.
+//
+//   units mm deg
+//   transform t2 trans 203.2 -126.23 203.2
+//   transform obj rpy 300 0 100  0 90 0        # x y z, then Paul's roll pitch yaw
+//   transform cam eul 0 0 500  90 180 0        # x y z, then Euler phi theta psi (ZYZ)
+//   transform m matrix r11 r12 r13 px  r21 r22 r23 py  r31 r32 r33 pz
+//   position home righty,down,flip T6 = t2
+//   position grasp righty,up,noflip Z T6 tool = conv obj [tool tool]
+//   motion mjnt joint 2.0 0.2
+//   motion mcartcz cartesian 20 0.5 compliance z      # compliance: none, x,y,z,rx,ry,rz or 0x..
+//   move home mcartcz
+//   wait                                              # until every move so far has completed
+//   control calibrate | hold | free | stop | reset | power_off | emergency_stop | jog 2 +
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "proto/task.pb.h"
+
+namespace rfms {
+
+struct TaskStatement {
+  enum Kind { kRequest, kWait } kind = kRequest;
+  proto::TaskRequest request;  // for kRequest; ids are the statement's line number
+  int line = 0;
+};
+
+// Throws ConfigError "<source>:<line>: <what is wrong>" on the first bad line.
+std::vector<TaskStatement> parseTaskFile(const std::string& text, const std::string& source);
+std::vector<TaskStatement> loadTaskFile(const std::string& path);
+
+// The RFMS manual's example task, pumatask() of A.5 §2.2.
+extern const char* const kExampleTask;
+
+}  // namespace rfms

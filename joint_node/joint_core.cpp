@@ -1,0 +1,281 @@
+#include "joint_node/joint_core.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "common/crba.hpp"
+#include "common/mail_codec.hpp"
+
+namespace rfms {
+
+namespace {
+constexpr double kTwoPi = 2.0 * std::numbers::pi;
+
+// An angle from its sine and the sign of its cosine, the way RFMS passed joint angles around.
+double fromSineAndSign(double s, bool cos_negative) {
+  const double c = std::sqrt(std::max(0.0, 1.0 - s * s));
+  return std::atan2(s, cos_negative ? -c : c);
+}
+}  // namespace
+
+JointServoConfig defaultServoConfig(const RobotModel& model, int joint, const JointVec& park,
+                                    double dt, double bandwidth_hz) {
+  JointServoConfig c;
+  c.joint = joint;
+  c.dt = dt;
+  const double inertia = massMatrix(model, park)(joint - 1, joint - 1);
+  const double w = kTwoPi * bandwidth_hz;
+  c.kp = inertia * w * w;
+  c.kd = 2.0 * inertia * w;
+  c.ki = c.kp * w / 10.0;
+  c.integral_limit = 0.3 * model.joints[joint - 1].tau_max;
+  c.park_angle = park[joint - 1];
+  return c;
+}
+
+JointCore::JointCore(const RobotModel& model, const JointServoConfig& config)
+    : model_(model),
+      joint_(model.joints[config.joint - 1]),
+      config_(config),
+      ik_(model, config.wrist_singular_sin),
+      index_(config.joint - 1),
+      resolution_(kTwoPi / model.joints[config.joint - 1].counts_per_rev),
+      velocity_alpha_(std::exp(-kTwoPi * config.velocity_filter_hz * config.dt)) {
+  hold_target_ = ik_setpoint_ = sp_previous_ = sp_next_ = config.park_angle;
+}
+
+double JointCore::angleFromCount(std::int64_t count) const {
+  // Before calibration the joint can only assume it powered up at its park angle.
+  return calibrated_ ? joint_.index_angle + static_cast<double>(count - index_count_) * resolution_
+                     : config_.park_angle + static_cast<double>(count) * resolution_;
+}
+
+void JointCore::readEncoder(const proto::ArmSensors& sensors, proto::RtState state) {
+  if (sensors.encoder_size() != kJoints) return;  // keep the last reading
+  const std::int64_t count = sensors.encoder(index_);
+  last_count_ = count;
+  if (!calibrated_ && state == proto::RT_CALIB && sensors.index_size() == kJoints &&
+      sensors.index(index_)) {
+    // The index pulse: from now on angles are absolute. Shift the targets by the same amount so
+    // that the servo does not jump.
+    const double before = angleFromCount(count);
+    calibrated_ = true;
+    index_count_ = sensors.index_count(index_);
+    const double shift = angleFromCount(count) - before;
+    hold_target_ = angleFromCount(count);
+    calib_returning_ = true;
+    previous_angle_ += shift;
+    ik_setpoint_ += shift;
+    sp_previous_ += shift;
+    sp_next_ += shift;
+  }
+  angle_ = angleFromCount(count);
+  if (!have_angle_) previous_angle_ = angle_;
+  have_angle_ = true;
+  const double raw = (angle_ - previous_angle_) / config_.dt;
+  velocity_ = velocity_alpha_ * velocity_ + (1.0 - velocity_alpha_) * raw;
+  previous_angle_ = angle_;
+}
+
+void JointCore::enterSetpointMode() {
+  sp_previous_ = sp_next_ = ik_setpoint_ = hold_target_;
+  phase_ = 0;
+  update_periods_ = 1;
+  desired_velocity_ = desired_acceleration_ = 0.0;
+}
+
+double JointCore::solveSetpoint(const proto::SMail& s) {
+  Transform t6;
+  if (!decode(s.t6(), t6)) {
+    ik_status_ = static_cast<int>(IkStatus::kOutOfReachShoulder);
+    return ik_setpoint_;
+  }
+  const ArmConfig config = decode(s.config());
+  JointVec known = JointVec::Zero();
+  for (int j = 0; j < kJoints && j < s.setpoint_sin_size(); ++j)
+    known[j] = fromSineAndSign(s.setpoint_sin(j), (s.setpoint_cos_signs() >> j) & 1u);
+  JointVec near = known;
+  near[index_] = ik_setpoint_;
+  JointSolution sol;
+  if (s.serial_ik()) {
+    // The exact solution: solve the inner joints first from this period's T6.
+    for (int j = 1; j <= config_.joint; ++j) {
+      sol = ik_.solveJoint(j, t6, known, config, near);
+      if (!usable(sol.status)) break;
+      known[j - 1] = sol.q;
+    }
+  } else {
+    sol = ik_.solveJoint(config_.joint, t6, known, config, near);
+  }
+  ik_status_ = static_cast<int>(sol.status);
+  return usable(sol.status) ? sol.q : ik_setpoint_;
+}
+
+double JointCore::feedForward(const proto::SMail& s, bool moving) const {
+  if (!have_parcel_) return 0.0;
+  double ff = gravity_torque_;
+  if (moving) {
+    JointVec acc = decodeJoints(s.desired_acceleration());
+    acc[index_] = desired_acceleration_;
+    ff += inertia_row_.dot(acc) + velocity_torque_ +
+          joint_.coulomb * std::tanh(desired_velocity_ / config_.friction_velocity) +
+          joint_.viscous * desired_velocity_;
+  }
+  return ff;
+}
+
+void JointCore::step(const proto::SMail& s, const proto::ArmSensors& sensors, proto::JMail& out,
+                     proto::TorqueCommand& torque) {
+  const proto::RtState state = s.rtstate();
+  readEncoder(sensors, state);
+
+  if (s.has_parcel() && s.parcel().joint() == static_cast<std::uint32_t>(config_.joint) &&
+      s.parcel().inertia_row_size() == kJoints) {
+    const proto::Parcel& p = s.parcel();
+    inertia_row_ = decodeJoints(p.inertia_row());
+    compliance_row_ = decodeJoints(p.compliance_row());
+    velocity_torque_ = p.velocity_torque();
+    gravity_torque_ = p.gravity_torque();
+    parcel_period_ = p.angles_period();
+    have_parcel_ = true;
+  }
+
+  const bool powered = s.power() && state != proto::RT_IDLE && state != proto::RT_EMGCY;
+  const bool following = state == proto::RT_SETP || state == proto::RT_STOP;
+  const bool was_following = last_state_ == proto::RT_SETP || last_state_ == proto::RT_STOP;
+  if (following && !was_following) enterSetpointMode();
+
+  double setpoint = hold_target_;
+  bool moving = false;
+  switch (state) {
+    case proto::RT_IDLE:
+    case proto::RT_EMGCY:
+    case proto::RT_FREE:
+      hold_target_ = setpoint = ik_setpoint_ = angle_;
+      integral_ = 0.0;
+      break;
+    case proto::RT_CALIB:
+      if (calibrated_ && calib_returning_) {
+        // Back to where the search began, now known absolutely.
+        const double home = angleFromCount(calib_start_count_);
+        const double step = config_.calib_speed * config_.dt;
+        if (std::abs(home - hold_target_) <= step) {
+          hold_target_ = home;
+          calib_returning_ = false;
+        } else {
+          hold_target_ += home > hold_target_ ? step : -step;
+          moving = true;
+        }
+      } else if (!calibrated_ && !calib_failed_) {
+        if (!calib_started_) {
+          calib_started_ = true;
+          calib_start_ = hold_target_ = angle_;
+          calib_start_count_ = last_count_;
+          calib_direction_ = 1;
+        }
+        hold_target_ += calib_direction_ * config_.calib_speed * config_.dt;
+        if (std::abs(hold_target_ - calib_start_) > config_.calib_range) {
+          // Not found this way: search the other side, then give up.
+          if (calib_direction_ > 0) calib_direction_ = -1;
+          else calib_failed_ = true;
+        }
+        moving = true;
+      }
+      setpoint = ik_setpoint_ = hold_target_;
+      break;
+    case proto::RT_MANU:
+      if (s.jog_joint() == config_.joint)
+        hold_target_ += (s.jog_direction() >= 0 ? 1 : -1) * config_.jog_counts * resolution_;
+      setpoint = ik_setpoint_ = hold_target_;
+      break;
+    case proto::RT_HOLD:
+      setpoint = ik_setpoint_ = hold_target_;
+      break;
+    case proto::RT_SETP:
+    case proto::RT_STOP: {
+      if (s.new_setpoint()) {
+        ik_setpoint_ = solveSetpoint(s);
+        sp_previous_ = sp_next_;
+        sp_next_ = ik_setpoint_;
+        update_periods_ = std::max<int>(1, static_cast<int>(s.update_periods()));
+        phase_ = 0;
+        const double interval = update_periods_ * config_.dt;
+        const double velocity = (sp_next_ - sp_previous_) / interval;
+        desired_acceleration_ = (velocity - desired_velocity_) / interval;
+        desired_velocity_ = velocity;
+      }
+      setpoint = sp_previous_ + (sp_next_ - sp_previous_) * phase_ / update_periods_;
+      phase_ = std::min(phase_ + 1, update_periods_);
+      hold_target_ = setpoint;
+      moving = true;
+      break;
+    }
+    default: break;
+  }
+  if (!following) desired_velocity_ = desired_acceleration_ = 0.0;
+
+  const double error = setpoint - angle_;
+  double kept = error;  // the part of the error the servo acts on
+  double tau = 0.0;
+  if (powered && state == proto::RT_FREE) {
+    tau = have_parcel_ ? gravity_torque_ : 0.0;
+  } else if (powered) {
+    const bool compliant = (s.compliance() & 0x3f) != 0 && have_parcel_;
+    if (compliant) {
+      // Only the part of the error outside the compliant directions is servoed. The integral
+      // restarts: a bias built up while stiff would push the arm along the compliant directions.
+      if (!was_compliant_) integral_ = 0.0;
+      JointVec errors = decodeJoints(s.servo_error());
+      errors[index_] = error;
+      kept = compliance_row_.dot(errors);
+    }
+    was_compliant_ = compliant;
+    integral_ = std::clamp(integral_ + config_.ki * kept * config_.dt, -config_.integral_limit,
+                           config_.integral_limit);
+    tau = config_.kp * kept + config_.kd * (desired_velocity_ - velocity_) + integral_ +
+          feedForward(s, moving && following);
+  }
+  const double limited = std::clamp(tau, -joint_.tau_max, joint_.tau_max);
+  saturated_for_ = (powered && limited != tau) ? saturated_for_ + config_.dt : 0.0;
+
+  std::uint32_t faults = proto::JF_NONE;
+  // In a compliant direction the arm is meant to yield: only the servoed part of the error counts.
+  if (powered && std::abs(kept) > config_.following_error_limit) faults |= proto::JF_FOLLOWING;
+  if (calibrated_ && (angle_ < joint_.q_min - config_.range_margin ||
+                      angle_ > joint_.q_max + config_.range_margin))
+    faults |= proto::JF_RANGE;
+  if (saturated_for_ > config_.saturation_time_limit) faults |= proto::JF_SATURATION;
+  if (following && !usable(static_cast<IkStatus>(ik_status_))) faults |= proto::JF_IK;
+  if (calib_failed_) faults |= proto::JF_CALIBRATION;
+
+  const std::uint64_t k = s.header().period();
+  out.mutable_header()->set_period(k);
+  out.mutable_header()->set_sequence(++sequence_);
+  out.set_joint(static_cast<std::uint32_t>(config_.joint));
+  out.set_setpoint(ik_setpoint_);
+  out.set_setpoint_sin(std::sin(ik_setpoint_));
+  out.set_setpoint_cos_negative(std::cos(ik_setpoint_) < 0.0);
+  out.set_angle(angle_);
+  out.set_angle_sin(std::sin(angle_));
+  out.set_angle_cos(std::cos(angle_));
+  out.set_velocity(velocity_);
+  out.set_servo_setpoint(setpoint);
+  out.set_desired_velocity(desired_velocity_);
+  out.set_desired_acceleration(desired_acceleration_);
+  out.set_servo_error(error);
+  out.set_torque(powered ? limited : 0.0);
+  out.set_calibrated(calibrated());
+  out.set_faults(faults);
+  out.set_ik_status(ik_status_);
+  out.set_parcel_period(parcel_period_);
+
+  torque.mutable_header()->set_period(k);
+  torque.mutable_header()->set_sequence(sequence_);
+  torque.set_joint(static_cast<std::uint32_t>(config_.joint));
+  torque.set_torque(powered ? limited : 0.0);
+  torque.set_power(powered);
+  last_state_ = state;
+}
+
+}  // namespace rfms

@@ -1,0 +1,106 @@
+// One joint server's core (RFMS manual §4.2): six instances differing only in their joint number.
+// Each period it reads the supervisor's S_MAIL and its own encoder, and answers with J_MAIL and a
+// torque command:
+//  - setpoint by parallel inverse kinematics, theta~_i(k) = Lambda_i(T6(k), theta_1..theta_{i-1}
+//    of period k-1), the others' angles rebuilt from their sines and cosine signs as RFMS sent
+//    them (or the exact serial solution when S_MAIL asks for it);
+//  - linear interpolation between setpoints when the update period is several sample periods;
+//  - servo: PID on the joint angle plus the feed-forward of A.4 from its latest PARCEL,
+//    sum_j D_ij qdd_j + h_i + g_i, and friction; torque saturation; compliance by removing the
+//    compliant part of the servo error (the PARCEL's row of J^-1 (1 - S) J);
+//  - encoder <-> angle, CALIB (search for the index pulse, from then on angles are absolute, and
+//    return to where the search began, so that calibration leaves the arm where it was), MANU jog,
+//    FREE (gravity only), HOLD;
+//  - faults (range, following error, saturation time, IK, calibration) reported in J_MAIL; the
+//    supervisor decides on EMGCY.
+// step() is real-time safe: no allocation once the mailboxes' repeated fields exist, no throw.
+#pragma once
+
+#include <cstdint>
+
+#include "common/ik_puma.hpp"
+#include "common/robot_model.hpp"
+#include "proto/mailboxes.pb.h"
+
+namespace rfms {
+
+struct JointServoConfig {
+  int joint = 1;                       // 1..6
+  double dt = 1e-3;                    // s
+  double kp = 0.0, kd = 0.0, ki = 0.0; // N m/rad, N m s/rad, N m/(rad s)
+  double integral_limit = 0.0;         // N m
+  double following_error_limit = 0.1;  // rad
+  double saturation_time_limit = 0.25; // s
+  double range_margin = 0.02;          // rad beyond the joint limits before a range fault
+  double park_angle = 0.0;             // rad: the angle the joint assumes at power-up
+  int jog_counts = 4;                  // encoder counts per period in MANU (RFMS: 4)
+  double calib_speed = 0.1;            // rad/s while searching for the index
+  double calib_range = 0.5;            // rad searched each way from the power-up angle
+  double velocity_filter_hz = 60.0;    // first-order low-pass on the encoder velocity
+  double friction_velocity = 0.05;     // rad/s: Coulomb feed-forward is F_s tanh(qd / this)
+  // |sin(theta5)| below which joint 4 holds its angle: PIK's inner angles are a period old, so
+  // theta4 computed from a nearly vertical approach vector would follow their error, not the path.
+  double wrist_singular_sin = 1e-3;
+};
+
+// Gains of a critically damped loop of `bandwidth_hz` on the joint's own inertia at `park`.
+JointServoConfig defaultServoConfig(const RobotModel& model, int joint, const JointVec& park,
+                                    double dt, double bandwidth_hz = 8.0);
+
+class JointCore {
+ public:
+  JointCore(const RobotModel& model, const JointServoConfig& config);
+
+  void step(const proto::SMail& s, const proto::ArmSensors& sensors, proto::JMail& out,
+            proto::TorqueCommand& torque);
+
+  // Calibrated and back where the search started.
+  bool calibrated() const { return calibrated_ && !calib_returning_; }
+  double angle() const { return angle_; }
+
+ private:
+  double angleFromCount(std::int64_t count) const;
+  void readEncoder(const proto::ArmSensors& sensors, proto::RtState state);
+  double solveSetpoint(const proto::SMail& s);
+  void enterSetpointMode();
+  double feedForward(const proto::SMail& s, bool moving) const;
+
+  const RobotModel& model_;
+  const JointModel& joint_;
+  JointServoConfig config_;
+  PumaIk ik_;
+  int index_;               // 0-based
+  double resolution_;       // rad per count
+  double velocity_alpha_;   // filter pole
+
+  // Encoder and calibration.
+  bool calibrated_ = false, have_angle_ = false;
+  std::int64_t index_count_ = 0;
+  double angle_ = 0.0, previous_angle_ = 0.0, velocity_ = 0.0;
+  int calib_direction_ = 1;
+  double calib_start_ = 0.0;
+  std::int64_t calib_start_count_ = 0;
+  bool calib_started_ = false, calib_failed_ = false, calib_returning_ = false;
+  std::int64_t last_count_ = 0;
+
+  // Setpoints.
+  proto::RtState last_state_ = proto::RT_IDLE;
+  double hold_target_ = 0.0;
+  double ik_setpoint_ = 0.0;  // theta~_i of the latest solve
+  double sp_previous_ = 0.0, sp_next_ = 0.0;
+  int phase_ = 0, update_periods_ = 1;
+  double desired_velocity_ = 0.0, desired_acceleration_ = 0.0;
+  int ik_status_ = 0;
+
+  // Servo.
+  double integral_ = 0.0, saturated_for_ = 0.0;
+  bool was_compliant_ = false;
+
+  // The latest PARCEL for this joint.
+  bool have_parcel_ = false;
+  JointVec inertia_row_ = JointVec::Zero(), compliance_row_ = JointVec::Zero();
+  double velocity_torque_ = 0.0, gravity_torque_ = 0.0;
+  std::uint64_t parcel_period_ = 0, sequence_ = 0;
+};
+
+}  // namespace rfms

@@ -1,0 +1,114 @@
+#include "sim/harness.hpp"
+
+#include <random>
+
+namespace rfms {
+
+ArmSimConfig armConfigFor(const RobotModel& model, const HarnessConfig& config) {
+  ArmSimConfig a;
+  a.dt = config.dt;
+  a.amplifier = config.amplifier;
+  // The arm is not quite where the joints assume: only calibration tells them.
+  std::mt19937_64 rng(config.seed);
+  std::uniform_real_distribution<double> offset(-config.power_up_error, config.power_up_error);
+  for (int i = 0; i < kJoints; ++i)
+    a.q_initial[i] = std::clamp(config.park[i] + offset(rng), model.joints[i].q_min, model.joints[i].q_max);
+  return a;
+}
+
+namespace {
+SupervisorConfig supervisorConfigFor(const HarnessConfig& c) {
+  SupervisorConfig s;
+  s.dt = c.dt;
+  s.update_periods = c.update_periods;
+  s.watchdog_periods = c.watchdog_periods;
+  s.serial_ik = c.serial_ik;
+  return s;
+}
+}  // namespace
+
+namespace {
+std::array<JointServoConfig, kJoints> servoConfigsFor(const RobotModel& model, const HarnessConfig& c) {
+  std::array<JointServoConfig, kJoints> s;
+  for (int i = 0; i < kJoints; ++i)
+    s[static_cast<std::size_t>(i)] = defaultServoConfig(model, i + 1, c.park, c.dt, c.servo_bandwidth_hz);
+  return s;
+}
+
+MathConfig mathConfigFor(const std::array<JointServoConfig, kJoints>& servos) {
+  MathConfig m;
+  for (int i = 0; i < kJoints; ++i) m.stiffness[i] = servos[static_cast<std::size_t>(i)].kp;
+  return m;
+}
+}  // namespace
+
+Harness::Harness(const RobotModel& model, const HarnessConfig& config)
+    : model_(model),
+      config_(config),
+      servos_(servoConfigsFor(model, config)),
+      supervisor_(model, supervisorConfigFor(config)),
+      math_(model, mathConfigFor(servos_)),
+      arm_(model, armConfigFor(model, config)) {
+  for (int i = 0; i < kJoints; ++i)
+    joints_[static_cast<std::size_t>(i)] =
+        std::make_unique<JointCore>(model, servos_[static_cast<std::size_t>(i)]);
+}
+
+void Harness::step() {
+  // 1. The arm's sensors for period k.
+  arm_.sense(sensors_);
+  if (delivered(proto::NODE_ARM)) delivered_sensors_ = sensors_;
+
+  // 2. The supervisor, from the mail of period k-1 and the sensors of k.
+  SupervisorInbox in;
+  if (delivered(proto::NODE_ARM)) in.arm = &sensors_;
+  if (!first_) {
+    for (int i = 0; i < kJoints; ++i)
+      if (delivered(static_cast<proto::Node>(proto::NODE_JOINT1 + i)))
+        in.joints[static_cast<std::size_t>(i)] = &jmail_[static_cast<std::size_t>(i)];
+    if (delivered(proto::NODE_MATH)) in.parcel = &parcel_;
+  }
+  supervisor_.step(k_, in, outbox_);
+
+  // 3. The math server: M_MAIL(k) in, PARCEL(k) out.
+  if (delivered(proto::NODE_MATH)) math_.step(outbox_.mmail, parcel_);
+
+  // 4. The joints: S_MAIL(k) and their encoders in, J_MAIL(k) and torques out.
+  std::array<const proto::TorqueCommand*, kJoints> commands{};
+  for (int i = 0; i < kJoints; ++i) {
+    const auto n = static_cast<std::size_t>(i);
+    if (!delivered(static_cast<proto::Node>(proto::NODE_JOINT1 + i))) continue;
+    joints_[n]->step(outbox_.smail, delivered_sensors_, jmail_[n], torque_[n]);
+    commands[n] = &torque_[n];
+  }
+
+  // 5. The arm integrates [k, k+1] with the torques it received.
+  arm_.step(commands);
+
+  if (on_period) {
+    PeriodMail m;
+    m.k = k_;
+    m.sensors = &sensors_;
+    m.smail = &outbox_.smail;
+    m.mmail = &outbox_.mmail;
+    m.parcel = &parcel_;
+    for (int i = 0; i < kJoints; ++i) {
+      m.jmail[static_cast<std::size_t>(i)] = &jmail_[static_cast<std::size_t>(i)];
+      m.torque[static_cast<std::size_t>(i)] = &torque_[static_cast<std::size_t>(i)];
+    }
+    m.supervisor = &outbox_;
+    on_period(m);
+  }
+  first_ = false;
+  ++k_;
+}
+
+bool Harness::runUntil(const std::function<bool()>& done, std::uint64_t max_periods) {
+  for (std::uint64_t n = 0; n < max_periods; ++n) {
+    if (done()) return true;
+    step();
+  }
+  return done();
+}
+
+}  // namespace rfms

@@ -1,0 +1,92 @@
+// The in-process harness: the supervisor, six joint servers, the math server and the emulated arm
+// wired directly, one period at a time, in the order of DESIGN.md §4. Deterministic: the same
+// configuration and requests give bit-identical mailboxes. The cores exchange only protobuf
+// mailboxes (copies), exactly what the distributed cluster sends over ZeroMQ.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+#include "arm_sim/arm_core.hpp"
+#include "joint_node/joint_core.hpp"
+#include "math_node/math_core.hpp"
+#include "supervisor/supervisor_core.hpp"
+
+namespace rfms {
+
+struct HarnessConfig {
+  double dt = 1e-3;                 // sample period, s
+  int update_periods = 1;           // setpoint update period, in sample periods
+  int watchdog_periods = 10;
+  bool serial_ik = false;
+  Amplifier amplifier = Amplifier::kCurrent;
+  JointVec park = JointVec::Zero(); // where the joints assume the arm powered up
+  double power_up_error = 0.5 * 3.141592653589793 / 180.0;  // rad: the arm's true offset from park, at most
+  std::uint64_t seed = 1;           // for that offset
+  double servo_bandwidth_hz = 8.0;
+};
+
+// Everything exchanged in one period, for recorders and tests.
+struct PeriodMail {
+  std::uint64_t k = 0;
+  const proto::ArmSensors* sensors = nullptr;
+  const proto::SMail* smail = nullptr;
+  const proto::MMail* mmail = nullptr;
+  const proto::Parcel* parcel = nullptr;
+  std::array<const proto::JMail*, kJoints> jmail{};
+  std::array<const proto::TorqueCommand*, kJoints> torque{};
+  const SupervisorOutbox* supervisor = nullptr;
+};
+
+class Harness {
+ public:
+  Harness(const RobotModel& model, const HarnessConfig& config);
+
+  // A task request, taken by the supervisor's background side before the next period.
+  proto::TaskReply request(const proto::TaskRequest& r) { return supervisor_.handle(r); }
+
+  // Runs one period.
+  void step();
+  // Runs until `done()` holds or `max_periods` have passed; true if done() held.
+  bool runUntil(const std::function<bool()>& done, std::uint64_t max_periods);
+
+  // Fault injection: from now on this node's mail is not delivered (a killed process).
+  void silence(proto::Node node) { silenced_[static_cast<std::size_t>(node)] = true; }
+  ArmCore& arm() { return arm_; }
+  const SupervisorCore& supervisor() const { return supervisor_; }
+  const JointCore& joint(int i) const { return *joints_[static_cast<std::size_t>(i - 1)]; }
+  std::uint64_t period() const { return k_; }
+  double dt() const { return config_.dt; }
+  const RobotModel& model() const { return model_; }
+  const proto::JMail& jmail(int i) const { return jmail_[static_cast<std::size_t>(i - 1)]; }
+  const SupervisorOutbox& lastOutbox() const { return outbox_; }
+
+  // Called after every period with that period's mail.
+  std::function<void(const PeriodMail&)> on_period;
+
+ private:
+  bool delivered(proto::Node node) const { return !silenced_[static_cast<std::size_t>(node)]; }
+
+  const RobotModel& model_;
+  HarnessConfig config_;
+  std::array<JointServoConfig, kJoints> servos_;
+  SupervisorCore supervisor_;
+  MathCore math_;
+  std::array<std::unique_ptr<JointCore>, kJoints> joints_;
+  ArmCore arm_;
+
+  std::uint64_t k_ = 0;
+  std::array<bool, 10> silenced_{};
+  proto::ArmSensors sensors_, delivered_sensors_;
+  SupervisorOutbox outbox_;
+  proto::Parcel parcel_;
+  std::array<proto::JMail, kJoints> jmail_;
+  std::array<proto::TorqueCommand, kJoints> torque_;
+  bool first_ = true;
+};
+
+ArmSimConfig armConfigFor(const RobotModel& model, const HarnessConfig& config);
+
+}  // namespace rfms

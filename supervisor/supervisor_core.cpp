@@ -1,0 +1,331 @@
+#include "supervisor/supervisor_core.hpp"
+
+#include <cmath>
+
+#include "common/drive_transform.hpp"
+#include "common/kinematics.hpp"
+#include "common/mail_codec.hpp"
+
+namespace rfms {
+
+namespace {
+proto::Node jointNode(int i) { return static_cast<proto::Node>(proto::NODE_JOINT1 + i); }
+
+const char* stateName(proto::RtState s) { return proto::RtState_Name(s).c_str() + 3; }
+}  // namespace
+
+const char* describe(proto::EmergencyReason reason) {
+  switch (reason) {
+    case proto::ER_NONE: return "none";
+    case proto::ER_FOLLOWING_ERROR: return "following error above its limit";
+    case proto::ER_JOINT_LIMIT: return "joint outside its range";
+    case proto::ER_SATURATION: return "torque saturated too long";
+    case proto::ER_NODE_SILENT: return "node silent";
+    case proto::ER_IK_FAILURE: return "setpoint could not be solved";
+    case proto::ER_CALIBRATION: return "index pulse not found";
+    case proto::ER_OPERATOR: return "emergency stop requested";
+    case proto::ER_UNREACHABLE: return "trajectory left the workspace";
+    default: return "unknown";
+  }
+}
+
+const char* nodeName(proto::Node node) {
+  static constexpr const char* kNames[] = {"none",   "supervisor", "joint 1", "joint 2", "joint 3",
+                                           "joint 4", "joint 5",   "joint 6", "math",    "arm"};
+  const int i = static_cast<int>(node);
+  return i >= 0 && i < 10 ? kNames[i] : "unknown";
+}
+
+SupervisorCore::SupervisorCore(const RobotModel& model, const SupervisorConfig& config)
+    : model_(model), config_(config), ik_(model), trajectory_(model, world_) {
+  trajectory_.reset(JointVec::Zero());
+}
+
+bool SupervisorCore::allCalibrated() const {
+  for (bool c : calibrated_)
+    if (!c) return false;
+  return true;
+}
+
+proto::TaskReply SupervisorCore::handle(const proto::TaskRequest& request) {
+  proto::TaskReply reply;
+  reply.set_id(request.id());
+  std::string reason;
+  std::uint64_t move_id = 0;
+  switch (request.body_case()) {
+    case proto::TaskRequest::kTransform: reason = world_.defineTransform(request.transform()); break;
+    case proto::TaskRequest::kPosition: reason = world_.definePosition(request.position()); break;
+    case proto::TaskRequest::kMotion: reason = world_.defineMotion(request.motion()); break;
+    case proto::TaskRequest::kMove: reason = acceptMove(request.move(), move_id); break;
+    case proto::TaskRequest::kControl: reason = control(request.control()); break;
+    case proto::TaskRequest::BODY_NOT_SET: reason = "empty request"; break;
+  }
+  reply.set_accepted(reason.empty());
+  reply.set_reason(reason);
+  reply.set_move_id(move_id);
+  return reply;
+}
+
+std::string SupervisorCore::acceptMove(const proto::Move& move, std::uint64_t& id) {
+  const bool holding = state_ == proto::RT_HOLD && !state_request_;
+  const bool following = state_ == proto::RT_SETP || (state_request_ && requested_ == proto::RT_SETP);
+  if (!holding && !following)
+    return std::string("wrong state ") + stateName(state_) + ": moves are accepted in HOLD or SETP";
+  if (!allCalibrated()) return "the arm is not calibrated";
+  const int p = world_.findPosition(move.position());
+  if (p < 0) return "unknown position '" + move.position() + "'";
+  const int m = world_.findMotion(move.motion());
+  if (m < 0) return "unknown motion '" + move.motion() + "'";
+  if (trajectory_.queued() >= TrajectoryGenerator::kQueueCapacity) return "the move queue is full";
+  // At rest in HOLD the trajectory starts where the joints hold.
+  if (holding && !trajectory_.queueEnd().moving) trajectory_.reset(servo_setpoint_);
+
+  const MotionRecord& motion = world_.motion(m);
+  const QueueEnd from = trajectory_.queueEnd();
+  const ArmConfig config = motion.cartesian ? from.config : world_.position(p).config;
+  const Transform target = world_.solve(p);
+  const IkSolution end = ik_.solveSerial(target, config, from.q);
+  if (end.status == IkStatus::kWristSingular)
+    return "position '" + move.position() + "' is at a wrist singularity (theta5 = 0) in configuration " +
+           config.toString();
+  if (end.status != IkStatus::kOk)
+    return "position '" + move.position() + "' cannot be reached in configuration " + config.toString() +
+           ": " + describe(end.status);
+  if (motion.cartesian) {
+    const Vec6 d = driveParams(from.pose, target);
+    JointVec near = from.q;
+    for (int n = 1; n < config_.path_check_samples; ++n) {
+      const double r = static_cast<double>(n) / config_.path_check_samples;
+      const IkSolution s = ik_.solveSerial(from.pose * driveTransform(r * d), config, near);
+      if (!usable(s.status))
+        return "the straight line to '" + move.position() + "' leaves the workspace " +
+               std::to_string(static_cast<int>(100 * r)) + "% of the way: " + describe(s.status);
+      near = s.q;
+    }
+  }
+  if (from.moving && from.cartesian == motion.cartesian && from.accel > motion.segment - motion.accel)
+    return "motion '" + move.motion() + "': its segment time leaves no straight part after the " +
+           std::to_string(from.accel) + " s transition from the previous move";
+
+  id = next_move_id_++;
+  trajectory_.enqueue(MoveSpec{id, p, m});
+  if (holding) {
+    requested_ = proto::RT_SETP;
+    state_request_ = true;
+  }
+  return "";
+}
+
+std::string SupervisorCore::control(const proto::Control& c) {
+  const proto::RtState s = state_request_ ? requested_ : state_;
+  auto request = [this](proto::RtState to) {
+    requested_ = to;
+    state_request_ = true;
+    return std::string();
+  };
+  const std::string now = std::string(" (now ") + stateName(s) + ")";
+  switch (c.command()) {
+    case proto::CC_CALIBRATE:
+      if (s != proto::RT_IDLE) return "calibrate from IDLE" + now;
+      return request(proto::RT_CALIB);
+    case proto::CC_HOLD:
+      if (s == proto::RT_IDLE || s == proto::RT_FREE || s == proto::RT_MANU || s == proto::RT_HOLD)
+        return request(proto::RT_HOLD);
+      return "hold from IDLE, FREE or MANU" + now + (s == proto::RT_SETP ? "; use stop while moving" : "");
+    case proto::CC_FREE:
+      if (s == proto::RT_IDLE || s == proto::RT_HOLD || s == proto::RT_MANU) return request(proto::RT_FREE);
+      return "free from IDLE, HOLD or MANU" + now;
+    case proto::CC_JOG:
+      if (c.joint() < 1 || c.joint() > kJoints) return "jog: joint must be 1..6";
+      if (c.direction() != 1 && c.direction() != -1) return "jog: direction must be +1 or -1";
+      if (s != proto::RT_HOLD && s != proto::RT_MANU) return "jog from HOLD or MANU" + now;
+      if (!calibrated_[static_cast<std::size_t>(c.joint() - 1)]) return "jog: the joint is not calibrated";
+      jog_joint_ = c.joint();
+      jog_direction_ = c.direction();
+      return request(proto::RT_MANU);
+    case proto::CC_STOP:
+      if (s == proto::RT_SETP) return request(proto::RT_STOP);
+      if (s == proto::RT_MANU || s == proto::RT_FREE || s == proto::RT_CALIB) return request(proto::RT_HOLD);
+      return "";
+    case proto::CC_RESET:
+      if (s != proto::RT_EMGCY) return "reset is for EMGCY" + now;
+      return request(proto::RT_IDLE);
+    case proto::CC_POWER_OFF:
+      if (s == proto::RT_EMGCY) return "";
+      return request(proto::RT_IDLE);
+    case proto::CC_EMERGENCY_STOP:
+      pending_reason_ = proto::ER_OPERATOR;
+      return "";
+    default: return "unknown control command";
+  }
+}
+
+void SupervisorCore::setState(proto::RtState s, std::uint64_t k, SupervisorOutbox& out) {
+  if (s == state_) return;
+  TrajectoryEvents events;
+  switch (s) {
+    case proto::RT_IDLE:
+    case proto::RT_EMGCY: trajectory_.abort(events); break;
+    case proto::RT_HOLD:
+    case proto::RT_FREE:
+    case proto::RT_MANU:
+    case proto::RT_CALIB:
+      if (trajectory_.atRest()) trajectory_.reset(servo_setpoint_);
+      break;
+    case proto::RT_STOP: trajectory_.stop(events); break;
+    default: break;
+  }
+  if (s == proto::RT_IDLE) reason_ = proto::ER_NONE, reason_node_ = proto::NODE_NONE;
+  state_ = s;
+  forwardEvents(k, events, out);
+  SupervisorEvent e;
+  e.kind = SupervisorEvent::kStateChanged;
+  e.period = k;
+  e.state = s;
+  out.add(e);
+}
+
+void SupervisorCore::emergency(proto::EmergencyReason reason, proto::Node node, std::uint64_t k,
+                               SupervisorOutbox& out) {
+  if (state_ == proto::RT_EMGCY) return;
+  reason_ = reason;
+  reason_node_ = node;
+  state_request_ = false;
+  setState(proto::RT_EMGCY, k, out);
+  SupervisorEvent e;
+  e.kind = SupervisorEvent::kEmergency;
+  e.period = k;
+  e.state = proto::RT_EMGCY;
+  e.reason = reason;
+  e.node = node;
+  out.add(e);
+}
+
+void SupervisorCore::collect(std::uint64_t k, const SupervisorInbox& in) {
+  if (in.arm != nullptr && in.arm->header().period() == k) last_seen_[proto::NODE_ARM] = k;
+  for (int i = 0; i < kJoints; ++i) {
+    const proto::JMail* j = in.joints[static_cast<std::size_t>(i)];
+    if (j == nullptr || k == 0 || j->header().period() != k - 1) continue;
+    last_seen_[static_cast<std::size_t>(jointNode(i))] = k;
+    angle_[i] = j->angle();
+    velocity_[i] = j->velocity();
+    setpoint_[i] = j->setpoint();
+    servo_setpoint_[i] = j->servo_setpoint();
+    desired_acc_[i] = j->desired_acceleration();
+    error_[i] = j->servo_error();
+    calibrated_[static_cast<std::size_t>(i)] = j->calibrated();
+    faults_[static_cast<std::size_t>(i)] = j->faults();
+    angles_period_ = k - 1;
+    have_joint_mail_ = true;
+  }
+  if (in.parcel != nullptr && k > 0 && in.parcel->header().period() == k - 1) {
+    last_seen_[proto::NODE_MATH] = k;
+    parcel_ = *in.parcel;
+    have_parcel_ = true;
+  }
+}
+
+void SupervisorCore::forwardEvents(std::uint64_t k, TrajectoryEvents& events, SupervisorOutbox& out) {
+  for (int n = 0; n < events.count; ++n) {
+    const TrajectoryEvent& t = events.items[static_cast<std::size_t>(n)];
+    SupervisorEvent e;
+    e.kind = t.kind == TrajectoryEvent::kStarted     ? SupervisorEvent::kMoveStarted
+             : t.kind == TrajectoryEvent::kCompleted ? SupervisorEvent::kMoveCompleted
+                                                     : SupervisorEvent::kMoveAborted;
+    e.period = k;
+    e.move_id = t.move_id;
+    e.state = state_;
+    out.add(e);
+  }
+  events.count = 0;
+}
+
+void SupervisorCore::step(std::uint64_t k, const SupervisorInbox& in, SupervisorOutbox& out) {
+  out.event_count = 0;
+  collect(k, in);
+
+  if (state_ != proto::RT_EMGCY) {
+    // Watchdog: every node must be heard from at least once every N periods.
+    const std::uint64_t n = static_cast<std::uint64_t>(config_.watchdog_periods);
+    for (proto::Node node : {proto::NODE_ARM, proto::NODE_JOINT1, proto::NODE_JOINT2, proto::NODE_JOINT3,
+                             proto::NODE_JOINT4, proto::NODE_JOINT5, proto::NODE_JOINT6, proto::NODE_MATH}) {
+      if (k > last_seen_[static_cast<std::size_t>(node)] + n) {
+        emergency(proto::ER_NODE_SILENT, node, k, out);
+        break;
+      }
+    }
+  }
+  if (state_ != proto::RT_EMGCY && state_ != proto::RT_IDLE) {
+    for (int i = 0; i < kJoints && state_ != proto::RT_EMGCY; ++i) {
+      const std::uint32_t f = faults_[static_cast<std::size_t>(i)];
+      if (f & proto::JF_RANGE) emergency(proto::ER_JOINT_LIMIT, jointNode(i), k, out);
+      else if (f & proto::JF_FOLLOWING) emergency(proto::ER_FOLLOWING_ERROR, jointNode(i), k, out);
+      else if (f & proto::JF_SATURATION) emergency(proto::ER_SATURATION, jointNode(i), k, out);
+      else if (f & proto::JF_IK) emergency(proto::ER_IK_FAILURE, jointNode(i), k, out);
+      else if (f & proto::JF_CALIBRATION) emergency(proto::ER_CALIBRATION, jointNode(i), k, out);
+    }
+  }
+  if (pending_reason_ != proto::ER_NONE) {
+    emergency(pending_reason_, proto::NODE_SUPERVISOR, k, out);
+    pending_reason_ = proto::ER_NONE;
+  }
+  if (state_request_) {
+    state_request_ = false;
+    // Only a reset leaves EMGCY.
+    if (state_ != proto::RT_EMGCY || requested_ == proto::RT_IDLE) setState(requested_, k, out);
+  }
+  if (state_ == proto::RT_CALIB && allCalibrated() && have_joint_mail_) setState(proto::RT_HOLD, k, out);
+
+  bool new_setpoint = false;
+  if ((state_ == proto::RT_SETP || state_ == proto::RT_STOP) &&
+      k % static_cast<std::uint64_t>(config_.update_periods) == 0) {
+    TrajectoryEvents events;
+    const bool ok = trajectory_.update(config_.update_periods * config_.dt, events);
+    forwardEvents(k, events, out);
+    if (!ok) emergency(proto::ER_UNREACHABLE, proto::NODE_SUPERVISOR, k, out);
+    else new_setpoint = true;
+    if (state_ == proto::RT_STOP && trajectory_.atRest()) setState(proto::RT_HOLD, k, out);
+  }
+  compose(k, new_setpoint, out);
+}
+
+void SupervisorCore::compose(std::uint64_t k, bool new_setpoint, SupervisorOutbox& out) {
+  proto::SMail& s = out.smail;
+  const bool following = state_ == proto::RT_SETP || state_ == proto::RT_STOP;
+  s.mutable_header()->set_period(k);
+  s.mutable_header()->set_sequence(++sequence_);
+  s.set_rtstate(state_);
+  s.set_traj_state(following ? trajectory_.state() : proto::TS_S0);
+  s.set_power(state_ != proto::RT_IDLE && state_ != proto::RT_EMGCY);
+  encode(following ? trajectory_.pose() : forwardKinematics(model_, servo_setpoint_), *s.mutable_t6());
+  encode(following ? trajectory_.config() : ik_.configOf(servo_setpoint_), *s.mutable_config());
+  s.set_new_setpoint(new_setpoint);
+  s.set_update_periods(static_cast<std::uint32_t>(config_.update_periods));
+  std::uint32_t signs = 0;
+  JointVec sines;
+  for (int i = 0; i < kJoints; ++i) {
+    sines[i] = std::sin(setpoint_[i]);
+    if (std::cos(setpoint_[i]) < 0.0) signs |= 1u << i;
+  }
+  encode(sines, s.mutable_setpoint_sin());
+  s.set_setpoint_cos_signs(signs);
+  encode(desired_acc_, s.mutable_desired_acceleration());
+  encode(error_, s.mutable_servo_error());
+  s.set_compliance(following ? trajectory_.compliance() : 0u);
+  s.set_jog_joint(state_ == proto::RT_MANU ? jog_joint_ : 0);
+  s.set_jog_direction(state_ == proto::RT_MANU ? jog_direction_ : 0);
+  if (have_parcel_) *s.mutable_parcel() = parcel_;
+  else s.mutable_parcel()->set_joint(0);  // none yet: no joint takes it
+  s.set_serial_ik(config_.serial_ik);
+
+  proto::MMail& m = out.mmail;
+  m.mutable_header()->set_period(k);
+  m.mutable_header()->set_sequence(sequence_);
+  encode(angle_, m.mutable_angles());
+  encode(velocity_, m.mutable_velocities());
+  m.set_angles_period(angles_period_);
+  m.set_compliance(following ? trajectory_.compliance() : 0u);
+  m.set_parcel_joint(static_cast<std::uint32_t>(k % kJoints) + 1);
+}
+
+}  // namespace rfms

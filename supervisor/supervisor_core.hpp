@@ -1,0 +1,119 @@
+// The supervisor's core (RFMS manual §4.1): the background side takes a task's requests into the
+// world model and the move queue (handle()); the real-time side (step()) runs the rtstate machine
+// of table 3, the trajectory generator, the watchdog, and is the mailbox hub: it collects J_MAILs
+// and the math server's PARCEL, and sends S_MAIL to the joints and M_MAIL to the math server.
+//
+// Mail of period k-1 (J_MAIL, PARCEL) and the arm's sensors of period k are its inputs at period
+// k. A node whose mail has not been seen for `watchdog_periods` periods sends the controller to
+// EMGCY naming it; so does any joint fault. EMGCY switches the power off (the arm's brakes stop
+// it), drops every move and latches until a reset, which returns to IDLE.
+//
+// step() is real-time safe: no allocation once the outgoing mails' repeated fields exist.
+// handle() may allocate: it is the background side.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "common/ik_puma.hpp"
+#include "proto/mailboxes.pb.h"
+#include "proto/task.pb.h"
+#include "supervisor/trajectory.hpp"
+#include "supervisor/world_model.hpp"
+
+namespace rfms {
+
+struct SupervisorConfig {
+  double dt = 1e-3;            // sample period, s
+  int update_periods = 1;      // setpoint update period, in sample periods
+  int watchdog_periods = 10;   // N: a node silent this long is an emergency
+  bool serial_ik = false;      // ask the joints for the exact serial IK instead of PIK
+  int path_check_samples = 16; // points of a Cartesian move checked for reach before accepting it
+};
+
+struct SupervisorInbox {
+  const proto::ArmSensors* arm = nullptr;                   // period k
+  std::array<const proto::JMail*, kJoints> joints{};        // period k-1
+  const proto::Parcel* parcel = nullptr;                    // period k-1
+};
+
+struct SupervisorEvent {
+  enum Kind { kMoveStarted, kMoveCompleted, kMoveAborted, kStateChanged, kEmergency } kind = kStateChanged;
+  std::uint64_t period = 0;
+  std::uint64_t move_id = 0;
+  proto::RtState state = proto::RT_IDLE;
+  proto::EmergencyReason reason = proto::ER_NONE;
+  proto::Node node = proto::NODE_NONE;
+};
+
+struct SupervisorOutbox {
+  proto::SMail smail;
+  proto::MMail mmail;
+  std::array<SupervisorEvent, 32> events;
+  int event_count = 0;
+  void add(const SupervisorEvent& e) {
+    if (event_count < static_cast<int>(events.size())) events[static_cast<std::size_t>(event_count++)] = e;
+  }
+};
+
+const char* describe(proto::EmergencyReason reason);
+const char* nodeName(proto::Node node);
+
+class SupervisorCore {
+ public:
+  SupervisorCore(const RobotModel& model, const SupervisorConfig& config);
+
+  // Background: one request of a task. A refused request changes nothing.
+  proto::TaskReply handle(const proto::TaskRequest& request);
+
+  // Real-time: period k.
+  void step(std::uint64_t k, const SupervisorInbox& in, SupervisorOutbox& out);
+
+  proto::RtState rtstate() const { return state_; }
+  proto::EmergencyReason emergencyReason() const { return reason_; }
+  proto::Node emergencyNode() const { return reason_node_; }
+  const TrajectoryGenerator& trajectory() const { return trajectory_; }
+  const WorldModel& world() const { return world_; }
+  bool allCalibrated() const;
+  // The joints' observed angles as last reported.
+  const JointVec& observedAngles() const { return angle_; }
+
+ private:
+  std::string acceptMove(const proto::Move& move, std::uint64_t& id);
+  std::string control(const proto::Control& c);
+  void setState(proto::RtState s, std::uint64_t k, SupervisorOutbox& out);
+  void emergency(proto::EmergencyReason reason, proto::Node node, std::uint64_t k, SupervisorOutbox& out);
+  void collect(std::uint64_t k, const SupervisorInbox& in);
+  void forwardEvents(std::uint64_t k, TrajectoryEvents& events, SupervisorOutbox& out);
+  void compose(std::uint64_t k, bool new_setpoint, SupervisorOutbox& out);
+
+  const RobotModel& model_;
+  SupervisorConfig config_;
+  PumaIk ik_;
+  WorldModel world_;
+  TrajectoryGenerator trajectory_;
+
+  proto::RtState state_ = proto::RT_IDLE;
+  proto::RtState requested_ = proto::RT_IDLE;  // set by handle(), applied by step()
+  bool state_request_ = false;
+  bool stop_request_ = false, trajectory_started_ = false;
+  proto::EmergencyReason reason_ = proto::ER_NONE, pending_reason_ = proto::ER_NONE;
+  proto::Node reason_node_ = proto::NODE_NONE;
+  int jog_joint_ = 0, jog_direction_ = 0;
+  std::uint64_t next_move_id_ = 1;
+
+  // What the nodes last reported.
+  std::array<std::uint64_t, 10> last_seen_{};  // by proto::Node
+  JointVec angle_ = JointVec::Zero(), velocity_ = JointVec::Zero(), setpoint_ = JointVec::Zero();
+  JointVec servo_setpoint_ = JointVec::Zero(), desired_acc_ = JointVec::Zero(), error_ = JointVec::Zero();
+  std::array<bool, kJoints> calibrated_{};
+  std::array<std::uint32_t, kJoints> faults_{};
+  std::uint64_t angles_period_ = 0;
+  bool have_joint_mail_ = false;
+  proto::Parcel parcel_;
+  bool have_parcel_ = false;
+  std::uint64_t sequence_ = 0;
+};
+
+}  // namespace rfms

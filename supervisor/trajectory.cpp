@@ -1,0 +1,289 @@
+#include "supervisor/trajectory.hpp"
+
+#include <algorithm>
+
+#include "common/drive_transform.hpp"
+#include "common/kinematics.hpp"
+
+namespace rfms {
+
+namespace {
+constexpr double kTimeEps = 1e-12;  // s: times closer than this are equal
+}
+
+TrajectoryGenerator::TrajectoryGenerator(const RobotModel& model, const WorldModel& world)
+    : model_(model), world_(world), ik_(model) {}
+
+void TrajectoryGenerator::reset(const JointVec& q) {
+  phase_ = Phase::kRest;
+  state_ = proto::TS_S0;
+  q_ = q;
+  pose_ = forwardKinematics(model_, q);
+  rest_config_ = ik_.configOf(q);
+  head_ = count_ = 0;
+  stop_requested_ = fixed_stop_ = false;
+}
+
+bool TrajectoryGenerator::enqueue(const MoveSpec& move) {
+  if (count_ == kQueueCapacity) return false;
+  queue_[static_cast<std::size_t>((head_ + count_) % kQueueCapacity)] = move;
+  ++count_;
+  return true;
+}
+
+bool TrajectoryGenerator::popNext(MoveSpec& out) {
+  if (count_ == 0) return false;
+  out = queue_[static_cast<std::size_t>(head_)];
+  head_ = (head_ + 1) % kQueueCapacity;
+  --count_;
+  return true;
+}
+
+void TrajectoryGenerator::dropQueue(TrajectoryEvents& events) {
+  MoveSpec m;
+  while (popNext(m)) events.add(TrajectoryEvent::kAborted, m.id);
+}
+
+ArmConfig TrajectoryGenerator::config() const {
+  if (phase_ == Phase::kRest) return rest_config_;
+  return cur_.motion.cartesian ? cur_.config : ik_.configOf(q_);
+}
+
+QueueEnd TrajectoryGenerator::queueEnd() const {
+  QueueEnd e;
+  e.moving = phase_ != Phase::kRest || count_ > 0;
+  e.config = phase_ == Phase::kRest ? rest_config_ : cur_.config;
+  e.pose = pose_;
+  if (phase_ != Phase::kRest) {
+    e.pose = fixed_stop_ ? stop_target_.pose : world_.solve(cur_.spec.position);
+    e.cartesian = cur_.motion.cartesian;
+    e.accel = cur_.motion.accel;
+    if (phase_ == Phase::kBlend) {
+      e.pose = world_.solve(next_.spec.position);
+      e.config = next_.config;
+      e.cartesian = next_.motion.cartesian;
+      e.accel = next_.motion.accel;
+    }
+  }
+  for (int n = 0; n < count_; ++n) {
+    const MoveSpec& m = queue_[static_cast<std::size_t>((head_ + n) % kQueueCapacity)];
+    const MotionRecord& mo = world_.motion(m.motion);
+    if (!mo.cartesian) e.config = world_.position(m.position).config;
+    e.pose = world_.solve(m.position);
+    e.cartesian = mo.cartesian;
+    e.accel = mo.accel;
+  }
+  const IkSolution s = ik_.solveSerial(e.pose, e.config, q_);
+  e.q = usable(s.status) ? s.q : q_;
+  return e;
+}
+
+bool TrajectoryGenerator::begin(const MoveSpec& spec, Active& out) {
+  out.spec = spec;
+  out.motion = world_.motion(spec.motion);
+  const ArmConfig here = phase_ == Phase::kRest ? rest_config_ : cur_.config;
+  out.config = out.motion.cartesian ? here : world_.position(spec.position).config;
+  out.start_pose = pose_;
+  out.start_q = q_;
+  out.tau_in = out.motion.accel;
+  return true;
+}
+
+bool TrajectoryGenerator::target(const Active& m, Frame& out) const {
+  if (fixed_stop_ && &m == &cur_) {
+    out = stop_target_;
+    return true;
+  }
+  out.pose = world_.solve(m.spec.position);
+  const IkSolution s = ik_.solveSerial(out.pose, m.config, q_);
+  out.q = s.q;
+  return usable(s.status);
+}
+
+Vec6 TrajectoryGenerator::params(bool cartesian, const Frame& from, const Frame& to) const {
+  return cartesian ? driveParams(from.pose, to.pose) : Vec6(to.q - from.q);
+}
+
+bool TrajectoryGenerator::at(bool cartesian, const Frame& ref, const Vec6& p, const ArmConfig& config,
+                             Frame& out) const {
+  if (cartesian) {
+    out.pose = ref.pose * driveTransform(p);
+    const IkSolution s = ik_.solveSerial(out.pose, config, q_);
+    out.q = s.q;
+    return usable(s.status);
+  }
+  out.q = ref.q + p;
+  out.pose = forwardKinematics(model_, out.q);
+  return true;
+}
+
+bool TrajectoryGenerator::straightAt(double s, Frame& out) const {
+  const Frame a{cur_.start_pose, cur_.start_q};
+  Frame b;
+  if (!target(cur_, b)) return false;
+  const double r = s / cur_.motion.segment;
+  return at(cur_.motion.cartesian, a, r * params(cur_.motion.cartesian, a, b), cur_.config, out);
+}
+
+void TrajectoryGenerator::beginStop(double s) {
+  // Stop on the current line, tau further on, arriving at rest: the S5 transition with a fixed end.
+  Frame here, end;
+  if (straightAt(s, here) && straightAt(s + cur_.motion.accel, end)) {
+    snapshot_ = here;
+    stop_target_ = end;
+  } else {
+    snapshot_ = stop_target_ = Frame{pose_, q_};
+  }
+  fixed_stop_ = true;
+  phase_ = Phase::kStop;
+  u_ = 0.0;
+  first_in_phase_ = true;
+  stop_requested_ = false;
+}
+
+void TrajectoryGenerator::stop(TrajectoryEvents& events) {
+  dropQueue(events);
+  switch (phase_) {
+    case Phase::kStraight: beginStop(s_); break;
+    case Phase::kStart:
+    case Phase::kBlend: stop_requested_ = true; break;  // stop once on the straight part
+    case Phase::kStop:
+    case Phase::kRest: break;
+  }
+}
+
+void TrajectoryGenerator::abort(TrajectoryEvents& events) {
+  if (phase_ != Phase::kRest) events.add(TrajectoryEvent::kAborted, cur_.spec.id);
+  if (phase_ == Phase::kBlend) events.add(TrajectoryEvent::kAborted, next_.spec.id);
+  dropQueue(events);
+  phase_ = Phase::kRest;
+  state_ = proto::TS_S0;
+  stop_requested_ = fixed_stop_ = false;
+  rest_config_ = ik_.configOf(q_);
+}
+
+bool TrajectoryGenerator::update(double h, TrajectoryEvents& events) {
+  double carry = h;
+  // Each pass consumes the time left in one phase; a short update crosses at most a few phases.
+  for (int pass = 0; pass < 8; ++pass) {
+    switch (phase_) {
+      case Phase::kRest: {
+        MoveSpec m;
+        if (stop_requested_ || !popNext(m)) {
+          stop_requested_ = false;
+          state_ = proto::TS_S0;
+          return true;
+        }
+        begin(m, cur_);
+        events.add(TrajectoryEvent::kStarted, m.id);
+        snapshot_ = Frame{pose_, q_};
+        fixed_stop_ = false;
+        phase_ = Phase::kStart;
+        u_ = 0.0;
+        first_in_phase_ = true;
+        continue;
+      }
+      case Phase::kStart:
+      case Phase::kBlend:
+      case Phase::kStop: {
+        u_ += carry;
+        carry = 0.0;
+        const double tau = cur_.motion.accel;
+        const double x = std::min(u_, 2.0 * tau) / (2.0 * tau);
+        const bool cartesian = cur_.motion.cartesian;
+        Frame ref;
+        Vec6 back = Vec6::Zero(), on = Vec6::Zero();
+        if (phase_ == Phase::kStart) {
+          ref = snapshot_;
+          Frame b;
+          if (!target(cur_, b)) return false;
+          on = params(cartesian, ref, b) * (tau / cur_.motion.segment);
+        } else {
+          if (!target(cur_, ref)) return false;
+          back = params(cartesian, ref, snapshot_);
+          if (phase_ == Phase::kBlend) {
+            Frame c;
+            if (!target(next_, c)) return false;
+            on = params(cartesian, ref, c) * (tau / next_.motion.segment);
+          }
+        }
+        const Vec6 p = (on + back) * x * x - 2.0 * back * x + back;
+        Frame out;
+        if (!at(cartesian, ref, p, cur_.config, out)) return false;
+        pose_ = out.pose;
+        q_ = out.q;
+        state_ = phase_ == Phase::kStop ? proto::TS_S5
+                 : first_in_phase_       ? (phase_ == Phase::kStart ? proto::TS_S40 : proto::TS_S3)
+                                         : proto::TS_S4;
+        first_in_phase_ = false;
+        if (u_ < 2.0 * tau - kTimeEps) return true;
+
+        carry = u_ - 2.0 * tau;
+        if (phase_ == Phase::kStart) {
+          cur_.start_pose = ref.pose;
+          cur_.start_q = ref.q;
+          cur_.tau_in = tau;
+          s_ = tau;
+          phase_ = Phase::kStraight;
+        } else if (phase_ == Phase::kBlend) {
+          events.add(TrajectoryEvent::kCompleted, cur_.spec.id);
+          cur_ = next_;
+          cur_.start_pose = ref.pose;
+          cur_.start_q = ref.q;
+          cur_.tau_in = tau;
+          s_ = tau;
+          phase_ = Phase::kStraight;
+        } else {
+          events.add(fixed_stop_ ? TrajectoryEvent::kAborted : TrajectoryEvent::kCompleted, cur_.spec.id);
+          pose_ = ref.pose;
+          q_ = ref.q;
+          rest_config_ = cur_.config;
+          fixed_stop_ = false;
+          phase_ = Phase::kRest;
+        }
+        if (carry <= kTimeEps) return true;
+        continue;
+      }
+      case Phase::kStraight: {
+        s_ += carry;
+        carry = 0.0;
+        const double boundary = cur_.motion.segment - cur_.motion.accel;
+        if (stop_requested_) {
+          beginStop(std::min(s_, boundary));
+          continue;
+        }
+        if (s_ < boundary - kTimeEps) {
+          Frame out;
+          if (!straightAt(s_, out)) return false;
+          pose_ = out.pose;
+          q_ = out.q;
+          state_ = s_ + h >= boundary - kTimeEps ? proto::TS_S2 : proto::TS_S1;
+          return true;
+        }
+        // The transition begins at the boundary exactly; the rest of this update is spent in it.
+        carry = s_ - boundary;
+        s_ = boundary;
+        if (!straightAt(boundary, snapshot_)) return false;
+        u_ = 0.0;
+        first_in_phase_ = true;
+        const bool blend = count_ > 0 &&
+                           world_.motion(queue_[static_cast<std::size_t>(head_)].motion).cartesian ==
+                               cur_.motion.cartesian;
+        if (blend) {
+          MoveSpec m;
+          popNext(m);
+          begin(m, next_);
+          if (next_.motion.cartesian) next_.config = cur_.config;
+          events.add(TrajectoryEvent::kStarted, m.id);
+          phase_ = Phase::kBlend;
+        } else {
+          phase_ = Phase::kStop;
+        }
+        continue;
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace rfms

@@ -1,0 +1,137 @@
+// The trajectory generator of the supervisor (RFMS manual §4.1.2, table 4; Paul's motion scheme):
+// moves are queued; each is a segment from where the last one left off to its position equation's
+// T6, straight in Cartesian space by Paul's drive transform or interpolated in joint space, and
+// consecutive segments of the same mode blend through a transition of half-width tau (the
+// incoming motion's acceleration time) whose drive parameters follow
+//   p(h) = (dC + dB) h^2 - 2 dB h + dB,   h in [0, 1] over 2 tau,
+// with dB the way back from the via point to where the transition began and dC tau/T the way on
+// into the next segment: position and velocity are continuous, acceleration is constant within
+// the transition. A motion from rest is the same transition with dB = 0; the final stop is one
+// with dC = 0 (state S5). Targets are re-solved at every update, so a transform updated while the
+// arm moves moves the target. A Cartesian move keeps the arm's configuration (a straight line
+// cannot change it without crossing a singularity); a joint move ends in its position's.
+//
+// update() is real-time safe: the queue is a fixed ring, nothing allocates, nothing throws.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "common/ik_puma.hpp"
+#include "proto/mailboxes.pb.h"
+#include "supervisor/world_model.hpp"
+
+namespace rfms {
+
+struct MoveSpec {
+  std::uint64_t id = 0;
+  int position = -1;  // index in the world model
+  int motion = -1;
+};
+
+struct TrajectoryEvent {
+  enum Kind { kStarted, kCompleted, kAborted } kind = kStarted;
+  std::uint64_t move_id = 0;
+};
+
+// Events of one update; more than the capacity cannot happen in one update of a sane task.
+struct TrajectoryEvents {
+  std::array<TrajectoryEvent, 16> items;
+  int count = 0;
+  void add(TrajectoryEvent::Kind kind, std::uint64_t id) {
+    if (count < static_cast<int>(items.size())) items[static_cast<std::size_t>(count++)] = {kind, id};
+  }
+};
+
+// Where the queue ends: what the next move will start from.
+struct QueueEnd {
+  Transform pose;
+  JointVec q;
+  ArmConfig config;
+  bool cartesian = false;
+  double accel = 0.0;   // the acceleration time of the last move, 0 when at rest
+  bool moving = false;  // a move is active or queued
+};
+
+class TrajectoryGenerator {
+ public:
+  static constexpr int kQueueCapacity = 64;
+
+  TrajectoryGenerator(const RobotModel& model, const WorldModel& world);
+
+  // At rest at joint angles q (S0), nothing queued.
+  void reset(const JointVec& q);
+  // False when the queue is full. The caller has validated the move (see SupervisorCore).
+  bool enqueue(const MoveSpec& move);
+  int queued() const { return count_; }
+  QueueEnd queueEnd() const;
+
+  // Come to rest as soon as the acceleration time allows and drop the queue.
+  void stop(TrajectoryEvents& events);
+  // Drop everything at once (EMGCY): the arm's brakes stop it, not the trajectory.
+  void abort(TrajectoryEvents& events);
+
+  // Advances by h seconds. False when a setpoint left the workspace (the serial IK failed).
+  bool update(double h, TrajectoryEvents& events);
+
+  proto::TrajState state() const { return state_; }
+  const Transform& pose() const { return pose_; }
+  const JointVec& q() const { return q_; }
+  ArmConfig config() const;
+  std::uint32_t compliance() const { return phase_ == Phase::kRest ? 0u : cur_.motion.compliance; }
+  bool atRest() const { return phase_ == Phase::kRest; }
+  std::uint64_t currentMove() const { return phase_ == Phase::kRest ? 0 : cur_.spec.id; }
+  // The current segment: where its straight part starts (the via point it came from), where it
+  // goes now, and its mode (for path-accuracy reports).
+  const Transform& segmentStart() const { return cur_.start_pose; }
+  Transform segmentTarget() const { return fixed_stop_ ? stop_target_.pose : world_.solve(cur_.spec.position); }
+  bool segmentCartesian() const { return phase_ != Phase::kRest && cur_.motion.cartesian; }
+
+ private:
+  enum class Phase { kRest, kStart, kStraight, kBlend, kStop };
+  struct Active {
+    MoveSpec spec;
+    MotionRecord motion;
+    ArmConfig config;            // Cartesian: held; joint: the target's
+    Transform start_pose;        // segment start A
+    JointVec start_q = JointVec::Zero();
+    double tau_in = 0.0;         // half-width of the transition that led into the straight part
+  };
+  // A reference point of a transition or segment: pose and joint angles.
+  struct Frame {
+    Transform pose;
+    JointVec q;
+  };
+
+  bool begin(const MoveSpec& spec, Active& out);   // loads a move's records
+  bool target(const Active& m, Frame& out) const;  // its target now (false: unreachable)
+  Vec6 params(bool cartesian, const Frame& from, const Frame& to) const;
+  // The point `p` (drive or joint parameters) away from `ref`, solved for joints.
+  bool at(bool cartesian, const Frame& ref, const Vec6& p, const ArmConfig& config, Frame& out) const;
+  bool straightAt(double s, Frame& out) const;  // the current segment at local time s
+  void beginStop(double s);
+  bool popNext(MoveSpec& out);
+  void dropQueue(TrajectoryEvents& events);
+
+  const RobotModel& model_;
+  const WorldModel& world_;
+  PumaIk ik_;
+
+  Phase phase_ = Phase::kRest;
+  proto::TrajState state_ = proto::TS_S0;
+  bool first_in_phase_ = false;
+  double u_ = 0.0, s_ = 0.0;   // time in the transition, time in the segment
+  Active cur_, next_;
+  Frame snapshot_;             // where the transition began (A')
+  bool fixed_stop_ = false;    // stopping at stop_target_ rather than at the move's target
+  Frame stop_target_;
+  bool stop_requested_ = false;
+  Transform pose_ = Transform::Identity();
+  JointVec q_ = JointVec::Zero();
+  ArmConfig rest_config_;
+
+  std::array<MoveSpec, kQueueCapacity> queue_{};
+  int head_ = 0, count_ = 0;
+};
+
+}  // namespace rfms
