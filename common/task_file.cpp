@@ -150,7 +150,7 @@ std::vector<TaskStatement> parseTaskFile(const std::string& text, const std::str
         if (w == "=") {
           if (rhs) p.fail("a position equation has one '='");
           rhs = true;
-        } else if (w == "tool") {
+        } else if (w == "tool" && rhs) {  // "tool NAME" closes the right-hand side
           pos->set_tool(p.need("the tool transform's name"));
         } else {
           (rhs ? pos->add_rhs() : pos->add_lhs())->assign(w);

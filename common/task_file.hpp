@@ -9,7 +9,7 @@
 //   transform cam eul 0 0 500  90 180 0        # x y z, then Euler phi theta psi (ZYZ)
 //   transform m matrix r11 r12 r13 px  r21 r22 r23 py  r31 r32 r33 pz
 //   position home righty,down,flip T6 = t2
-//   position grasp righty,up,noflip Z T6 tool = conv obj [tool tool]
+//   position grasp righty,up,noflip Z T6 tl = conv obj tool tl  # 'tool NAME' names the tool
 //   motion mjnt joint 2.0 0.2
 //   motion mcartcz cartesian 20 0.5 compliance z      # compliance: none, x,y,z,rx,ry,rz or 0x..
 //   move home mcartcz

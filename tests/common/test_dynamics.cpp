@@ -10,7 +10,7 @@
 #include "common/friction.hpp"
 #include "common/kinematics.hpp"
 #include "common/rne.hpp"
-#include "test_support.hpp"
+#include "tests/support/test_models.hpp"
 
 namespace rfms {
 namespace {

@@ -5,7 +5,7 @@
 #include "common/forward_dynamics.hpp"
 #include "common/rk4.hpp"
 #include "common/rne.hpp"
-#include "test_support.hpp"
+#include "tests/support/test_models.hpp"
 
 namespace rfms {
 namespace {

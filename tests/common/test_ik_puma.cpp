@@ -8,7 +8,7 @@
 #include "common/ik_puma.hpp"
 #include "common/kinematics.hpp"
 #include "common/transform.hpp"
-#include "test_support.hpp"
+#include "tests/support/test_models.hpp"
 
 namespace rfms {
 namespace {

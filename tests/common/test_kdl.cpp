@@ -12,7 +12,7 @@
 #include "common/kinematics.hpp"
 #include "common/rne.hpp"
 #include "tests/support/kdl_chain.hpp"
-#include "test_support.hpp"
+#include "tests/support/test_models.hpp"
 
 namespace rfms {
 namespace {

@@ -4,7 +4,7 @@
 
 #include "common/kinematics.hpp"
 #include "common/transform.hpp"
-#include "test_support.hpp"
+#include "tests/support/test_models.hpp"
 
 namespace rfms {
 namespace {

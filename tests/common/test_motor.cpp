@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "common/motor.hpp"
-#include "test_support.hpp"
+#include "tests/support/test_models.hpp"
 
 namespace rfms {
 namespace {

@@ -14,7 +14,7 @@
 #include "common/ik_puma.hpp"
 #include "common/kinematics.hpp"
 #include "common/rne.hpp"
-#include "test_support.hpp"
+#include "tests/support/test_models.hpp"
 
 namespace {
 std::atomic<long> g_allocations{0};

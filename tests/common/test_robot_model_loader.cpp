@@ -7,7 +7,7 @@
 
 #include "common/error.hpp"
 #include "common/robot_model_loader.hpp"
-#include "test_support.hpp"
+#include "tests/support/test_models.hpp"
 
 namespace rfms {
 namespace {

@@ -1,0 +1,73 @@
+#include <gtest/gtest.h>
+
+#include <numbers>
+
+#include "common/error.hpp"
+#include "common/mail_codec.hpp"
+#include "common/task_file.hpp"
+#include "common/transform.hpp"
+
+namespace rfms {
+namespace {
+
+std::string refusal(const std::string& text) {
+  try {
+    parseTaskFile(text, "t.task");
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "accepted: " << text;
+  return "";
+}
+
+TEST(TaskFile, TheManualsExampleParses) {
+  const auto task = parseTaskFile(kExampleTask, "example");
+  ASSERT_EQ(task.size(), 8u);
+  Transform t2;
+  ASSERT_TRUE(decode(task[0].request.transform().value(), t2));
+  EXPECT_TRUE(t2.isApprox(trans(0.2032, -0.12623, 0.2032)));
+  const auto& home = task[1].request.position();
+  EXPECT_EQ(home.lhs(0), "T6");
+  EXPECT_EQ(home.rhs(0), "t2");
+  EXPECT_TRUE(home.config().righty() && !home.config().up() && home.config().flip());
+  EXPECT_EQ(task[4].request.motion().compliance(), 4u);  // z
+  EXPECT_EQ(task[6].request.move().position(), "home");
+}
+
+TEST(TaskFile, UnitsAnglesAndForms) {
+  const auto task = parseTaskFile(
+      "units m rad\n"
+      "transform a rpy 1 2 3 0.1 0.2 0.3\n"
+      "units mm deg\n"
+      "transform b eul 100 0 0 90 0 0  # comment\n"
+      "position p lefty,up,noflip Z T6 tool = a b tool tool\n"
+      "motion m cartesian 2 0.5 compliance x,rz\n"
+      "control jog 3 -\n"
+      "wait\n",
+      "t");
+  Transform a, b;
+  ASSERT_TRUE(decode(task[0].request.transform().value(), a));
+  ASSERT_TRUE(decode(task[1].request.transform().value(), b));
+  EXPECT_TRUE(a.isApprox(trans(1, 2, 3) * rpy(0.1, 0.2, 0.3)));
+  EXPECT_TRUE(b.isApprox(trans(0.1, 0, 0) * eul(std::numbers::pi / 2, 0, 0)));
+  EXPECT_EQ(task[2].request.position().lhs_size(), 3);
+  EXPECT_EQ(task[2].request.position().tool(), "tool");
+  EXPECT_EQ(task[3].request.motion().compliance(), 0x21u);
+  EXPECT_EQ(task[4].request.control().direction(), -1);
+  EXPECT_EQ(task[5].kind, TaskStatement::kWait);
+}
+
+TEST(TaskFile, ErrorsNameTheLine) {
+  EXPECT_EQ(refusal("\n\nmve home m\n"),
+            "t.task:3: unknown statement 'mve': expected units, transform, position, motion, move, wait or control");
+  EXPECT_NE(refusal("transform a trans 1 2 x\n").find("t.task:1: z: 'x' is not a number"), std::string::npos);
+  EXPECT_NE(refusal("motion m jnt 2 0.2\n").find("expected joint or cartesian"), std::string::npos);
+  EXPECT_NE(refusal("position p righty,down T6 = a\n").find("configuration"), std::string::npos);
+  EXPECT_NE(refusal("position p righty,down,flip T6 a\n").find("'='"), std::string::npos);
+  EXPECT_NE(refusal("motion m joint 2 0.2 compliance q\n").find("compliance 'q'"), std::string::npos);
+  EXPECT_NE(refusal("move a b c\n").find("unexpected 'c'"), std::string::npos);
+  EXPECT_NE(refusal("units cm deg\n").find("length unit 'cm'"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace rfms

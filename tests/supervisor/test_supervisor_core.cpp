@@ -1,0 +1,181 @@
+// The supervisor core on its own, fed with hand-made mail: its state machine, watchdog, fault
+// handling, request validation and the S_MAIL it composes.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "common/kinematics.hpp"
+#include "common/transform.hpp"
+#include "supervisor/supervisor_core.hpp"
+#include "tests/support/task_builders.hpp"
+#include "tests/support/test_models.hpp"
+
+namespace rfms {
+namespace {
+
+class SupervisorTest : public ::testing::Test {
+ protected:
+  SupervisorTest() {
+    for (int i = 0; i < kJoints; ++i) {
+      jmail_[i].set_joint(static_cast<std::uint32_t>(i + 1));
+      jmail_[i].set_angle(q_[i]);
+      jmail_[i].set_setpoint(q_[i]);
+      jmail_[i].set_servo_setpoint(q_[i]);
+    }
+  }
+  // One period with mail from every node that is not silenced.
+  void step() {
+    SupervisorInbox in;
+    sensors_.mutable_header()->set_period(k_);
+    if (!arm_silent_) in.arm = &sensors_;
+    for (int i = 0; i < kJoints; ++i) {
+      jmail_[i].mutable_header()->set_period(k_ == 0 ? 0 : k_ - 1);
+      if (k_ > 0 && i != silent_joint_) in.joints[static_cast<std::size_t>(i)] = &jmail_[i];
+    }
+    parcel_.mutable_header()->set_period(k_ == 0 ? 0 : k_ - 1);
+    if (k_ > 0) in.parcel = &parcel_;
+    sup_.step(k_, in, out_);
+    for (int n = 0; n < out_.event_count; ++n) events_.push_back(out_.events[static_cast<std::size_t>(n)]);
+    ++k_;
+  }
+  void calibrateAll(bool value) {
+    for (auto& j : jmail_) j.set_calibrated(value);
+  }
+  void toHold() {
+    step();
+    ASSERT_TRUE(sup_.handle(test::controlRequest(proto::CC_CALIBRATE)).accepted());
+    step();
+    ASSERT_EQ(sup_.rtstate(), proto::RT_CALIB);
+    calibrateAll(true);
+    step();
+    step();
+    ASSERT_EQ(sup_.rtstate(), proto::RT_HOLD);
+  }
+  void defineHome(const Transform& t, const ArmConfig& config) {
+    ASSERT_TRUE(sup_.handle(test::request(test::transformDef("t", t))).accepted());
+    ASSERT_TRUE(sup_.handle(test::request(test::positionDef("p", config, {"T6"}, {"t"}))).accepted());
+    ASSERT_TRUE(sup_.handle(test::request(test::motionDef("m", false, 1.0, 0.2))).accepted());
+  }
+
+  const RobotModel& model_ = test::puma260();
+  SupervisorConfig config_{};
+  SupervisorCore sup_{model_, config_};
+  JointVec q_ = (JointVec() << 0.1, -0.3, 0.4, 0.2, -0.6, 0.3).finished();
+  std::array<proto::JMail, kJoints> jmail_;
+  proto::ArmSensors sensors_;
+  proto::Parcel parcel_;
+  SupervisorOutbox out_;
+  std::vector<SupervisorEvent> events_;
+  std::uint64_t k_ = 0;
+  int silent_joint_ = -1;
+  bool arm_silent_ = false;
+};
+
+TEST_F(SupervisorTest, PowersUpIdleCalibratesThenHolds) {
+  step();
+  EXPECT_EQ(sup_.rtstate(), proto::RT_IDLE);
+  EXPECT_FALSE(out_.smail.power());
+  toHold();
+  EXPECT_TRUE(out_.smail.power());
+  EXPECT_EQ(out_.smail.rtstate(), proto::RT_HOLD);
+}
+
+TEST_F(SupervisorTest, SMailCarriesSinesAndCosineSignsOfTheSetpoints) {
+  jmail_[2].set_setpoint(2.5);  // cos < 0
+  step();
+  step();
+  ASSERT_EQ(out_.smail.setpoint_sin_size(), kJoints);
+  EXPECT_DOUBLE_EQ(out_.smail.setpoint_sin(2), std::sin(2.5));
+  EXPECT_EQ(out_.smail.setpoint_cos_signs(), 1u << 2);
+  EXPECT_EQ(out_.mmail.parcel_joint(), static_cast<std::uint32_t>((k_ - 1) % 6) + 1);
+}
+
+TEST_F(SupervisorTest, WrongStateRequestsAreRefusedWithTheState) {
+  step();
+  const proto::TaskReply r = sup_.handle(test::moveRequest("p", "m"));
+  EXPECT_FALSE(r.accepted());
+  EXPECT_NE(r.reason().find("wrong state IDLE"), std::string::npos) << r.reason();
+  EXPECT_NE(sup_.handle(test::controlRequest(proto::CC_RESET)).reason().find("reset is for EMGCY"), std::string::npos);
+  EXPECT_NE(sup_.handle(test::controlRequest(proto::CC_JOG, 7, 1)).reason().find("joint must be 1..6"),
+            std::string::npos);
+}
+
+TEST_F(SupervisorTest, SilentJointIsAnEmergencyNamingIt) {
+  toHold();
+  silent_joint_ = 2;
+  for (int n = 0; n < config_.watchdog_periods + 1; ++n) step();
+  EXPECT_EQ(sup_.rtstate(), proto::RT_EMGCY);
+  EXPECT_EQ(sup_.emergencyReason(), proto::ER_NODE_SILENT);
+  EXPECT_EQ(sup_.emergencyNode(), proto::NODE_JOINT3);
+  EXPECT_FALSE(out_.smail.power());
+  // Latched: other requests do not leave it; reset does.
+  EXPECT_FALSE(sup_.handle(test::controlRequest(proto::CC_HOLD)).accepted());
+  silent_joint_ = -1;
+  ASSERT_TRUE(sup_.handle(test::controlRequest(proto::CC_RESET)).accepted());
+  step();
+  EXPECT_EQ(sup_.rtstate(), proto::RT_IDLE);
+  EXPECT_EQ(sup_.emergencyReason(), proto::ER_NONE);
+}
+
+TEST_F(SupervisorTest, SilentArmAndMathAreNamedToo) {
+  toHold();
+  arm_silent_ = true;
+  for (int n = 0; n < config_.watchdog_periods + 1; ++n) step();
+  EXPECT_EQ(sup_.emergencyNode(), proto::NODE_ARM);
+}
+
+TEST_F(SupervisorTest, JointFaultsBecomeEmergencies) {
+  toHold();
+  jmail_[4].set_faults(proto::JF_FOLLOWING);
+  step();
+  EXPECT_EQ(sup_.rtstate(), proto::RT_EMGCY);
+  EXPECT_EQ(sup_.emergencyReason(), proto::ER_FOLLOWING_ERROR);
+  EXPECT_EQ(sup_.emergencyNode(), proto::NODE_JOINT5);
+}
+
+TEST_F(SupervisorTest, UnreachableAndSingularTargetsAreRefusedAndTheQueueIsUnchanged) {
+  toHold();
+  const ArmConfig config = PumaIk(model_).configOf(q_);
+  defineHome(forwardKinematics(model_, q_), config);
+  ASSERT_TRUE(sup_.handle(test::request(test::transformDef("far", trans(1.0, 0, 0.2)))).accepted());
+  ASSERT_TRUE(sup_.handle(test::request(test::positionDef("farp", config, {"T6"}, {"far"}))).accepted());
+  JointVec singular = q_;
+  singular[4] = 0.0;
+  ASSERT_TRUE(sup_.handle(test::request(test::transformDef("sing", forwardKinematics(model_, singular)))).accepted());
+  ASSERT_TRUE(sup_.handle(test::request(test::positionDef("singp", config, {"T6"}, {"sing"}))).accepted());
+
+  ASSERT_TRUE(sup_.handle(test::moveRequest("p", "m")).accepted());
+  const int queued = sup_.trajectory().queued();
+  proto::TaskReply r = sup_.handle(test::moveRequest("farp", "m"));
+  EXPECT_FALSE(r.accepted());
+  EXPECT_NE(r.reason().find("cannot be reached"), std::string::npos) << r.reason();
+  r = sup_.handle(test::moveRequest("singp", "m"));
+  EXPECT_FALSE(r.accepted());
+  EXPECT_NE(r.reason().find("singularity"), std::string::npos) << r.reason();
+  r = sup_.handle(test::moveRequest("nowhere", "m"));
+  EXPECT_NE(r.reason().find("unknown position 'nowhere'"), std::string::npos);
+  EXPECT_EQ(sup_.trajectory().queued(), queued);
+}
+
+TEST_F(SupervisorTest, AcceptedMoveStartsSetpointModeAndReportsItsEvents) {
+  toHold();
+  JointVec target = q_;
+  target[0] += 0.2;
+  defineHome(forwardKinematics(model_, target), PumaIk(model_).configOf(target));
+  const proto::TaskReply r = sup_.handle(test::moveRequest("p", "m"));
+  ASSERT_TRUE(r.accepted()) << r.reason();
+  EXPECT_EQ(r.move_id(), 1u);
+  for (int n = 0; n < 1500; ++n) step();
+  EXPECT_EQ(sup_.rtstate(), proto::RT_SETP);
+  bool started = false, completed = false;
+  for (const auto& e : events_) {
+    started |= e.kind == SupervisorEvent::kMoveStarted && e.move_id == 1;
+    completed |= e.kind == SupervisorEvent::kMoveCompleted && e.move_id == 1;
+  }
+  EXPECT_TRUE(started);
+  EXPECT_TRUE(completed);
+  EXPECT_LT((sup_.trajectory().q() - target).cwiseAbs().maxCoeff(), 1e-9);
+}
+
+}  // namespace
+}  // namespace rfms

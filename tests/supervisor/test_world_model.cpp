@@ -1,0 +1,63 @@
+#include <gtest/gtest.h>
+
+#include "common/transform.hpp"
+#include "supervisor/world_model.hpp"
+#include "tests/support/task_builders.hpp"
+
+namespace rfms {
+namespace {
+
+using test::motionDef;
+using test::positionDef;
+using test::transformDef;
+
+TEST(WorldModel, SolvesAPositionEquationForT6) {
+  // Z T6 TOOL = CONV OBJ  =>  T6 = Z^-1 CONV OBJ TOOL^-1
+  WorldModel w;
+  const Transform z = trans(0, 0, 0.1), tool = trans(0, 0, 0.05) * rot(Axis::kX, 0.2);
+  const Transform conv = trans(0.3, 0.1, 0) * rot(Axis::kZ, 0.5), obj = trans(0.02, 0, 0.01);
+  for (auto [name, t] : {std::pair{"Z", z}, {"TOOL", tool}, {"CONV", conv}, {"OBJ", obj}})
+    ASSERT_EQ(w.defineTransform(transformDef(name, t)), "");
+  ASSERT_EQ(w.definePosition(positionDef("grasp", {}, {"Z", "T6", "TOOL"}, {"CONV", "OBJ"})), "");
+  const int p = w.findPosition("grasp");
+  const Transform t6 = w.solve(p);
+  EXPECT_TRUE((z * t6 * tool).isApprox(conv * obj, 1e-12));
+
+  // Updating a transform moves the position.
+  const Transform conv2 = trans(0.35, 0.1, 0) * rot(Axis::kZ, 0.5);
+  ASSERT_EQ(w.defineTransform(transformDef("CONV", conv2)), "");
+  EXPECT_TRUE((z * w.solve(p) * tool).isApprox(conv2 * obj, 1e-12));
+}
+
+TEST(WorldModel, RefusedDefinitionsChangeNothingAndSayWhy) {
+  WorldModel w;
+  ASSERT_EQ(w.defineTransform(transformDef("a", trans(1, 0, 0))), "");
+  proto::DefineTransform bad = transformDef("a", trans(2, 0, 0));
+  bad.mutable_value()->set_m(0, 3.0);  // no longer a rotation
+  EXPECT_NE(w.defineTransform(bad).find("malformed matrix"), std::string::npos);
+  EXPECT_TRUE(w.transform(w.findTransform("a")).isApprox(trans(1, 0, 0)));
+  bad.mutable_value()->mutable_m()->RemoveLast();
+  EXPECT_NE(w.defineTransform(bad).find("expected 12 values"), std::string::npos);
+  EXPECT_NE(w.defineTransform(transformDef("T6", trans(0, 0, 0))).find("cannot be defined"), std::string::npos);
+  EXPECT_NE(w.defineTransform(transformDef("", trans(0, 0, 0))).find("not a name"), std::string::npos);
+
+  EXPECT_NE(w.definePosition(positionDef("p", {}, {"T6"}, {"nope"})).find("unknown transform 'nope'"),
+            std::string::npos);
+  EXPECT_NE(w.definePosition(positionDef("p", {}, {"a"}, {"a"})).find("T6 exactly once"), std::string::npos);
+  EXPECT_NE(w.definePosition(positionDef("p", {}, {"T6", "T6"}, {"a"})).find("T6 exactly once"), std::string::npos);
+  EXPECT_NE(w.definePosition(positionDef("p", {}, {"T6"}, {})).find("right-hand side is empty"), std::string::npos);
+  EXPECT_EQ(w.findPosition("p"), -1);
+  ASSERT_EQ(w.definePosition(positionDef("p", {}, {"T6"}, {"a"})), "");
+  EXPECT_NE(w.definePosition(positionDef("p", {}, {"T6"}, {"a"})).find("already defined"), std::string::npos);
+
+  EXPECT_NE(w.defineMotion(motionDef("m", false, 0.0, 0.1)).find("segment time"), std::string::npos);
+  EXPECT_NE(w.defineMotion(motionDef("m", false, 1.0, -0.1)).find("acceleration time"), std::string::npos);
+  EXPECT_NE(w.defineMotion(motionDef("m", false, 1.0, 0.6)).find("at most half"), std::string::npos);
+  EXPECT_NE(w.defineMotion(motionDef("m", false, 1.0, 0.2, 64)).find("six bits"), std::string::npos);
+  EXPECT_EQ(w.findMotion("m"), -1);
+  EXPECT_EQ(w.defineMotion(motionDef("m", true, 1.0, 0.2, 4)), "");
+  EXPECT_TRUE(w.motion(w.findMotion("m")).cartesian);
+}
+
+}  // namespace
+}  // namespace rfms
