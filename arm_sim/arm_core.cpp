@@ -59,10 +59,7 @@ JointVec ArmCore::acceleration(const JointVec& q, const JointVec& qd) const {
                   : torqueFromVoltage(j, j.resistance * currentForTorque(j, applied_[i]), qd[i]);
     }
     const double coulomb = j.coulomb * std::tanh(qd[i] / config_.stiction_velocity);
-    const double brake = powered_ ? 0.0
-                                  : config_.brake_torque_factor * j.tau_max *
-                                        std::tanh(qd[i] / config_.stiction_velocity);
-    tau[i] = motor - coulomb - j.viscous * qd[i] - brake;
+    tau[i] = motor - coulomb - j.viscous * qd[i];
   }
   if (!wrench_.isZero()) tau += jacobianBase(model_, q).transpose() * wrench_;
 
@@ -108,11 +105,19 @@ void ArmCore::step(const std::array<const proto::TorqueCommand*, kJoints>& comma
       return dy;
     });
     if (!powered_) {
-      // A braked joint that has (nearly) stopped is held fast.
+      // The brakes, as dry friction applied after the smooth dynamics: each takes up to
+      // B h / M_ii of its joint's speed per sub-step, and a joint it stops is held fast. (A brake
+      // torque inside RK4 would switch sign between the stages and stall the integration.)
+      const JointMat m = massMatrix(model_, x.head<kJoints>());
       for (int i = 0; i < kJoints; ++i) {
-        if (!locked_[i] && std::abs(x[kJoints + i]) < config_.brake_lock_velocity) {
+        if (locked_[i]) continue;
+        const double v = x[kJoints + i];
+        const double taken = config_.brake_torque_factor * model_.joints[i].tau_max * h / m(i, i);
+        if (std::abs(v) <= std::max(taken, config_.brake_lock_velocity)) {
           locked_[i] = true;
           x[kJoints + i] = 0.0;
+        } else {
+          x[kJoints + i] = v - (v > 0.0 ? taken : -taken);
         }
       }
     }

@@ -30,7 +30,7 @@ struct ArmSimConfig {
   // the sub-step allows.
   double stiction_velocity = 0.05;  // rad/s
   double brake_torque_factor = 2.0; // brake torque = factor * the joint's torque limit
-  double brake_lock_velocity = 1e-3;  // rad/s: a braked joint slower than this is locked
+  double brake_lock_velocity = 1e-3;  // rad/s: a braked joint slower than this (or reversing) locks
 };
 
 class ArmCore {

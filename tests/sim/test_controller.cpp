@@ -1,0 +1,220 @@
+// The whole controller in one process: the manual's example task, path accuracy, transitions,
+// emergencies and their aftermath, refusals, determinism.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <stdexcept>
+#include <string>
+
+#include "common/kinematics.hpp"
+#include "common/transform.hpp"
+#include "sim/task_runner.hpp"
+#include "tests/support/task_builders.hpp"
+#include "tests/support/test_models.hpp"
+
+namespace rfms {
+namespace {
+
+const RobotModel& puma() { return test::puma260(); }
+
+// Powers up, calibrates and returns once the controller holds.
+void calibrate(Harness& h) {
+  h.runUntil([] { return false; }, 10);
+  ASSERT_TRUE(h.request(test::controlRequest(proto::CC_CALIBRATE)).accepted());
+  ASSERT_TRUE(h.runUntil([&] { return h.supervisor().rtstate() == proto::RT_HOLD; }, 60000));
+}
+
+void accept(Harness& h, const proto::TaskRequest& r) {
+  const proto::TaskReply reply = h.request(r);
+  EXPECT_TRUE(reply.accepted()) << reply.reason();
+  if (!reply.accepted()) throw std::runtime_error("refused: " + reply.reason());
+}
+
+TEST(Controller, TheManualsExampleTaskEndsAtHome) {
+  Harness h(puma(), HarnessConfig{});
+  const RunSummary s = runTask(h, parseTaskFile(kExampleTask, "example"), RunOptions{});
+  EXPECT_FALSE(s.emergency) << summaryText(s);
+  ASSERT_GE(s.states.size(), 3u);
+  EXPECT_EQ(s.states[0], proto::RT_CALIB);
+  EXPECT_EQ(s.states[1], proto::RT_HOLD);
+  EXPECT_EQ(s.states[2], proto::RT_SETP);
+  ASSERT_EQ(s.moves.size(), 2u);
+  EXPECT_TRUE(s.allMovesCompleted()) << summaryText(s);
+  EXPECT_LT(s.final_position_error_mm, 0.1) << summaryText(s);
+  EXPECT_TRUE(s.refused.empty()) << summaryText(s);
+}
+
+// A 300 mm vertical line in front of the PUMA 260, the tool pointing forward (well away from the
+// wrist singularity), reached first by a joint move.
+class PathAccuracy : public ::testing::TestWithParam<bool> {};
+
+TEST_P(PathAccuracy, ThreeHundredMillimetreLineInThreeSeconds) {
+  const bool serial = GetParam();
+  HarnessConfig config;
+  config.serial_ik = serial;
+  Harness h(puma(), config);
+  calibrate(h);
+  const Transform top = trans(0.22, -0.12624, 0.28) * rot(Axis::kY, 1.5707963267948966);
+  const Transform bottom = trans(0.0, 0.0, -0.30) * top;
+  accept(h, test::request(test::transformDef("top", top)));
+  accept(h, test::request(test::transformDef("bottom", bottom)));
+  accept(h, test::request(test::positionDef("p_top", {true, false, true}, {"T6"}, {"top"})));
+  accept(h, test::request(test::positionDef("p_bottom", {true, false, true}, {"T6"}, {"bottom"})));
+  accept(h, test::request(test::motionDef("reach", false, 3.0, 0.5)));
+  accept(h, test::request(test::motionDef("line", true, 3.0, 0.3)));
+  accept(h, test::moveRequest("p_top", "reach"));
+  const proto::TaskReply line = h.request(test::moveRequest("p_bottom", "line"));
+  ASSERT_TRUE(line.accepted()) << line.reason();
+
+  // FK of the joints' PIK setpoints, and of the arm itself, against the ideal line, throughout
+  // the Cartesian move (its start and stop transitions lie on the same line).
+  double setpoint_deviation = 0.0, arm_deviation = 0.0, following = 0.0;
+  int samples = 0;
+  const Vec3 a = top.translation(), b = bottom.translation();
+  const auto distance = [&](const Vec3& p) { return (p - a).cross(b - a).norm() / (b - a).norm(); };
+  h.on_period = [&](const PeriodMail& m) {
+    if (h.supervisor().trajectory().currentMove() != line.move_id() || !m.smail->new_setpoint()) return;
+    JointVec setpoints;
+    for (int i = 0; i < kJoints; ++i) {
+      setpoints[i] = m.jmail[static_cast<std::size_t>(i)]->setpoint();
+      following = std::max(following, std::abs(m.jmail[static_cast<std::size_t>(i)]->servo_error()));
+    }
+    setpoint_deviation = std::max(setpoint_deviation, distance(forwardKinematics(puma(), setpoints).translation()));
+    arm_deviation = std::max(arm_deviation, distance(forwardKinematics(puma(), h.arm().q()).translation()));
+    ++samples;
+  };
+  ASSERT_TRUE(h.runUntil([&] { return h.supervisor().trajectory().atRest() && h.supervisor().trajectory().queued() == 0 &&
+                                      h.period() > 100 + 3600 + 3600; }, 20000));
+  EXPECT_GT(samples, 3000);
+  EXPECT_EQ(h.supervisor().rtstate(), proto::RT_SETP);
+  EXPECT_LE(setpoint_deviation * 1e3, 0.5);
+  RecordProperty("setpoint_deviation_mm", std::to_string(setpoint_deviation * 1e3));
+  RecordProperty("arm_deviation_mm", std::to_string(arm_deviation * 1e3));
+  RecordProperty("max_following_error_rad", std::to_string(following));
+  std::printf("%s IK: FK(setpoints) off the line by at most %.4f mm; the arm by %.4f mm; servo error %.5f rad\n",
+              serial ? "serial" : "parallel", setpoint_deviation * 1e3, arm_deviation * 1e3, following);
+  EXPECT_LT(following, 0.01);
+}
+
+INSTANTIATE_TEST_SUITE_P(Ik, PathAccuracy, ::testing::Values(false, true),
+                         [](const auto& p) { return p.param ? "Serial" : "Parallel"; });
+
+// The emergency's aftermath: power off, the brakes stop the arm, a reset returns to IDLE.
+void expectSafeStopAndReset(Harness& h) {
+  EXPECT_TRUE(h.runUntil([&] { return !h.arm().powered() && h.arm().qd().norm() == 0.0; }, 3000))
+      << "powered " << h.arm().powered() << " qd " << h.arm().qd().transpose();
+  const JointVec rest = h.arm().q();
+  h.runUntil([] { return false; }, 500);
+  EXPECT_EQ(h.arm().q(), rest);  // held by the brakes
+  EXPECT_EQ(h.supervisor().rtstate(), proto::RT_EMGCY);  // latched
+  accept(h, test::controlRequest(proto::CC_RESET));
+  h.step();
+  EXPECT_EQ(h.supervisor().rtstate(), proto::RT_IDLE);
+}
+
+// Sets up a long joint move so that faults can be injected while the arm moves.
+std::uint64_t startLongMove(Harness& h) {
+  JointVec target = h.supervisor().observedAngles();
+  target[0] += 0.6;
+  target[1] += 0.3;
+  accept(h, test::request(test::transformDef("far", forwardKinematics(puma(), target))));
+  accept(h, test::request(test::positionDef("p_far", PumaIk(puma()).configOf(target), {"T6"}, {"far"})));
+  accept(h, test::request(test::motionDef("slow", false, 6.0, 0.5)));
+  const proto::TaskReply r = h.request(test::moveRequest("p_far", "slow"));
+  EXPECT_TRUE(r.accepted()) << r.reason();
+  h.runUntil([] { return false; }, 2000);
+  return r.move_id();
+}
+
+TEST(Controller, EmergencyOnFollowingError) {
+  Harness h(puma(), HarnessConfig{});
+  calibrate(h);
+  startLongMove(h);
+  h.arm().setExternalWrench((Vec6() << 0, 0, -400, 0, 0, 0).finished());  // more than the shoulder can hold
+  ASSERT_TRUE(h.runUntil([&] { return h.supervisor().rtstate() == proto::RT_EMGCY; }, 1000));
+  EXPECT_EQ(h.supervisor().emergencyReason(), proto::ER_FOLLOWING_ERROR);
+  h.arm().setExternalWrench(Vec6::Zero());
+  expectSafeStopAndReset(h);
+}
+
+TEST(Controller, EmergencyOnJointLimit) {
+  Harness h(puma(), HarnessConfig{});
+  calibrate(h);
+  accept(h, test::controlRequest(proto::CC_JOG, 5, 1));  // jog the wrist bend past +100 deg
+  ASSERT_TRUE(h.runUntil([&] { return h.supervisor().rtstate() == proto::RT_EMGCY; }, 20000));
+  EXPECT_EQ(h.supervisor().emergencyReason(), proto::ER_JOINT_LIMIT);
+  EXPECT_EQ(h.supervisor().emergencyNode(), proto::NODE_JOINT5);
+  EXPECT_GT(h.arm().q()[4], puma().joints[4].q_max);
+  expectSafeStopAndReset(h);
+}
+
+class SilentNode : public ::testing::TestWithParam<proto::Node> {};
+
+TEST_P(SilentNode, IsAnEmergencyNamingItWithinTheWatchdogPeriod) {
+  HarnessConfig config;
+  Harness h(puma(), config);
+  calibrate(h);
+  startLongMove(h);
+  const std::uint64_t silenced_at = h.period();
+  h.silence(GetParam());
+  ASSERT_TRUE(h.runUntil([&] { return h.supervisor().rtstate() == proto::RT_EMGCY; }, 100));
+  EXPECT_LE(h.period() - silenced_at, static_cast<std::uint64_t>(config.watchdog_periods) + 2);
+  EXPECT_EQ(h.supervisor().emergencyReason(), proto::ER_NODE_SILENT);
+  EXPECT_EQ(h.supervisor().emergencyNode(), GetParam());
+  expectSafeStopAndReset(h);
+}
+
+INSTANTIATE_TEST_SUITE_P(Nodes, SilentNode,
+                         ::testing::Values(proto::NODE_JOINT3, proto::NODE_MATH, proto::NODE_ARM),
+                         [](const auto& p) { return proto::Node_Name(p.param).substr(5); });
+
+TEST(Controller, UnreachableTargetIsRefusedBeforeTheArmMoves) {
+  Harness h(puma(), HarnessConfig{});
+  calibrate(h);
+  accept(h, test::request(test::transformDef("far", trans(0.6, 0.0, 0.1))));
+  accept(h, test::request(test::positionDef("p_far", {true, false, true}, {"T6"}, {"far"})));
+  accept(h, test::request(test::motionDef("m", false, 2.0, 0.2)));
+  h.runUntil([] { return false; }, 1000);  // settled in HOLD
+  const JointVec before = h.arm().q();
+  const proto::TaskReply r = h.request(test::moveRequest("p_far", "m"));
+  EXPECT_FALSE(r.accepted());
+  EXPECT_NE(r.reason().find("cannot be reached"), std::string::npos) << r.reason();
+  EXPECT_EQ(h.supervisor().trajectory().queued(), 0);
+  h.runUntil([] { return false; }, 500);
+  EXPECT_EQ(h.supervisor().rtstate(), proto::RT_HOLD);
+  EXPECT_LT((h.arm().q() - before).cwiseAbs().maxCoeff(), 2e-4);  // holding, not moving
+}
+
+std::string runFingerprint() {
+  Harness h(puma(), HarnessConfig{});
+  std::string all;
+  h.on_period = [&](const PeriodMail& m) {
+    std::string s;
+    m.smail->SerializeToString(&s);
+    all += s;
+    m.mmail->SerializeToString(&s);
+    all += s;
+    m.parcel->SerializeToString(&s);
+    all += s;
+    m.sensors->SerializeToString(&s);
+    all += s;
+    for (int i = 0; i < kJoints; ++i) {
+      m.jmail[static_cast<std::size_t>(i)]->SerializeToString(&s);
+      all += s;
+      m.torque[static_cast<std::size_t>(i)]->SerializeToString(&s);
+      all += s;
+    }
+  };
+  const RunSummary summary = runTask(h, parseTaskFile(kExampleTask, "example"), RunOptions{});
+  EXPECT_TRUE(summary.allMovesCompleted());
+  return all;
+}
+
+TEST(Controller, TheSameTaskTwiceGivesIdenticalMailboxes) {
+  const std::string first = runFingerprint(), second = runFingerprint();
+  EXPECT_GT(first.size(), 1000000u);
+  EXPECT_TRUE(first == second);
+}
+
+}  // namespace
+}  // namespace rfms
