@@ -14,4 +14,17 @@ bool decode(const proto::Transform3x4& in, Transform& out) {
   return true;
 }
 
+void copyParcel(const proto::Parcel& from, proto::Parcel& to) {
+  to.mutable_header()->set_period(from.header().period());
+  to.mutable_header()->set_sequence(from.header().sequence());
+  to.mutable_header()->set_send_time_ns(from.header().send_time_ns());
+  to.set_joint(from.joint());
+  to.set_angles_period(from.angles_period());
+  encode(decodeJoints(from.inertia_row()), to.mutable_inertia_row());
+  to.set_velocity_torque(from.velocity_torque());
+  to.set_gravity_torque(from.gravity_torque());
+  encode(decodeJoints(from.compliance_row()), to.mutable_compliance_row());
+  to.set_jacobian_singular(from.jacobian_singular());
+}
+
 }  // namespace rfms

@@ -41,4 +41,8 @@ JointVec decodeJoints(const Field& in) {
   return v;
 }
 
+// Copies a PARCEL field by field. Protobuf's CopyFrom clears first, and clearing a proto3 message
+// frees its sub-messages, so a plain copy allocates every period; this one reuses `to`.
+void copyParcel(const proto::Parcel& from, proto::Parcel& to);
+
 }  // namespace rfms

@@ -55,13 +55,14 @@ Harness::Harness(const RobotModel& model, const HarnessConfig& config)
 }
 
 void Harness::step() {
-  // 1. The arm's sensors for period k.
+  // 1. The arm's sensors for period k. When the arm is silent the joints keep reading the last
+  // sensors that arrived (a swap, not a copy: protobuf copies allocate).
   arm_.sense(sensors_);
-  if (delivered(proto::NODE_ARM)) delivered_sensors_ = sensors_;
+  if (delivered(proto::NODE_ARM)) delivered_sensors_.Swap(&sensors_);
 
   // 2. The supervisor, from the mail of period k-1 and the sensors of k.
   SupervisorInbox in;
-  if (delivered(proto::NODE_ARM)) in.arm = &sensors_;
+  if (delivered(proto::NODE_ARM)) in.arm = &delivered_sensors_;
   if (!first_) {
     for (int i = 0; i < kJoints; ++i)
       if (delivered(static_cast<proto::Node>(proto::NODE_JOINT1 + i)))
@@ -88,7 +89,7 @@ void Harness::step() {
   if (on_period) {
     PeriodMail m;
     m.k = k_;
-    m.sensors = &sensors_;
+    m.sensors = &delivered_sensors_;
     m.smail = &outbox_.smail;
     m.mmail = &outbox_.mmail;
     m.parcel = &parcel_;

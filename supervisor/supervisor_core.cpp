@@ -218,10 +218,10 @@ void SupervisorCore::collect(std::uint64_t k, const SupervisorInbox& in) {
     angles_period_ = k - 1;
     have_joint_mail_ = true;
   }
+  fresh_parcel_ = nullptr;
   if (in.parcel != nullptr && k > 0 && in.parcel->header().period() == k - 1) {
     last_seen_[proto::NODE_MATH] = k;
-    parcel_ = *in.parcel;
-    have_parcel_ = true;
+    fresh_parcel_ = in.parcel;  // routed on in this period's S_MAIL
   }
 }
 
@@ -314,8 +314,8 @@ void SupervisorCore::compose(std::uint64_t k, bool new_setpoint, SupervisorOutbo
   s.set_compliance(following ? trajectory_.compliance() : 0u);
   s.set_jog_joint(state_ == proto::RT_MANU ? jog_joint_ : 0);
   s.set_jog_direction(state_ == proto::RT_MANU ? jog_direction_ : 0);
-  if (have_parcel_) *s.mutable_parcel() = parcel_;
-  else s.mutable_parcel()->set_joint(0);  // none yet: no joint takes it
+  if (fresh_parcel_ != nullptr) copyParcel(*fresh_parcel_, *s.mutable_parcel());
+  else s.mutable_parcel()->set_joint(0);  // none this period: no joint takes it
   s.set_serial_ik(config_.serial_ik);
 
   proto::MMail& m = out.mmail;

@@ -111,8 +111,7 @@ class SupervisorCore {
   std::array<std::uint32_t, kJoints> faults_{};
   std::uint64_t angles_period_ = 0;
   bool have_joint_mail_ = false;
-  proto::Parcel parcel_;
-  bool have_parcel_ = false;
+  const proto::Parcel* fresh_parcel_ = nullptr;  // this period's, valid during step() only
   std::uint64_t sequence_ = 0;
 };
 

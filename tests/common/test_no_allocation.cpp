@@ -14,6 +14,8 @@
 #include "common/ik_puma.hpp"
 #include "common/kinematics.hpp"
 #include "common/rne.hpp"
+#include "sim/harness.hpp"
+#include "tests/support/task_builders.hpp"
 #include "tests/support/test_models.hpp"
 
 namespace {
@@ -62,6 +64,30 @@ TEST(NoAllocation, PerPeriodMathematicsNeverAllocates) {
   std::vector<int>* v = new std::vector<int>(10);
   EXPECT_GT(g_allocations.load(), after);
   delete v;
+}
+
+TEST(NoAllocation, EveryCoresStepIsAllocationFreeWhileTheArmMoves) {
+  // The whole controller in one process: supervisor (trajectory generator, IK), six joints (PIK,
+  // servo), math server (background update, parcels) and arm (RK4 sub-steps), mail copies included.
+  const RobotModel& model = test::puma260();
+  Harness h(model, HarnessConfig{});
+  h.runUntil([] { return false; }, 10);
+  ASSERT_TRUE(h.request(test::controlRequest(proto::CC_CALIBRATE)).accepted());
+  ASSERT_TRUE(h.runUntil([&] { return h.supervisor().rtstate() == proto::RT_HOLD; }, 60000));
+  JointVec target = h.supervisor().observedAngles();
+  target[0] += 0.3;
+  target[4] -= 0.4;
+  ASSERT_TRUE(h.request(test::request(test::transformDef("t", forwardKinematics(model, target)))).accepted());
+  ASSERT_TRUE(h.request(test::request(test::positionDef("p", PumaIk(model).configOf(target), {"T6"}, {"t"}))).accepted());
+  ASSERT_TRUE(h.request(test::request(test::motionDef("m", true, 4.0, 0.5, 0x4))).accepted());
+  const proto::TaskReply r = h.request(test::moveRequest("p", "m"));
+  ASSERT_TRUE(r.accepted()) << r.reason();
+  h.runUntil([] { return false; }, 100);  // mail fields reach their sizes
+
+  const long before = g_allocations.load();
+  h.runUntil([] { return false; }, 3000);  // start transition, straight line, compliance on
+  EXPECT_EQ(g_allocations.load() - before, 0);
+  EXPECT_EQ(h.supervisor().rtstate(), proto::RT_SETP);
 }
 
 }  // namespace
