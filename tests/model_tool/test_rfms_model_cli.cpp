@@ -1,8 +1,5 @@
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <array>
 #include <cstdio>
 #include <regex>
 #include <string>
@@ -13,35 +10,14 @@
 #include "common/kinematics.hpp"
 #include "common/rne.hpp"
 #include "common/robot_model_loader.hpp"
+#include "tests/support/run_command.hpp"
 
 namespace rfms {
 namespace {
 
-struct Outcome {
-  int code = -1;
-  std::string out, err;
-};
+using test::Outcome;
 
-// Runs rfms-model with `args` (already shell-quoted where needed); stderr goes to a temp file.
-Outcome rfmsModel(const std::string& args) {
-  char err_path[] = "/tmp/rfms-model-err-XXXXXX";
-  const int fd = mkstemp(err_path);
-  EXPECT_GE(fd, 0);
-  close(fd);
-  const std::string cmd = std::string("timeout 30 ") + RFMS_MODEL_EXE + " " + args + " 2>" + err_path;
-  Outcome r;
-  FILE* p = popen(cmd.c_str(), "r");
-  std::array<char, 4096> buf;
-  while (std::size_t n = fread(buf.data(), 1, buf.size(), p)) r.out.append(buf.data(), n);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  if (FILE* e = fopen(err_path, "r")) {
-    while (std::size_t n = fread(buf.data(), 1, buf.size(), e)) r.err.append(buf.data(), n);
-    fclose(e);
-  }
-  std::remove(err_path);
-  return r;
-}
+Outcome rfmsModel(const std::string& args) { return test::runCommand(RFMS_MODEL_EXE, args); }
 
 std::vector<double> numbers(const std::string& s) {
   static const std::regex number(R"(-?\d+(\.\d+)?([eE][-+]?\d+)?)");

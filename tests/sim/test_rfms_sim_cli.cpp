@@ -1,0 +1,62 @@
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "tests/support/run_command.hpp"
+
+namespace rfms {
+namespace {
+
+test::Outcome rfmsSim(const std::string& args) { return test::runCommand(RFMS_SIM_EXE, args, 120); }
+
+TEST(RfmsSimCli, RunsTheManualsExampleByDefault) {
+  const test::Outcome r = rfmsSim("");
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("states: CALIB HOLD SETP"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("#1 home       mcartcz"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("completed"), std::string::npos);
+  EXPECT_NE(r.out.find("final T6 error"), std::string::npos);
+  EXPECT_NE(r.err.find("rfms-sim: info: robot puma260"), std::string::npos) << r.err;
+}
+
+TEST(RfmsSimCli, JsonSummary) {
+  const test::Outcome r = rfmsSim("--json --update-periods 6");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("{\"sim_time_s\":", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("\"emergency\":false}"), std::string::npos) << r.out;
+}
+
+TEST(RfmsSimCli, TheReadmesLineExampleStaysOnItsLine) {
+  const test::Outcome r = rfmsSim(std::string("--json --task ") + RFMS_SOURCE_DIR + "/examples/line.task");
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  const auto at = r.out.find("\"max_setpoint_deviation_mm\":");
+  ASSERT_NE(at, std::string::npos);
+  EXPECT_LT(std::stod(r.out.substr(at + 28)), 0.2) << r.out;
+}
+
+TEST(RfmsSimCli, RefusedMovesAndBadInput) {
+  const std::string path = ::testing::TempDir() + "/far.task";
+  std::ofstream(path) << "transform far trans 900 0 0\nposition p righty,down,flip T6 = far\n"
+                         "motion m joint 2 0.2\nmove p m\n";
+  test::Outcome r = rfmsSim("--task " + path);
+  EXPECT_EQ(r.code, 1);  // nothing moved: not a success
+  EXPECT_NE(r.out.find("refused: line 4: position 'p' cannot be reached"), std::string::npos) << r.out;
+
+  std::ofstream(path) << "transform t trans 1 2\n";
+  r = rfmsSim("--task " + path);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("far.task:1: expected z"), std::string::npos) << r.err;
+
+  r = rfmsSim("--dt-ms 20");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--dt-ms must be within 0.5 .. 10"), std::string::npos) << r.err;
+  r = rfmsSim("--task /nonexistent.task");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("/nonexistent.task: cannot open task file"), std::string::npos) << r.err;
+  r = rfmsSim("--help");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("--update-periods"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace rfms
