@@ -56,6 +56,7 @@ class Harness {
   void silence(proto::Node node) { silenced_[static_cast<std::size_t>(node)] = true; }
   ArmCore& arm() { return arm_; }
   const SupervisorCore& supervisor() const { return supervisor_; }
+  SupervisorCore& supervisor() { return supervisor_; }
   const JointCore& joint(int i) const { return *joints_[static_cast<std::size_t>(i - 1)]; }
   std::uint64_t period() const { return k_; }
   double dt() const { return config_.dt; }

@@ -60,7 +60,7 @@ int main(int argc, char** argv) {
     options.timeout_s = timeout_s;
     const RunSummary summary = runTask(harness, task, options);
     std::cout << (json ? summaryJson(summary) + "\n" : summaryText(summary));
-    return summary.allMovesCompleted() && !summary.emergency && !summary.moves.empty() ? 0 : 1;
+    return summary.succeeded() ? 0 : 1;
   } catch (const rfms::Error& e) {
     log->error("{}", e.what());
     return 2;

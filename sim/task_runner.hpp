@@ -9,34 +9,25 @@
 
 #include "common/task_file.hpp"
 #include "sim/harness.hpp"
+#include "supervisor/task_script.hpp"
 
 namespace rfms {
 
-struct MoveRecord {
-  std::uint64_t id = 0;
-  std::string position, motion;
-  int line = 0;
-  double started_s = -1.0, ended_s = -1.0;
-  bool completed = false, aborted = false;
-};
-
+// What a run of a task did: the script's record plus what only the emulated arm can tell.
 struct RunSummary {
-  std::vector<MoveRecord> moves;
-  std::vector<std::string> refused;            // "line N: reason"
-  std::vector<proto::RtState> states;          // in the order they were entered
+  ScriptLog script;
   std::vector<proto::TrajState> traj_states;   // each state seen, in the order first seen
-  double final_position_error_mm = -1.0;       // arm at the end vs the last move's target
+  double final_position_error_mm = -1.0;       // arm at the end vs the last completed move's target
   double final_orientation_error_deg = -1.0;
   double max_path_deviation_mm = 0.0;          // the arm's tool from the straight line (Cartesian S1/S2)
   double max_setpoint_deviation_mm = 0.0;      // FK of the joints' PIK setpoints from that line
   JointVec max_following_error = JointVec::Zero();  // rad, in SETP and STOP
-  bool emergency = false;
-  proto::EmergencyReason reason = proto::ER_NONE;
-  proto::Node node = proto::NODE_NONE;
   std::uint64_t periods = 0;
-  double sim_time_s = 0.0;
-  bool calibrated = false;
-  bool allMovesCompleted() const;
+  double dt = 1e-3;
+  double simTime() const { return static_cast<double>(periods) * dt; }
+  bool succeeded() const {
+    return !script.moves.empty() && script.allMovesCompleted() && !script.emergency && !script.timed_out;
+  }
 };
 
 struct RunOptions {
@@ -44,6 +35,8 @@ struct RunOptions {
   double timeout_s = 600.0;     // simulated time allowed for the whole task
   double settle_s = 0.5;        // simulated time after the last move, before the final error
 };
+
+ScriptOptions scriptOptions(const RunOptions& options, double dt);
 
 RunSummary runTask(Harness& harness, const std::vector<TaskStatement>& task, const RunOptions& options);
 

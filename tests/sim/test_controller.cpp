@@ -33,15 +33,15 @@ void accept(Harness& h, const proto::TaskRequest& r) {
 TEST(Controller, TheManualsExampleTaskEndsAtHome) {
   Harness h(puma(), HarnessConfig{});
   const RunSummary s = runTask(h, parseTaskFile(kExampleTask, "example"), RunOptions{});
-  EXPECT_FALSE(s.emergency) << summaryText(s);
-  ASSERT_GE(s.states.size(), 3u);
-  EXPECT_EQ(s.states[0], proto::RT_CALIB);
-  EXPECT_EQ(s.states[1], proto::RT_HOLD);
-  EXPECT_EQ(s.states[2], proto::RT_SETP);
-  ASSERT_EQ(s.moves.size(), 2u);
-  EXPECT_TRUE(s.allMovesCompleted()) << summaryText(s);
+  EXPECT_FALSE(s.script.emergency) << summaryText(s);
+  ASSERT_GE(s.script.states.size(), 3u);
+  EXPECT_EQ(s.script.states[0], proto::RT_CALIB);
+  EXPECT_EQ(s.script.states[1], proto::RT_HOLD);
+  EXPECT_EQ(s.script.states[2], proto::RT_SETP);
+  ASSERT_EQ(s.script.moves.size(), 2u);
+  EXPECT_TRUE(s.succeeded()) << summaryText(s);
   EXPECT_LT(s.final_position_error_mm, 0.1) << summaryText(s);
-  EXPECT_TRUE(s.refused.empty()) << summaryText(s);
+  EXPECT_TRUE(s.script.refused.empty()) << summaryText(s);
 }
 
 // A 300 mm vertical line in front of the PUMA 260, the tool pointing forward (well away from the
@@ -206,7 +206,7 @@ std::string runFingerprint() {
     }
   };
   const RunSummary summary = runTask(h, parseTaskFile(kExampleTask, "example"), RunOptions{});
-  EXPECT_TRUE(summary.allMovesCompleted());
+  EXPECT_TRUE(summary.succeeded());
   return all;
 }
 

@@ -1,0 +1,114 @@
+#include "supervisor/task_script.hpp"
+
+#include <algorithm>
+
+namespace rfms {
+
+bool ScriptLog::allMovesCompleted() const {
+  return std::all_of(moves.begin(), moves.end(), [](const MoveRecord& m) { return m.completed; });
+}
+
+TaskScript::TaskScript(std::vector<TaskStatement> task, const ScriptOptions& options)
+    : task_(std::move(task)), options_(options) {}
+
+bool TaskScript::movesEnded() const {
+  return std::all_of(log_.moves.begin(), log_.moves.end(),
+                     [](const MoveRecord& m) { return m.completed || m.aborted; });
+}
+
+void TaskScript::send(SupervisorCore& supervisor, const TaskStatement& st) {
+  const proto::TaskReply r = supervisor.handle(st.request);
+  if (!r.accepted()) {
+    log_.refused.push_back((st.line > 0 ? "line " + std::to_string(st.line) : std::string("calibrate")) + ": " +
+                           r.reason());
+    return;
+  }
+  if (st.request.has_move())
+    log_.moves.push_back(MoveRecord{r.move_id(), st.request.move().position(), st.request.move().motion(), st.line});
+}
+
+void TaskScript::beforeStep(std::uint64_t k, SupervisorCore& supervisor) {
+  const bool emergency = supervisor.rtstate() == proto::RT_EMGCY;
+  if (phase_ != Phase::kDone && k >= options_.timeout_periods) {
+    log_.timed_out = true;
+    phase_ = Phase::kDone;
+  }
+  // Each phase hands over to the next within the same period when its condition already holds.
+  for (bool again = true; again;) {
+    again = false;
+    switch (phase_) {
+      case Phase::kPowerUp:
+        if (k < options_.power_up_periods) break;
+        if (options_.calibrate) {
+          TaskStatement cal;
+          cal.request.mutable_control()->set_command(proto::CC_CALIBRATE);
+          send(supervisor, cal);
+          phase_ = Phase::kCalibrating;
+        } else {
+          phase_ = Phase::kStatements;
+          again = true;
+        }
+        break;
+      case Phase::kCalibrating:
+        if (supervisor.rtstate() == proto::RT_HOLD || emergency) {
+          log_.calibrated = supervisor.allCalibrated();
+          phase_ = Phase::kStatements;
+          again = true;
+        }
+        break;
+      case Phase::kStatements:
+        while (next_ < task_.size() && !emergency) {
+          const TaskStatement& st = task_[next_];
+          if (st.kind == TaskStatement::kWait) {
+            if (!movesEnded()) return;  // wait here
+            ++next_;
+            continue;
+          }
+          send(supervisor, st);
+          ++next_;
+        }
+        phase_ = Phase::kFinishing;
+        again = true;
+        break;
+      case Phase::kFinishing:
+        if (movesEnded() || emergency) {
+          settle_until_ = k + options_.settle_periods;
+          phase_ = Phase::kSettling;
+          again = true;
+        }
+        break;
+      case Phase::kSettling:
+        if (k >= settle_until_) phase_ = Phase::kDone;
+        break;
+      case Phase::kDone: break;
+    }
+  }
+}
+
+void TaskScript::afterStep(std::uint64_t k, const SupervisorCore& supervisor, const SupervisorOutbox& out) {
+  (void)supervisor;
+  for (int n = 0; n < out.event_count; ++n) {
+    const SupervisorEvent& e = out.events[static_cast<std::size_t>(n)];
+    auto rec = std::find_if(log_.moves.begin(), log_.moves.end(), [&](const MoveRecord& r) { return r.id == e.move_id; });
+    switch (e.kind) {
+      case SupervisorEvent::kMoveStarted:
+        if (rec != log_.moves.end()) rec->started = k + 1;
+        break;
+      case SupervisorEvent::kMoveCompleted:
+      case SupervisorEvent::kMoveAborted:
+        if (rec != log_.moves.end()) {
+          rec->ended = k + 1;
+          (e.kind == SupervisorEvent::kMoveCompleted ? rec->completed : rec->aborted) = true;
+        }
+        break;
+      case SupervisorEvent::kStateChanged: log_.states.push_back(e.state); break;
+      case SupervisorEvent::kEmergency:
+        log_.emergency = true;
+        log_.reason = e.reason;
+        log_.node = e.node;
+        break;
+    }
+  }
+}
+
+}  // namespace rfms

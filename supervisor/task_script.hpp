@@ -1,0 +1,69 @@
+// Drives a supervisor through a task from power-up, period by period, the same way wherever the
+// supervisor runs (the in-process harness, the rfms-supervisor process): a few periods in IDLE so
+// that every node has spoken, calibration, then the task's statements in order (a `wait` holds
+// the rest until every move so far has ended), then until every move has ended, then a short
+// settle. Because requests enter at the same periods, the same task gives the same mailboxes in
+// one process and in the cluster.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/task_file.hpp"
+#include "supervisor/supervisor_core.hpp"
+
+namespace rfms {
+
+struct ScriptOptions {
+  std::uint64_t power_up_periods = 10;
+  bool calibrate = true;
+  std::uint64_t timeout_periods = 600000;  // the whole task
+  std::uint64_t settle_periods = 500;      // after the last move
+};
+
+struct MoveRecord {
+  std::uint64_t id = 0;
+  std::string position, motion;
+  int line = 0;
+  std::uint64_t started = 0, ended = 0;  // periods; 0 when not yet
+  bool completed = false, aborted = false;
+};
+
+struct ScriptLog {
+  std::vector<MoveRecord> moves;
+  std::vector<std::string> refused;        // "line N: reason"
+  std::vector<proto::RtState> states;      // in the order they were entered
+  bool calibrated = false;
+  bool emergency = false;
+  proto::EmergencyReason reason = proto::ER_NONE;
+  proto::Node node = proto::NODE_NONE;
+  bool timed_out = false;
+  bool allMovesCompleted() const;
+};
+
+class TaskScript {
+ public:
+  TaskScript(std::vector<TaskStatement> task, const ScriptOptions& options);
+
+  // Before the supervisor's step k: hands it the requests that are due.
+  void beforeStep(std::uint64_t k, SupervisorCore& supervisor);
+  // After step k: follows the events of its outbox.
+  void afterStep(std::uint64_t k, const SupervisorCore& supervisor, const SupervisorOutbox& out);
+  bool done() const { return phase_ == Phase::kDone; }
+  const ScriptLog& log() const { return log_; }
+
+ private:
+  enum class Phase { kPowerUp, kCalibrating, kStatements, kFinishing, kSettling, kDone };
+  bool movesEnded() const;
+  void send(SupervisorCore& supervisor, const TaskStatement& statement);
+
+  std::vector<TaskStatement> task_;
+  ScriptOptions options_;
+  ScriptLog log_;
+  Phase phase_ = Phase::kPowerUp;
+  std::size_t next_ = 0;
+  std::uint64_t settle_until_ = 0;
+};
+
+}  // namespace rfms
