@@ -1,5 +1,7 @@
 #include "common/mail_codec.hpp"
 
+#include <cstdio>
+
 #include "common/transform.hpp"
 
 namespace rfms {
@@ -12,6 +14,21 @@ bool decode(const proto::Transform3x4& in, Transform& out) {
   if (!isHomogeneous(m, 1e-6)) return false;
   out.matrix() = m;
   return true;
+}
+
+void MailDigest::add(const google::protobuf::MessageLite& mail) {
+  buffer_.clear();
+  mail.SerializeToString(&buffer_);
+  for (unsigned char c : buffer_) {
+    hash_ ^= c;
+    hash_ *= 1099511628211ull;
+  }
+}
+
+std::string MailDigest::hex() const {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(hash_));
+  return buf;
 }
 
 void copyParcel(const proto::Parcel& from, proto::Parcel& to) {

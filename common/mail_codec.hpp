@@ -4,6 +4,9 @@
 
 #include "common/ik_puma.hpp"
 #include "common/types.hpp"
+#include <cstdint>
+#include <string>
+
 #include "proto/mailboxes.pb.h"
 
 namespace rfms {
@@ -40,6 +43,18 @@ JointVec decodeJoints(const Field& in) {
   for (int i = 0; i < kJoints && i < in.size(); ++i) v[i] = in.Get(i);
   return v;
 }
+
+// A running 64-bit FNV-1a hash of serialised mail, to compare two runs mail by mail.
+class MailDigest {
+ public:
+  void add(const google::protobuf::MessageLite& mail);
+  std::string hex() const;
+  std::uint64_t value() const { return hash_; }
+
+ private:
+  std::uint64_t hash_ = 1469598103934665603ull;
+  std::string buffer_;
+};
 
 // Copies a PARCEL field by field. Protobuf's CopyFrom clears first, and clearing a proto3 message
 // frees its sub-messages, so a plain copy allocates every period; this one reuses `to`.

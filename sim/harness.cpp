@@ -1,53 +1,15 @@
 #include "sim/harness.hpp"
 
-#include <random>
+#include "sim/node_configs.hpp"
 
 namespace rfms {
-
-ArmSimConfig armConfigFor(const RobotModel& model, const HarnessConfig& config) {
-  ArmSimConfig a;
-  a.dt = config.dt;
-  a.amplifier = config.amplifier;
-  // The arm is not quite where the joints assume: only calibration tells them.
-  std::mt19937_64 rng(config.seed);
-  std::uniform_real_distribution<double> offset(-config.power_up_error, config.power_up_error);
-  for (int i = 0; i < kJoints; ++i)
-    a.q_initial[i] = std::clamp(config.park[i] + offset(rng), model.joints[i].q_min, model.joints[i].q_max);
-  return a;
-}
-
-namespace {
-SupervisorConfig supervisorConfigFor(const HarnessConfig& c) {
-  SupervisorConfig s;
-  s.dt = c.dt;
-  s.update_periods = c.update_periods;
-  s.watchdog_periods = c.watchdog_periods;
-  s.serial_ik = c.serial_ik;
-  return s;
-}
-}  // namespace
-
-namespace {
-std::array<JointServoConfig, kJoints> servoConfigsFor(const RobotModel& model, const HarnessConfig& c) {
-  std::array<JointServoConfig, kJoints> s;
-  for (int i = 0; i < kJoints; ++i)
-    s[static_cast<std::size_t>(i)] = defaultServoConfig(model, i + 1, c.park, c.dt, c.servo_bandwidth_hz);
-  return s;
-}
-
-MathConfig mathConfigFor(const std::array<JointServoConfig, kJoints>& servos) {
-  MathConfig m;
-  for (int i = 0; i < kJoints; ++i) m.stiffness[i] = servos[static_cast<std::size_t>(i)].kp;
-  return m;
-}
-}  // namespace
 
 Harness::Harness(const RobotModel& model, const HarnessConfig& config)
     : model_(model),
       config_(config),
       servos_(servoConfigsFor(model, config)),
       supervisor_(model, supervisorConfigFor(config)),
-      math_(model, mathConfigFor(servos_)),
+      math_(model, mathConfigFor(model, config)),
       arm_(model, armConfigFor(model, config)) {
   for (int i = 0; i < kJoints; ++i)
     joints_[static_cast<std::size_t>(i)] =

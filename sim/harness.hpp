@@ -16,6 +16,8 @@
 
 namespace rfms {
 
+// The controller's settings, from which every core's configuration is derived (node_configs.hpp):
+// the harness and the cluster's processes derive them the same way, so they run the same cores.
 struct HarnessConfig {
   double dt = 1e-3;                 // sample period, s
   int update_periods = 1;           // setpoint update period, in sample periods
@@ -88,6 +90,5 @@ class Harness {
   bool first_ = true;
 };
 
-ArmSimConfig armConfigFor(const RobotModel& model, const HarnessConfig& config);
 
 }  // namespace rfms

@@ -1,0 +1,113 @@
+// rfms-arm: the emulated arm as a cluster node. It publishes its sensor mail for period k, then
+// integrates [k, k+1] with the six joints' torque commands. Lockstep: it waits (up to the
+// configured timeout) for all six commands of period k; a missing one counts as no power.
+// Realtime: it ticks on the wall clock with the latest commands.
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include "arm_sim/arm_core.hpp"
+#include "common/error.hpp"
+#include "common/node_shell.hpp"
+#include "common/robot_model_loader.hpp"
+#include "sim/node_configs.hpp"
+
+int main(int argc, char** argv) {
+  using namespace rfms;
+  auto log = makeNodeLogger("arm");
+  CLI::App app{"rfms-arm: the emulated arm (plant) of the RFMS cluster"};
+  NodeOptions options;
+  addNodeOptions(app, options);
+  CLI11_PARSE(app, argc, argv);
+  installStopSignals();
+  try {
+    const ClusterSettings s = loadClusterConfig(options.config, options.run_dir);
+    const RobotModel model = loadRobotModel(s.config.robot());
+    HarnessConfig settings;
+    settings.dt = s.config.dt_ms() * 1e-3;
+    settings.seed = s.config.seed();
+    ArmCore arm(model, armConfigFor(model, settings));
+
+    Transport transport;
+    zmq::socket_t pub = transport.bindPublisher(s.config.arm_pub());
+    zmq::socket_t pull = transport.bindPull(s.config.arm_pull());
+    zmq::socket_t sub = transport.connectSubscriber(s.config.supervisor_pub(), {kTopicControl});
+    zmq::socket_t push = transport.connectPush(s.config.supervisor_pull());
+    log->info("waiting for the supervisor ({})", s.config.supervisor_pub());
+    const StartResult start = awaitStart(proto::NODE_ARM, s, sub, push, nullptr, &pub, *log);
+    if (start == StartResult::kRefused) return 2;
+    if (start == StartResult::kStopped) return 0;
+    log->info("ready: {} at {} ms, {}", model.name, s.config.dt_ms(),
+              s.config.clock() == proto::CM_LOCKSTEP ? "lockstep" : "realtime");
+
+    const bool lockstep = s.config.clock() == proto::CM_LOCKSTEP;
+    // Half the supervisor's wait: when a joint is missing, the arm must still publish in time
+    // for the supervisor, or the supervisor would blame the arm for the joint's silence.
+    const int timeout_ms = std::max(1, static_cast<int>(s.config.lockstep_timeout_ms()) / 2);
+    const auto period = std::chrono::duration<double>(settings.dt);
+    const auto t0 = std::chrono::steady_clock::now();
+    proto::Envelope out, in;
+    std::array<proto::TorqueCommand, kJoints> latest;
+    std::array<const proto::TorqueCommand*, kJoints> commands{};
+    std::string buffer;
+    long missing = 0;
+    std::array<std::uint32_t, kJoints> silent{};  // consecutive periods without a command
+    while (!stopRequested()) {
+      const std::uint64_t k = arm.period();
+      arm.sense(*out.mutable_sensors());
+      send(pub, kTopicArm, out, buffer);
+      if (lockstep) {
+        // Wait for the six commands of period k.
+        // A joint silent for the watchdog's N periods is not waited for any more (its torque is
+        // missing, so the power is off): waiting would only slow the emergency stop.
+        commands.fill(nullptr);
+        int have = 0, expected = 0;
+        for (int j = 0; j < kJoints; ++j) expected += silent[static_cast<std::size_t>(j)] < s.config.watchdog_periods();
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+        while (have < expected && !stopRequested()) {
+          const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+          if (left.count() <= 0) break;
+          if (!receive(pull, in, static_cast<int>(left.count()))) continue;
+          if (!in.has_torque() || in.torque().header().period() != k) continue;
+          const int j = static_cast<int>(in.torque().joint()) - 1;
+          if (j < 0 || j >= kJoints || commands[static_cast<std::size_t>(j)] != nullptr) continue;
+          latest[static_cast<std::size_t>(j)].Swap(in.mutable_torque());
+          commands[static_cast<std::size_t>(j)] = &latest[static_cast<std::size_t>(j)];
+          ++have;
+        }
+        missing += kJoints - have;
+        for (int j = 0; j < kJoints; ++j) {
+          auto& n = silent[static_cast<std::size_t>(j)];
+          n = commands[static_cast<std::size_t>(j)] != nullptr ? 0 : n + 1;
+        }
+      } else {
+        // Realtime: the latest command of each joint, then sleep until the next tick.
+        while (receive(pull, in, 0)) {
+          const int j = static_cast<int>(in.torque().joint()) - 1;
+          if (!in.has_torque() || j < 0 || j >= kJoints) continue;
+          latest[static_cast<std::size_t>(j)].Swap(in.mutable_torque());
+          commands[static_cast<std::size_t>(j)] = &latest[static_cast<std::size_t>(j)];
+        }
+        std::this_thread::sleep_until(t0 + (k + 1) * std::chrono::duration_cast<std::chrono::steady_clock::duration>(period));
+      }
+      while (receive(sub, in, 0))
+        if (in.has_stop()) {
+          log->info("stop: {}; after {} periods the power is {}, fastest joint {:.3g} rad/s", in.stop().reason(),
+                    arm.period(), arm.powered() ? "on" : "off", arm.qd().cwiseAbs().maxCoeff());
+          return 0;
+        }
+      arm.step(commands);
+    }
+    log->info("stopped by signal after {} periods ({} torque commands missed); the power is {}, fastest joint {:.3g} rad/s",
+              arm.period(), missing, arm.powered() ? "on" : "off", arm.qd().cwiseAbs().maxCoeff());
+    return 0;
+  } catch (const rfms::Error& e) {
+    log->error("{}", e.what());
+    return 2;
+  } catch (const zmq::error_t& e) {
+    log->error("transport: {}", e.what());
+    return 2;
+  }
+}

@@ -1,0 +1,66 @@
+#include "common/transport.hpp"
+
+#include <vector>
+
+namespace rfms {
+
+zmq::socket_t Transport::bindPublisher(const std::string& endpoint) {
+  zmq::socket_t s(context_, zmq::socket_type::pub);
+  s.set(zmq::sockopt::linger, 0);
+  s.bind(endpoint);
+  return s;
+}
+
+zmq::socket_t Transport::bindPull(const std::string& endpoint) {
+  zmq::socket_t s(context_, zmq::socket_type::pull);
+  s.set(zmq::sockopt::linger, 0);
+  s.bind(endpoint);
+  return s;
+}
+
+zmq::socket_t Transport::connectSubscriber(const std::string& endpoint, std::initializer_list<Topic> topics) {
+  zmq::socket_t s(context_, zmq::socket_type::sub);
+  s.set(zmq::sockopt::linger, 0);
+  for (Topic t : topics) s.set(zmq::sockopt::subscribe, std::string(1, static_cast<char>(t)));
+  s.connect(endpoint);
+  return s;
+}
+
+zmq::socket_t Transport::connectPush(const std::string& endpoint) {
+  zmq::socket_t s(context_, zmq::socket_type::push);
+  s.set(zmq::sockopt::linger, 0);
+  s.connect(endpoint);
+  return s;
+}
+
+void send(zmq::socket_t& socket, Topic topic, const proto::Envelope& e, std::string& buffer) {
+  e.SerializeToString(&buffer);
+  const char t = static_cast<char>(topic);
+  socket.send(zmq::const_buffer(&t, 1), zmq::send_flags::sndmore);
+  socket.send(zmq::const_buffer(buffer.data(), buffer.size()), zmq::send_flags::none);
+}
+
+bool receive(zmq::socket_t& socket, proto::Envelope& e, int timeout_ms, long* malformed) {
+  if (timeout_ms > 0 && pollAny({&socket}, timeout_ms) < 0) return false;
+  zmq::message_t topic, body;
+  if (!socket.recv(topic, zmq::recv_flags::dontwait)) return false;
+  if (!topic.more() || !socket.recv(body, zmq::recv_flags::none) || body.more() ||
+      !e.ParseFromArray(body.data(), static_cast<int>(body.size()))) {
+    while (body.more() && socket.recv(body, zmq::recv_flags::dontwait)) {}  // drop the rest
+    if (malformed != nullptr) ++*malformed;
+    return false;
+  }
+  return true;
+}
+
+int pollAny(std::initializer_list<zmq::socket_t*> sockets, int timeout_ms) {
+  zmq::pollitem_t items[8];
+  int n = 0;
+  for (zmq::socket_t* s : sockets) items[n++] = {s->handle(), 0, ZMQ_POLLIN, 0};
+  zmq::poll(items, static_cast<std::size_t>(n), std::chrono::milliseconds(timeout_ms));
+  for (int i = 0; i < n; ++i)
+    if (items[i].revents & ZMQ_POLLIN) return i;
+  return -1;
+}
+
+}  // namespace rfms

@@ -1,0 +1,295 @@
+#include "supervisor/cluster_loop.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <numbers>
+#include <sstream>
+#include <thread>
+
+#include "common/kinematics.hpp"
+
+namespace rfms {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+constexpr std::array<proto::Node, 8> kOthers{proto::NODE_ARM,    proto::NODE_MATH,   proto::NODE_JOINT1,
+                                             proto::NODE_JOINT2, proto::NODE_JOINT3, proto::NODE_JOINT4,
+                                             proto::NODE_JOINT5, proto::NODE_JOINT6};
+}  // namespace
+
+bool waitForNodes(const ClusterSettings& s, zmq::socket_t& pub, zmq::socket_t& pull, zmq::socket_t& arm,
+                  spdlog::logger& log) {
+  proto::Envelope hello, in, refuse;
+  *hello.mutable_hello() = helloFor(proto::NODE_SUPERVISOR, s);
+  std::array<bool, 10> ready{};
+  bool hears_arm = false;
+  std::string buffer;
+  const auto deadline = Clock::now() + std::chrono::milliseconds(s.config.startup_timeout_ms());
+  auto last = Clock::now() - std::chrono::seconds(1);
+  log.info("waiting for 8 nodes on {} ({} ms)", s.config.supervisor_pull(), s.config.startup_timeout_ms());
+  while (!stopRequested()) {
+    const bool all = hears_arm && std::all_of(kOthers.begin(), kOthers.end(),
+                                              [&](proto::Node n) { return ready[static_cast<std::size_t>(n)]; });
+    if (all) break;
+    if (Clock::now() > deadline) {
+      std::string missing;
+      for (proto::Node n : kOthers)
+        if (!ready[static_cast<std::size_t>(n)]) missing += std::string(missing.empty() ? "" : ", ") + nodeName(n);
+      if (!hears_arm) missing += std::string(missing.empty() ? "" : ", ") + "the arm's publisher";
+      log.error("not ready after {} ms: {}", s.config.startup_timeout_ms(), missing);
+      proto::Envelope stop;
+      stop.mutable_stop()->set_reason("the cluster did not start");
+      send(pub, kTopicControl, stop, buffer);
+      return false;
+    }
+    if (Clock::now() - last >= std::chrono::milliseconds(20)) {
+      last = Clock::now();
+      send(pub, kTopicControl, hello, buffer);
+    }
+    while (receive(arm, in, 0))
+      if (in.has_hello()) hears_arm = true;
+    while (receive(pull, in, 0)) {
+      if (!in.has_hello()) continue;
+      const proto::Hello& h = in.hello();
+      const auto n = static_cast<std::size_t>(h.node());
+      if (n >= ready.size() || ready[n]) continue;
+      const std::string why = disagreement(hello.hello(), h);
+      if (!why.empty()) {
+        log.error("refused {}: {}", nodeName(h.node()), why);
+        refuse.mutable_refuse()->set_node(h.node());
+        refuse.mutable_refuse()->set_reason(why);
+        send(pub, kTopicControl, refuse, buffer);
+        continue;
+      }
+      const bool is_joint = h.node() >= proto::NODE_JOINT1 && h.node() <= proto::NODE_JOINT6;
+      if (h.hears_supervisor() && (!is_joint || h.hears_arm())) {
+        ready[n] = true;
+        log.info("{} ready", nodeName(h.node()));
+      }
+    }
+    pollAny({&pull, &arm}, 5);
+  }
+  if (stopRequested()) return false;
+  proto::Envelope start;
+  start.mutable_start();
+  send(pub, kTopicControl, start, buffer);
+  log.info("ready: all nodes; {} at {} ms", s.config.clock() == proto::CM_LOCKSTEP ? "lockstep" : "realtime",
+           s.config.dt_ms());
+  return true;
+}
+
+ClusterLoop::ClusterLoop(const ClusterSettings& s, SupervisorCore& core, zmq::socket_t& pub, zmq::socket_t& pull,
+                         zmq::socket_t& arm, spdlog::logger& log)
+    : s_(s), core_(core), pub_(pub), pull_(pull), arm_(arm), log_(log) {}
+
+void ClusterLoop::gather(std::uint64_t k, SupervisorInbox& in) {
+  const bool lockstep = s_.config.clock() == proto::CM_LOCKSTEP;
+  bool have_sensors = false, have_parcel = false;
+  std::array<bool, kJoints> have_joint{};
+  // A node silent for the watchdog's N periods is not waited for any more: the watchdog has
+  // already named it, and waiting would only slow the emergency stop.
+  const std::uint64_t n = s_.config.watchdog_periods();
+  auto gone = [&](proto::Node node) { return silent_[static_cast<std::size_t>(node)] >= n; };
+  auto complete = [&] {
+    if (!have_sensors && !gone(proto::NODE_ARM)) return false;
+    if (k == 0) return true;
+    for (int j = 0; j < kJoints; ++j)
+      if (!have_joint[static_cast<std::size_t>(j)] && !gone(static_cast<proto::Node>(proto::NODE_JOINT1 + j)))
+        return false;
+    return have_parcel || gone(proto::NODE_MATH);
+  };
+  const auto deadline = Clock::now() + std::chrono::milliseconds(lockstep ? s_.config.lockstep_timeout_ms() : 0);
+  for (;;) {
+    while (receive(arm_, in_, 0)) {
+      // Lockstep: the sensors of this period; realtime: the latest.
+      if (in_.has_sensors() && (!lockstep || in_.sensors().header().period() == k)) {
+        sensors_.Swap(&in_);
+        have_sensors = true;
+      }
+    }
+    while (receive(pull_, in_, 0)) {
+      if (k == 0) continue;
+      if (in_.has_jmail() && in_.jmail().header().period() == k - 1) {
+        const int j = static_cast<int>(in_.jmail().joint()) - 1;
+        if (j >= 0 && j < kJoints) {
+          jmail_[static_cast<std::size_t>(j)].Swap(&in_);
+          have_joint[static_cast<std::size_t>(j)] = true;
+        }
+      } else if (in_.has_parcel() && in_.parcel().header().period() == k - 1) {
+        parcel_.Swap(&in_);
+        have_parcel = true;
+      }
+    }
+    if (complete() || !lockstep || stopRequested()) break;
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    if (left <= 0) break;
+    pollAny({&arm_, &pull_}, static_cast<int>(std::min<long>(left, 50)));
+  }
+  auto count = [&](proto::Node node, bool arrived) {
+    const auto i = static_cast<std::size_t>(node);
+    if (arrived) {
+      silent_[i] = 0;
+    } else {
+      ++misses_[i];
+      ++silent_[i];
+    }
+  };
+  in.arm = have_sensors ? &sensors_.sensors() : nullptr;
+  count(proto::NODE_ARM, have_sensors);
+  for (int j = 0; j < kJoints; ++j) {
+    const auto i = static_cast<std::size_t>(j);
+    in.joints[i] = have_joint[i] ? &jmail_[i].jmail() : nullptr;
+    if (k > 0) count(static_cast<proto::Node>(proto::NODE_JOINT1 + j), have_joint[i]);
+  }
+  in.parcel = have_parcel ? &parcel_.parcel() : nullptr;
+  if (k > 0) count(proto::NODE_MATH, have_parcel);
+}
+
+void ClusterLoop::logEvents(const SupervisorOutbox& out) {
+  for (int n = 0; n < out.event_count; ++n) {
+    const SupervisorEvent& e = out.events[static_cast<std::size_t>(n)];
+    switch (e.kind) {
+      case SupervisorEvent::kStateChanged:
+        log_.info("period {}: state {}", e.period, proto::RtState_Name(e.state).substr(3));
+        break;
+      case SupervisorEvent::kEmergency:
+        log_.error("period {}: EMGCY: {} ({})", e.period, describe(e.reason), nodeName(e.node));
+        break;
+      case SupervisorEvent::kMoveStarted: log_.info("period {}: move #{} started", e.period, e.move_id); break;
+      case SupervisorEvent::kMoveCompleted: log_.info("period {}: move #{} completed", e.period, e.move_id); break;
+      case SupervisorEvent::kMoveAborted: log_.warn("period {}: move #{} aborted", e.period, e.move_id); break;
+    }
+  }
+}
+
+void ClusterLoop::run(TaskScript* script, MailDigest* digest) {
+  const bool lockstep = s_.config.clock() == proto::CM_LOCKSTEP;
+  const auto period = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s_.config.dt_ms() * 1e-3));
+  const auto t0 = Clock::now();
+  SupervisorOutbox out;
+  bool stopping = false;
+  std::uint64_t stop_at = 0;
+  for (;; ++k_) {
+    if (!lockstep) std::this_thread::sleep_until(t0 + static_cast<Clock::rep>(k_) * period);
+    SupervisorInbox in;
+    gather(k_, in);
+
+    if (stopRequested() && !stopping) {
+      // Bring the arm to rest before leaving: stop the motion, then switch the power off.
+      stopping = true;
+      stop_at = k_;
+      log_.info("stop requested: bringing the arm to rest");
+      proto::TaskRequest stop;
+      stop.mutable_control()->set_command(proto::CC_STOP);
+      core_.handle(stop);
+    }
+    if (stopping) {
+      const bool at_rest = core_.rtstate() != proto::RT_SETP && core_.rtstate() != proto::RT_STOP;
+      const auto limit = static_cast<std::uint64_t>(5.0 / (s_.config.dt_ms() * 1e-3));
+      if (at_rest || k_ - stop_at > limit) {
+        proto::TaskRequest off;
+        off.mutable_control()->set_command(proto::CC_POWER_OFF);
+        core_.handle(off);
+      }
+    }
+    if (script != nullptr && !stopping) {
+      script->beforeStep(k_, core_);
+      if (script->done()) return;  // as the harness: the script ends before this period's step
+    }
+    core_.step(k_, in, out);
+    if (script != nullptr) script->afterStep(k_, core_, out);
+    logEvents(out);
+
+    if (digest != nullptr) {
+      if (in.arm != nullptr) digest->add(*in.arm);
+      for (const proto::JMail* j : in.joints)
+        if (j != nullptr) digest->add(*j);
+      if (in.parcel != nullptr) digest->add(*in.parcel);
+      digest->add(out.smail);
+      digest->add(out.mmail);
+    }
+    smail_.mutable_smail()->Swap(&out.smail);
+    send(pub_, kTopicSMail, smail_, buffer_);
+    smail_.mutable_smail()->Swap(&out.smail);
+    mmail_.mutable_mmail()->Swap(&out.mmail);
+    send(pub_, kTopicMMail, mmail_, buffer_);
+    mmail_.mutable_mmail()->Swap(&out.mmail);
+
+    if (stopping && core_.rtstate() == proto::RT_IDLE) {
+      ++k_;
+      return;
+    }
+  }
+}
+
+void ClusterLoop::stopCluster(const std::string& reason) {
+  proto::Envelope stop;
+  stop.mutable_stop()->set_reason(reason);
+  send(pub_, kTopicControl, stop, buffer_);
+  // Give the subscribers a moment to take it before the socket closes.
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  log_.info("stopped the cluster after {} periods: {}", k_, reason);
+}
+
+namespace {
+struct FinalError {
+  double mm = -1.0, deg = -1.0;
+};
+FinalError finalError(const ScriptLog& l, const ClusterLoop& loop, const RobotModel& model) {
+  FinalError f;
+  for (auto it = l.moves.rbegin(); it != l.moves.rend(); ++it) {
+    if (!it->completed) continue;
+    const WorldModel& w = loop.core().world();
+    const Transform target = w.solve(w.findPosition(it->position));
+    const Transform actual = forwardKinematics(model, loop.core().observedAngles());
+    f.mm = 1e3 * (actual.translation() - target.translation()).norm();
+    f.deg = 180.0 / std::numbers::pi * Eigen::AngleAxisd(target.linear().transpose() * actual.linear()).angle();
+    break;
+  }
+  return f;
+}
+}  // namespace
+
+std::string scriptSummaryText(const ScriptLog& l, const ClusterLoop& loop, const RobotModel& model) {
+  std::ostringstream o;
+  o << "periods: " << loop.periods() << (l.calibrated ? ", calibrated" : ", NOT calibrated")
+    << (l.timed_out ? ", TIMED OUT" : "") << "\nstates:";
+  for (proto::RtState s : l.states) o << ' ' << proto::RtState_Name(s).substr(3);
+  o << "\nmoves (" << l.moves.size() << "):\n";
+  char buf[256];
+  for (const MoveRecord& m : l.moves) {
+    std::snprintf(buf, sizeof buf, "  #%llu %-10s %-10s periods %llu..%llu  %s\n",
+                  static_cast<unsigned long long>(m.id), m.position.c_str(), m.motion.c_str(),
+                  static_cast<unsigned long long>(m.started), static_cast<unsigned long long>(m.ended),
+                  m.completed ? "completed" : (m.aborted ? "ABORTED" : "NOT DONE"));
+    o << buf;
+  }
+  for (const std::string& r : l.refused) o << "refused: " << r << "\n";
+  const FinalError f = finalError(l, loop, model);
+  std::snprintf(buf, sizeof buf, "final T6 error (from the encoders): %.4f mm, %.4f deg\n", f.mm, f.deg);
+  o << buf << "mail that missed its period:";
+  for (proto::Node n : kOthers) o << ' ' << nodeName(n) << '=' << loop.misses()[static_cast<std::size_t>(n)];
+  o << "\n";
+  if (l.emergency) o << "EMGCY: " << describe(l.reason) << " (" << nodeName(l.node) << ")\n";
+  return o.str();
+}
+
+std::string scriptSummaryJson(const ScriptLog& l, const ClusterLoop& loop, const RobotModel& model) {
+  std::ostringstream o;
+  o.precision(17);
+  const FinalError f = finalError(l, loop, model);
+  o << "{\"periods\":" << loop.periods() << ",\"calibrated\":" << (l.calibrated ? "true" : "false")
+    << ",\"moves\":" << l.moves.size() << ",\"completed\":" << (l.allMovesCompleted() ? "true" : "false")
+    << ",\"refused\":" << l.refused.size() << ",\"final_position_error_mm\":" << f.mm
+    << ",\"emergency\":" << (l.emergency ? "true" : "false") << ",\"misses\":{";
+  bool first = true;
+  for (proto::Node n : kOthers) {
+    o << (first ? "" : ",") << '"' << nodeName(n) << "\":" << loop.misses()[static_cast<std::size_t>(n)];
+    first = false;
+  }
+  o << "}}";
+  return o.str();
+}
+
+}  // namespace rfms

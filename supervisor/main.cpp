@@ -1,0 +1,79 @@
+// rfms-supervisor: the supervisor as a cluster node, and the cluster's clock. It binds the
+// endpoints the others connect to, waits until every node is ready (refusing one whose
+// configuration disagrees), then runs period after period: lockstep (each period when all mail of
+// the previous one is in, or the timeout passed) or realtime (on the wall clock). With --task it
+// runs a task file (or --example, the manual's pumatask) from power-up and prints a summary.
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+#include "common/error.hpp"
+#include "common/kinematics.hpp"
+#include "common/mail_codec.hpp"
+#include "common/node_shell.hpp"
+#include "common/robot_model_loader.hpp"
+#include "sim/node_configs.hpp"
+#include "supervisor/cluster_loop.hpp"
+#include "supervisor/task_script.hpp"
+
+int main(int argc, char** argv) {
+  using namespace rfms;
+  auto log = makeNodeLogger("supervisor");
+  CLI::App app{"rfms-supervisor: the supervisor and clock of the RFMS cluster"};
+  NodeOptions options;
+  std::string task_path, digest_path;
+  bool example = false, json = false;
+  addNodeOptions(app, options);
+  app.add_option("--task", task_path, "run this task file from power-up, then stop the cluster");
+  app.add_flag("--example", example, "run the RFMS manual's example task");
+  app.add_flag("--json", json, "print the summary as JSON");
+  app.add_option("--mail-digest", digest_path, "write a hash of every mail the supervisor sent and used");
+  CLI11_PARSE(app, argc, argv);
+  installStopSignals();
+  try {
+    const ClusterSettings s = loadClusterConfig(options.config, options.run_dir);
+    const RobotModel model = loadRobotModel(s.config.robot());
+    HarnessConfig settings;
+    settings.dt = s.config.dt_ms() * 1e-3;
+    settings.update_periods = static_cast<int>(s.config.update_periods());
+    settings.watchdog_periods = static_cast<int>(s.config.watchdog_periods());
+    SupervisorCore core(model, supervisorConfigFor(settings));
+    std::unique_ptr<TaskScript> script;
+    if (example || !task_path.empty()) {
+      const auto task = example ? parseTaskFile(kExampleTask, "example task") : loadTaskFile(task_path);
+      ScriptOptions so;
+      so.settle_periods = static_cast<std::uint64_t>(0.5 / settings.dt);
+      so.timeout_periods = static_cast<std::uint64_t>(600.0 / settings.dt);
+      script = std::make_unique<TaskScript>(task, so);
+    }
+
+    Transport transport;
+    zmq::socket_t pub = transport.bindPublisher(s.config.supervisor_pub());
+    zmq::socket_t pull = transport.bindPull(s.config.supervisor_pull());
+    zmq::socket_t arm = transport.connectSubscriber(s.config.arm_pub(), {kTopicArm, kTopicControl});
+    if (!waitForNodes(s, pub, pull, arm, *log)) return stopRequested() ? 0 : 1;
+
+    ClusterLoop loop(s, core, pub, pull, arm, *log);
+    MailDigest digest;
+    loop.run(script.get(), digest_path.empty() ? nullptr : &digest);
+    loop.stopCluster(stopRequested() ? "supervisor stopped by signal" : "task finished");
+
+    if (!digest_path.empty()) std::ofstream(digest_path) << digest.hex() << "\n";
+    if (script) {
+      const ScriptLog& l = script->log();
+      std::cout << (json ? scriptSummaryJson(l, loop, model) + "\n" : scriptSummaryText(l, loop, model));
+      const bool ok = !l.moves.empty() && l.allMovesCompleted() && !l.emergency && !l.timed_out;
+      return ok ? 0 : 1;
+    }
+    return 0;
+  } catch (const rfms::Error& e) {
+    log->error("{}", e.what());
+    return 2;
+  } catch (const zmq::error_t& e) {
+    log->error("transport: {}", e.what());
+    return 2;
+  }
+}

@@ -1,0 +1,175 @@
+// The distributed cluster: one process per node over ZeroMQ, started by deploy/rfms.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "common/mail_codec.hpp"
+#include "common/robot_model_loader.hpp"
+#include "sim/task_runner.hpp"
+#include "tests/support/process_group.hpp"
+#include "tests/support/run_command.hpp"
+
+namespace rfms {
+namespace {
+
+namespace fs = std::filesystem;
+const std::string kRfms = std::string(RFMS_SOURCE_DIR) + "/deploy/rfms";
+const std::string kBin = RFMS_BIN_DIR;
+
+std::string readFile(const fs::path& p) {
+  std::ifstream in(p);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+bool waitForText(const fs::path& p, const std::string& text, std::chrono::seconds timeout) {
+  const auto end = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < end) {
+    if (readFile(p).find(text) != std::string::npos) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return false;
+}
+
+// A fresh run directory, short enough for ipc paths, removed afterwards.
+struct RunDir {
+  fs::path path;
+  explicit RunDir(const std::string& name) : path(fs::path(::testing::TempDir()) / ("rfms-" + name)) {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~RunDir() {
+    test::runCommand(kRfms, "down " + path.string(), 60);  // whatever the test did, nothing stays
+    fs::remove_all(path);
+  }
+};
+
+std::string harnessDigest() {
+  const RobotModel model = loadRobotModel(std::string(RFMS_SOURCE_DIR) + "/deploy/robots/puma260.textproto");
+  Harness h(model, HarnessConfig{});
+  MailDigest digest;
+  std::array<proto::JMail, kJoints> previous_jmail;
+  proto::Parcel previous_parcel;
+  // The mail the supervisor used and sent in each period, in the order the cluster's supervisor
+  // adds it: sensors(k), J_MAIL(k-1) x6, PARCEL(k-1), S_MAIL(k), M_MAIL(k).
+  h.on_period = [&](const PeriodMail& m) {
+    digest.add(*m.sensors);
+    if (m.k > 0) {
+      for (const proto::JMail& j : previous_jmail) digest.add(j);
+      digest.add(previous_parcel);
+    }
+    digest.add(*m.smail);
+    digest.add(*m.mmail);
+    for (int i = 0; i < kJoints; ++i) previous_jmail[static_cast<std::size_t>(i)] = *m.jmail[static_cast<std::size_t>(i)];
+    previous_parcel = *m.parcel;
+  };
+  const RunSummary s = runTask(h, parseTaskFile(kExampleTask, "example"), RunOptions{});
+  EXPECT_TRUE(s.succeeded());
+  return digest.hex();
+}
+
+TEST(Cluster, LockstepClusterExchangesTheHarnessesMailboxes) {
+  RunDir run("lockstep");
+  // A generous lockstep timeout: on a loaded machine a stall must not turn into a missed mail.
+  std::string config = readFile(std::string(RFMS_SOURCE_DIR) + "/deploy/clusters/local.textproto");
+  config.replace(config.find("lockstep_timeout_ms: 100"), 24, "lockstep_timeout_ms: 5000");
+  config.replace(config.find("../robots"), 9, std::string(RFMS_SOURCE_DIR) + "/deploy/robots");
+  std::ofstream(run.path / "patient.textproto") << config;
+  const fs::path digest = run.path / "digest";
+  const test::Outcome r = test::runCommand(kRfms, "run --example --config " + (run.path / "patient.textproto").string() +
+                                                      " --run-dir " + run.path.string() + " -- --mail-digest " +
+                                                      digest.string(),
+                                           300);
+  ASSERT_EQ(r.code, 0) << r.out << r.err << readFile(run.path / "supervisor.log");
+  EXPECT_NE(r.out.find("#2 home       mjnt"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("arm=0 math=0 joint 1=0 joint 2=0 joint 3=0 joint 4=0 joint 5=0 joint 6=0"), std::string::npos);
+  const std::string cluster = readFile(digest);
+  ASSERT_EQ(cluster.size(), 17u) << cluster;
+  EXPECT_EQ(cluster.substr(0, 16), harnessDigest());
+}
+
+class KilledNode : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(KilledNode, IsAnEmergencyNamingItAndTheArmComesToRest) {
+  const std::string node = GetParam();
+  RunDir run("kill-" + node);
+  const fs::path task = run.path / "slow.task";
+  std::ofstream(task) << "transform t rpy 180 -126.24 250 0 90 0\nposition p righty,down,flip T6 = t\n"
+                         "motion slow joint 8 1\nmove p slow\n";
+  const test::Outcome up = test::runCommand(kRfms, "up --task " + task.string() + " --run-dir " + run.path.string(), 60);
+  ASSERT_EQ(up.code, 0) << up.err;
+  const fs::path log = run.path / "supervisor.log";
+  ASSERT_TRUE(waitForText(log, "move #1 started", std::chrono::seconds(120))) << readFile(log);
+  const pid_t victim = std::stoi(readFile(run.path / (node + ".pid")));
+  ASSERT_EQ(kill(victim, SIGKILL), 0);
+
+  const std::string name = node == "joint3" ? "joint 3" : node;
+  EXPECT_TRUE(waitForText(log, "EMGCY: node silent (" + name + ")", std::chrono::seconds(60))) << readFile(log);
+  // The task ends after the emergency; the supervisor stops the cluster.
+  EXPECT_TRUE(waitForText(log, "stopped the cluster", std::chrono::seconds(60))) << readFile(log);
+  if (node != "arm") {
+    EXPECT_TRUE(waitForText(run.path / "arm.log", "the power is off, fastest joint 0 rad/s", std::chrono::seconds(10)))
+        << readFile(run.path / "arm.log");
+  }
+  const test::Outcome down = test::runCommand(kRfms, "down " + run.path.string(), 60);
+  EXPECT_EQ(down.code, 0) << down.err;
+  for (const char* n : {"arm", "math", "joint1", "joint6", "supervisor"}) EXPECT_FALSE(fs::exists(run.path / (std::string(n) + ".pid")));
+}
+
+INSTANTIATE_TEST_SUITE_P(Nodes, KilledNode, ::testing::Values("joint3", "math", "arm"));
+
+TEST(Cluster, ANodeWhoseConfigurationDisagreesIsRefused) {
+  RunDir run("refuse");
+  const std::string base = readFile(std::string(RFMS_SOURCE_DIR) + "/deploy/clusters/local.textproto");
+  auto write = [&](const std::string& name, const std::string& dt) {
+    std::string text = base;
+    text.replace(text.find("dt_ms: 1"), 8, "dt_ms: " + dt);
+    text.replace(text.find("startup_timeout_ms: 10000"), 25, "startup_timeout_ms: 3000");
+    text.replace(text.find("../robots"), 9, std::string(RFMS_SOURCE_DIR) + "/deploy/robots");
+    std::ofstream(run.path / name) << text;
+    return (run.path / name).string();
+  };
+  const std::string good = write("good.textproto", "1"), bad = write("bad.textproto", "2");
+  test::ProcessGroup g;
+  const std::string dir = run.path.string();
+  auto log = [&](const char* n) { return (run.path / (std::string(n) + ".log")).string(); };
+  const pid_t sup = g.start({kBin + "/rfms-supervisor", "--config", good, "--run-dir", dir}, log("supervisor"));
+  g.start({kBin + "/rfms-arm", "--config", good, "--run-dir", dir}, log("arm"));
+  g.start({kBin + "/rfms-math", "--config", good, "--run-dir", dir}, log("math"));
+  pid_t odd = -1;
+  for (int j = 1; j <= 6; ++j) {
+    const std::string cfg = j == 3 ? bad : good;
+    const pid_t p = g.start({kBin + "/rfms-joint", "--config", cfg, "--run-dir", dir, "--joint", std::to_string(j)},
+                            log(("joint" + std::to_string(j)).c_str()));
+    if (j == 3) odd = p;
+  }
+  EXPECT_EQ(g.wait(odd, std::chrono::seconds(20)), 2);
+  EXPECT_NE(readFile(log("joint3")).find("refused by the supervisor: its sample period 2 ms differs from the supervisor's 1 ms"),
+            std::string::npos)
+      << readFile(log("joint3"));
+  EXPECT_EQ(g.wait(sup, std::chrono::seconds(20)), 1);
+  EXPECT_NE(readFile(log("supervisor")).find("not ready after 3000 ms: joint 3"), std::string::npos)
+      << readFile(log("supervisor"));
+}
+
+TEST(Cluster, EveryNodeHasHelpAndRefusesABadConfiguration) {
+  for (const char* exe : {"rfms-supervisor", "rfms-arm", "rfms-math", "rfms-joint"}) {
+    const test::Outcome help = test::runCommand(kBin + "/" + exe, "--help");
+    EXPECT_EQ(help.code, 0) << exe;
+    EXPECT_NE(help.out.find("--config"), std::string::npos) << exe;
+    const std::string joint = std::string(exe) == "rfms-joint" ? " --joint 1" : "";
+    const test::Outcome bad = test::runCommand(kBin + "/" + exe, "--config /nonexistent.textproto" + joint);
+    EXPECT_EQ(bad.code, 2) << exe;
+    EXPECT_NE(bad.err.find("/nonexistent.textproto: cannot open cluster configuration"), std::string::npos)
+        << exe << ": " << bad.err;
+  }
+}
+
+}  // namespace
+}  // namespace rfms
