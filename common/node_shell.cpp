@@ -3,7 +3,13 @@
 #include <CLI/CLI.hpp>
 #include <spdlog/sinks/stdout_color_sinks.h>
 
+#include <sched.h>
+#include <sys/mman.h>
+
+#include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -35,6 +41,18 @@ void addNodeOptions(CLI::App& app, NodeOptions& options) {
   app.add_option("--config", options.config, "cluster configuration file (proto/cluster.proto)")->required();
   app.add_option("--run-dir", options.run_dir, "run directory, for ipc endpoints written {run}")
       ->capture_default_str();
+}
+
+void applyRealtimeSettings(const ClusterSettings& s, spdlog::logger& log) {
+  if (s.config.rt_priority() > 0) {
+    sched_param p{};
+    p.sched_priority = static_cast<int>(std::min<std::uint32_t>(s.config.rt_priority(), 99));
+    if (sched_setscheduler(0, SCHED_FIFO, &p) != 0)
+      log.warn("real-time priority {} not permitted ({}); running at normal priority", p.sched_priority,
+               std::strerror(errno));
+  }
+  if (s.config.lock_memory() && mlockall(MCL_CURRENT | MCL_FUTURE) != 0)
+    log.warn("cannot lock memory ({}); page faults may delay periods", std::strerror(errno));
 }
 
 proto::Hello helloFor(proto::Node node, const ClusterSettings& s) {

@@ -33,6 +33,10 @@ void addNodeOptions(CLI::App& app, NodeOptions& options);
 
 proto::Hello helloFor(proto::Node node, const ClusterSettings& s);
 
+// Applies the configuration's real-time settings (FIFO priority, locked memory) to this process;
+// where the system refuses, logs one warning naming what was refused and carries on.
+void applyRealtimeSettings(const ClusterSettings& s, spdlog::logger& log);
+
 enum class StartResult { kStarted, kRefused, kStopped };
 
 // A node other than the supervisor announces itself every 20 ms until the supervisor starts the

@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   try {
     const ClusterSettings s = loadClusterConfig(options.config, options.run_dir);
     const RobotModel model = loadRobotModel(s.config.robot());
+    applyRealtimeSettings(s, *log);
     HarnessConfig settings;
     settings.dt = s.config.dt_ms() * 1e-3;
     JointCore core(model, servoConfigsFor(model, settings)[static_cast<std::size_t>(joint - 1)]);

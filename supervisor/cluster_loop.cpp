@@ -1,5 +1,6 @@
 #include "supervisor/cluster_loop.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -81,7 +82,111 @@ bool waitForNodes(const ClusterSettings& s, zmq::socket_t& pub, zmq::socket_t& p
 
 ClusterLoop::ClusterLoop(const ClusterSettings& s, SupervisorCore& core, zmq::socket_t& pub, zmq::socket_t& pull,
                          zmq::socket_t& arm, spdlog::logger& log)
-    : s_(s), core_(core), pub_(pub), pull_(pull), arm_(arm), log_(log) {}
+    : s_(s), core_(core), pub_(pub), pull_(pull), arm_(arm), log_(log) {
+  if (s.config.clock() == proto::CM_REALTIME)
+    for (auto& v : lateness_) v.reserve(1u << 20);  // an hour at 1 kHz would outgrow it; that is fine
+}
+
+void ClusterLoop::record(proto::Node node, double ms) {
+  auto& v = lateness_[static_cast<std::size_t>(node)];
+  if (v.size() < v.capacity()) v.push_back(static_cast<float>(ms));
+}
+
+void ClusterLoop::gatherRealtime(std::uint64_t k, Clock_time_point deadline, Clock_time_point previous_tick,
+                                 SupervisorInbox& in) {
+  // Collect until the tick, timing each answer against the tick that asked for it. The wait ends
+  // in short sleeps, then a spin: zmq_poll counts in milliseconds, the period may be 0.5 ms.
+  bool have_sensors = false, have_parcel = false;
+  std::array<bool, kJoints> have_joint{};
+  auto since = [&] { return std::chrono::duration<double, std::milli>(Clock::now() - previous_tick).count(); };
+  for (;;) {
+    while (receive(arm_, in_, 0)) {
+      if (!in_.has_sensors()) continue;
+      bytes_ += static_cast<std::uint64_t>(in_.ByteSizeLong()) * (kJoints + 1);  // to 6 joints and here
+      sensors_.Swap(&in_);
+      have_sensors = true;
+    }
+    while (receive(pull_, in_, 0)) {
+      if (k == 0) continue;
+      bytes_ += in_.ByteSizeLong();
+      if (in_.has_jmail() && in_.jmail().header().period() == k - 1) {
+        const int j = static_cast<int>(in_.jmail().joint()) - 1;
+        if (j < 0 || j >= kJoints) continue;
+        jmail_[static_cast<std::size_t>(j)].Swap(&in_);
+        have_joint[static_cast<std::size_t>(j)] = true;
+        record(static_cast<proto::Node>(proto::NODE_JOINT1 + j), since());
+        // The same joint also sent its torque to the arm: count it on the wire.
+        bytes_ += 24;
+      } else if (in_.has_parcel() && in_.parcel().header().period() == k - 1) {
+        parcel_.Swap(&in_);
+        have_parcel = true;
+        record(proto::NODE_MATH, since());
+      }
+    }
+    const auto left = deadline - Clock::now();
+    if (left <= Clock::duration::zero()) break;
+    if (left > std::chrono::microseconds(1500)) pollAny({&arm_, &pull_}, 1);
+    else if (left > std::chrono::microseconds(150)) std::this_thread::sleep_for(std::chrono::microseconds(100));
+  }
+  // The arm keeps its own clock, so its publications drift against the ticks: a window without
+  // one is normal jitter; two in a row is a miss. The latest sensors are used either way.
+  arm_quiet_ = have_sensors ? 0 : arm_quiet_ + 1;
+  const bool arm_fresh = sensors_.has_sensors() && arm_quiet_ < 2;
+  in.arm = arm_fresh ? &sensors_.sensors() : nullptr;
+  if (!arm_fresh) ++misses_[proto::NODE_ARM];
+  for (int j = 0; j < kJoints; ++j) {
+    const auto i = static_cast<std::size_t>(j);
+    in.joints[i] = have_joint[i] ? &jmail_[i].jmail() : nullptr;
+    if (k > 0 && !have_joint[i]) ++misses_[proto::NODE_JOINT1 + i];
+  }
+  in.parcel = have_parcel ? &parcel_.parcel() : nullptr;
+  if (k > 0 && !have_parcel) ++misses_[proto::NODE_MATH];
+}
+
+ClusterLoop::Lateness ClusterLoop::lateness(proto::Node node) const {
+  std::vector<float> v = lateness_[static_cast<std::size_t>(node)];
+  Lateness l;
+  l.samples = v.size();
+  if (v.empty()) return l;
+  std::sort(v.begin(), v.end());
+  auto at = [&](double q) { return static_cast<double>(v[std::min(v.size() - 1, static_cast<std::size_t>(q * static_cast<double>(v.size())))]); };
+  l.p50 = at(0.5);
+  l.p99 = at(0.99);
+  l.p999 = at(0.999);
+  l.max = static_cast<double>(v.back());
+  return l;
+}
+
+std::string ClusterLoop::statusText() const {
+  std::ostringstream o;
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "period %llu, state %s, %.0f bytes/period\n", static_cast<unsigned long long>(k_),
+                proto::RtState_Name(core_.rtstate()).substr(3).c_str(), bytesPerPeriod());
+  o << buf;
+  for (proto::Node n : {proto::NODE_SUPERVISOR, proto::NODE_ARM, proto::NODE_MATH, proto::NODE_JOINT1, proto::NODE_JOINT2,
+                        proto::NODE_JOINT3, proto::NODE_JOINT4, proto::NODE_JOINT5, proto::NODE_JOINT6}) {
+    const Lateness l = lateness(n);
+    std::snprintf(buf, sizeof buf, "  %-10s misses %8llu  lateness ms p50 %.3f p99 %.3f max %.3f\n", nodeName(n),
+                  static_cast<unsigned long long>(misses_[static_cast<std::size_t>(n)]), l.p50, l.p99, l.max);
+    o << buf;
+  }
+  return o.str();
+}
+
+std::string ClusterLoop::statsJson() const {
+  std::ostringstream o;
+  o << "{\"periods\":" << k_ << ",\"bytes_per_period\":" << bytesPerPeriod() << ",\"nodes\":{";
+  bool first = true;
+  for (proto::Node n : {proto::NODE_SUPERVISOR, proto::NODE_ARM, proto::NODE_MATH, proto::NODE_JOINT1, proto::NODE_JOINT2,
+                        proto::NODE_JOINT3, proto::NODE_JOINT4, proto::NODE_JOINT5, proto::NODE_JOINT6}) {
+    const Lateness l = lateness(n);
+    o << (first ? "" : ",") << '"' << nodeName(n) << "\":{\"misses\":" << misses_[static_cast<std::size_t>(n)]
+      << ",\"p50_ms\":" << l.p50 << ",\"p99_ms\":" << l.p99 << ",\"p999_ms\":" << l.p999 << ",\"max_ms\":" << l.max << "}";
+    first = false;
+  }
+  o << "}}";
+  return o.str();
+}
 
 void ClusterLoop::gather(std::uint64_t k, SupervisorInbox& in) {
   const bool lockstep = s_.config.clock() == proto::CM_LOCKSTEP;
@@ -170,10 +275,12 @@ void ClusterLoop::run(TaskScript* script, MailDigest* digest) {
   SupervisorOutbox out;
   bool stopping = false;
   std::uint64_t stop_at = 0;
+  auto last_status = Clock::now();
   for (;; ++k_) {
-    if (!lockstep) std::this_thread::sleep_until(t0 + static_cast<Clock::rep>(k_) * period);
     SupervisorInbox in;
-    gather(k_, in);
+    const auto tick = t0 + static_cast<Clock::rep>(k_) * period;
+    if (lockstep) gather(k_, in);
+    else gatherRealtime(k_, tick, tick - period, in);
 
     if (stopRequested() && !stopping) {
       // Bring the arm to rest before leaving: stop the motion, then switch the power off.
@@ -209,13 +316,32 @@ void ClusterLoop::run(TaskScript* script, MailDigest* digest) {
       digest->add(out.smail);
       digest->add(out.mmail);
     }
+    if (!lockstep) {
+      const auto now = std::chrono::system_clock::now().time_since_epoch();
+      out.smail.mutable_header()->set_send_time_ns(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count());
+      out.mmail.mutable_header()->set_send_time_ns(out.smail.header().send_time_ns());
+      const double late = std::chrono::duration<double, std::milli>(Clock::now() - tick).count();
+      record(proto::NODE_SUPERVISOR, late);
+      // Sending after the period is over is the supervisor's own deadline miss.
+      if (late > s_.config.dt_ms()) ++misses_[proto::NODE_SUPERVISOR];
+    }
     smail_.mutable_smail()->Swap(&out.smail);
     send(pub_, kTopicSMail, smail_, buffer_);
+    bytes_ += buffer_.size() * kJoints;
     smail_.mutable_smail()->Swap(&out.smail);
     mmail_.mutable_mmail()->Swap(&out.mmail);
     send(pub_, kTopicMMail, mmail_, buffer_);
+    bytes_ += buffer_.size();
     mmail_.mutable_mmail()->Swap(&out.mmail);
+    if (Clock::now() - last_status > std::chrono::seconds(1)) {
+      last_status = Clock::now();
+      writeStatus();
+    }
 
+    if (period_limit_ > 0 && k_ + 1 >= period_limit_) {
+      ++k_;
+      return;
+    }
     if (stopping && core_.rtstate() == proto::RT_IDLE) {
       ++k_;
       return;
@@ -223,7 +349,17 @@ void ClusterLoop::run(TaskScript* script, MailDigest* digest) {
   }
 }
 
+void ClusterLoop::writeStatus() const {
+  if (status_path_.empty()) return;
+  {
+    std::ofstream tmp(status_path_ + ".tmp");
+    tmp << statusText();
+  }
+  std::rename((status_path_ + ".tmp").c_str(), status_path_.c_str());
+}
+
 void ClusterLoop::stopCluster(const std::string& reason) {
+  writeStatus();
   proto::Envelope stop;
   stop.mutable_stop()->set_reason(reason);
   send(pub_, kTopicControl, stop, buffer_);

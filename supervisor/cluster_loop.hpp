@@ -5,7 +5,9 @@
 
 #include <array>
 #include <cstdint>
+#include <chrono>
 #include <string>
+#include <vector>
 
 #include "common/mail_codec.hpp"
 #include "common/node_shell.hpp"
@@ -13,6 +15,8 @@
 #include "supervisor/task_script.hpp"
 
 namespace rfms {
+
+using Clock_time_point = std::chrono::steady_clock::time_point;
 
 // Announces the supervisor and waits until the arm, the math server and the six joints are ready
 // and agree with its configuration; refuses those that disagree. False (with one clear log line)
@@ -30,14 +34,33 @@ class ClusterLoop {
   void run(TaskScript* script, MailDigest* digest);
   // Tells every node to exit.
   void stopCluster(const std::string& reason);
+  // Where statusText() goes every second ("" for nowhere).
+  void setStatusFile(const std::string& path) { status_path_ = path; }
+  // Realtime without a task: stop after this many periods (0: run until a stop signal).
+  void setPeriodLimit(std::uint64_t periods) { period_limit_ = periods; }
 
   std::uint64_t periods() const { return k_; }
   const SupervisorCore& core() const { return core_; }
   // Mail that missed its period, by node (proto::Node).
   const std::array<std::uint64_t, 10>& misses() const { return misses_; }
 
+  // Realtime: how long after the period's tick each node's answer arrived (ms), and how late
+  // the supervisor itself sent its mail; the figures `status` and the benchmark report.
+  struct Lateness {
+    double p50 = 0, p99 = 0, p999 = 0, max = 0;
+    std::size_t samples = 0;
+  };
+  Lateness lateness(proto::Node node) const;
+  double bytesPerPeriod() const { return k_ > 0 ? static_cast<double>(bytes_) / static_cast<double>(k_) : 0.0; }
+  // One line a node: periods, misses, lateness; written to <run>/status.txt every second.
+  std::string statusText() const;
+  std::string statsJson() const;
+
  private:
   void gather(std::uint64_t k, SupervisorInbox& in);
+  void gatherRealtime(std::uint64_t k, Clock_time_point deadline, Clock_time_point previous_tick, SupervisorInbox& in);
+  void record(proto::Node node, double ms);
+  void writeStatus() const;
   void logEvents(const SupervisorOutbox& out);
 
   const ClusterSettings& s_;
@@ -48,6 +71,11 @@ class ClusterLoop {
   proto::Envelope sensors_, parcel_, in_, smail_, mmail_;
   std::array<proto::Envelope, kJoints> jmail_;
   std::array<std::uint64_t, 10> misses_{}, silent_{};  // all misses; consecutive misses
+  std::array<std::vector<float>, 10> lateness_;          // ms, by node; NODE_SUPERVISOR: sending late
+  std::uint64_t bytes_ = 0;                             // on the wire, counting each subscriber's copy
+  std::string status_path_;
+  int arm_quiet_ = 0;  // realtime: windows since the arm's last sensor mail
+  std::uint64_t period_limit_ = 0;
   std::string buffer_;
 };
 

@@ -24,18 +24,22 @@ int main(int argc, char** argv) {
   auto log = makeNodeLogger("supervisor");
   CLI::App app{"rfms-supervisor: the supervisor and clock of the RFMS cluster"};
   NodeOptions options;
-  std::string task_path, digest_path;
+  std::string task_path, digest_path, stats_path;
   bool example = false, json = false;
+  double run_for_s = 0.0;
   addNodeOptions(app, options);
   app.add_option("--task", task_path, "run this task file from power-up, then stop the cluster");
   app.add_flag("--example", example, "run the RFMS manual's example task");
   app.add_flag("--json", json, "print the summary as JSON");
   app.add_option("--mail-digest", digest_path, "write a hash of every mail the supervisor sent and used");
+  app.add_option("--run-for-s", run_for_s, "without a task: stop the cluster after this long (0: until a signal)");
+  app.add_option("--stats", stats_path, "write deadline misses, lateness and bytes per period as JSON at the end");
   CLI11_PARSE(app, argc, argv);
   installStopSignals();
   try {
     const ClusterSettings s = loadClusterConfig(options.config, options.run_dir);
     const RobotModel model = loadRobotModel(s.config.robot());
+    applyRealtimeSettings(s, *log);
     HarnessConfig settings;
     settings.dt = s.config.dt_ms() * 1e-3;
     settings.update_periods = static_cast<int>(s.config.update_periods());
@@ -57,9 +61,13 @@ int main(int argc, char** argv) {
     if (!waitForNodes(s, pub, pull, arm, *log)) return stopRequested() ? 0 : 1;
 
     ClusterLoop loop(s, core, pub, pull, arm, *log);
+    loop.setStatusFile(options.run_dir + "/status.txt");
+    if (run_for_s > 0.0) loop.setPeriodLimit(static_cast<std::uint64_t>(run_for_s / settings.dt));
     MailDigest digest;
     loop.run(script.get(), digest_path.empty() ? nullptr : &digest);
-    loop.stopCluster(stopRequested() ? "supervisor stopped by signal" : "task finished");
+    loop.stopCluster(stopRequested() ? "supervisor stopped by signal" : (script ? "task finished" : "run ended"));
+    log->info("timing:\n{}", loop.statusText());
+    if (!stats_path.empty()) std::ofstream(stats_path) << loop.statsJson() << "\n";
 
     if (!digest_path.empty()) std::ofstream(digest_path) << digest.hex() << "\n";
     if (script) {

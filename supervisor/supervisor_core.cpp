@@ -202,7 +202,9 @@ void SupervisorCore::emergency(proto::EmergencyReason reason, proto::Node node, 
 }
 
 void SupervisorCore::collect(std::uint64_t k, const SupervisorInbox& in) {
-  if (in.arm != nullptr && in.arm->header().period() == k) last_seen_[proto::NODE_ARM] = k;
+  // The arm keeps its own clock in realtime: its mail counts when the shell passes it on (the
+  // shell decides what is fresh: of period k in lockstep, of the last period or two in realtime).
+  if (in.arm != nullptr) last_seen_[proto::NODE_ARM] = k;
   for (int i = 0; i < kJoints; ++i) {
     const proto::JMail* j = in.joints[static_cast<std::size_t>(i)];
     if (j == nullptr || k == 0 || j->header().period() != k - 1) continue;

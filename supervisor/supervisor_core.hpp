@@ -33,7 +33,7 @@ struct SupervisorConfig {
 };
 
 struct SupervisorInbox {
-  const proto::ArmSensors* arm = nullptr;                   // period k
+  const proto::ArmSensors* arm = nullptr;                   // period k (the arm's own, in realtime)
   std::array<const proto::JMail*, kJoints> joints{};        // period k-1
   const proto::Parcel* parcel = nullptr;                    // period k-1
 };
