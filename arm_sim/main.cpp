@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
     Transport transport;
     zmq::socket_t pub = transport.bindPublisher(s.config.arm_pub());
     zmq::socket_t pull = transport.bindPull(s.config.arm_pull());
-    zmq::socket_t sub = transport.connectSubscriber(s.config.supervisor_pub(), {kTopicControl});
+    zmq::socket_t sub = transport.connectSubscriber(s.config.supervisor_pub(), {kTopicSMail, kTopicControl});
     zmq::socket_t push = transport.connectPush(s.config.supervisor_pull());
     log->info("waiting for the supervisor ({})", s.config.supervisor_pub());
     const StartResult start = awaitStart(proto::NODE_ARM, s, sub, push, nullptr, &pub, *log);
@@ -55,17 +55,31 @@ int main(int argc, char** argv) {
     std::string buffer;
     long missing = 0;
     std::array<std::uint32_t, kJoints> silent{};  // consecutive periods without a command
+    std::array<bool, kJoints> heard{};            // a command has come from this joint
+    std::int64_t supervisor_period = -1;          // the latest S_MAIL's period
     while (!stopRequested()) {
       const std::uint64_t k = arm.period();
       arm.sense(*out.mutable_sensors());
       send(pub, kTopicArm, out, buffer);
       if (lockstep) {
-        // Wait for the six commands of period k.
-        // A joint silent for the watchdog's N periods is not waited for any more (its torque is
-        // missing, so the power is off): waiting would only slow the emergency stop.
+        // Period k of the arm follows period k of the supervisor: first its S_MAIL(k) (so that the
+        // arm never runs ahead, even with every joint gone), then the six commands of period k.
+        // A joint silent for the watchdog's N periods after it was heard is not waited for any
+        // more (its torque is missing, so the power is off): waiting would only slow the stop.
+        while (supervisor_period < static_cast<std::int64_t>(k) && !stopRequested()) {
+          if (!receive(sub, in, 100)) continue;
+          if (in.has_stop()) {
+            log->info("stop: {}; after {} periods the power is {}, fastest joint {:.3g} rad/s", in.stop().reason(),
+                      arm.period(), arm.powered() ? "on" : "off", arm.qd().cwiseAbs().maxCoeff());
+            return 0;
+          }
+          if (in.has_smail())
+            supervisor_period = std::max(supervisor_period, static_cast<std::int64_t>(in.smail().header().period()));
+        }
         commands.fill(nullptr);
         int have = 0, expected = 0;
-        for (int j = 0; j < kJoints; ++j) expected += silent[static_cast<std::size_t>(j)] < s.config.watchdog_periods();
+        for (int j = 0; j < kJoints; ++j)
+          expected += !heard[static_cast<std::size_t>(j)] || silent[static_cast<std::size_t>(j)] < s.config.watchdog_periods();
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
         while (have < expected && !stopRequested()) {
           const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
@@ -76,6 +90,7 @@ int main(int argc, char** argv) {
           if (j < 0 || j >= kJoints || commands[static_cast<std::size_t>(j)] != nullptr) continue;
           latest[static_cast<std::size_t>(j)].Swap(in.mutable_torque());
           commands[static_cast<std::size_t>(j)] = &latest[static_cast<std::size_t>(j)];
+          heard[static_cast<std::size_t>(j)] = true;
           ++have;
         }
         missing += kJoints - have;
@@ -93,12 +108,15 @@ int main(int argc, char** argv) {
         }
         std::this_thread::sleep_until(t0 + (k + 1) * std::chrono::duration_cast<std::chrono::steady_clock::duration>(period));
       }
-      while (receive(sub, in, 0))
+      while (receive(sub, in, 0)) {
+        if (in.has_smail())
+          supervisor_period = std::max(supervisor_period, static_cast<std::int64_t>(in.smail().header().period()));
         if (in.has_stop()) {
           log->info("stop: {}; after {} periods the power is {}, fastest joint {:.3g} rad/s", in.stop().reason(),
                     arm.period(), arm.powered() ? "on" : "off", arm.qd().cwiseAbs().maxCoeff());
           return 0;
         }
+      }
       arm.step(commands);
     }
     log->info("stopped by signal after {} periods ({} torque commands missed); the power is {}, fastest joint {:.3g} rad/s",

@@ -43,10 +43,10 @@ void addNodeOptions(CLI::App& app, NodeOptions& options) {
       ->capture_default_str();
 }
 
-void applyRealtimeSettings(const ClusterSettings& s, spdlog::logger& log) {
+void applyRealtimeSettings(const ClusterSettings& s, spdlog::logger& log, int priority_offset) {
   if (s.config.rt_priority() > 0) {
     sched_param p{};
-    p.sched_priority = static_cast<int>(std::min<std::uint32_t>(s.config.rt_priority(), 99));
+    p.sched_priority = std::clamp(static_cast<int>(s.config.rt_priority()) + priority_offset, 1, 99);
     if (sched_setscheduler(0, SCHED_FIFO, &p) != 0)
       log.warn("real-time priority {} not permitted ({}); running at normal priority", p.sched_priority,
                std::strerror(errno));

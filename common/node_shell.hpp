@@ -34,8 +34,9 @@ void addNodeOptions(CLI::App& app, NodeOptions& options);
 proto::Hello helloFor(proto::Node node, const ClusterSettings& s);
 
 // Applies the configuration's real-time settings (FIFO priority, locked memory) to this process;
-// where the system refuses, logs one warning naming what was refused and carries on.
-void applyRealtimeSettings(const ClusterSettings& s, spdlog::logger& log);
+// where the system refuses, logs one warning naming what was refused and carries on. The
+// supervisor, the clock, runs one step above the nodes it waits for (priority_offset 1).
+void applyRealtimeSettings(const ClusterSettings& s, spdlog::logger& log, int priority_offset = 0);
 
 enum class StartResult { kStarted, kRefused, kStopped };
 

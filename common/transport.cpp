@@ -1,5 +1,6 @@
 #include "common/transport.hpp"
 
+#include <cerrno>
 #include <vector>
 
 namespace rfms {
@@ -43,7 +44,12 @@ void send(zmq::socket_t& socket, Topic topic, const proto::Envelope& e, std::str
 bool receive(zmq::socket_t& socket, proto::Envelope& e, int timeout_ms, long* malformed) {
   if (timeout_ms > 0 && pollAny({&socket}, timeout_ms) < 0) return false;
   zmq::message_t topic, body;
-  if (!socket.recv(topic, zmq::recv_flags::dontwait)) return false;
+  try {
+    if (!socket.recv(topic, zmq::recv_flags::dontwait)) return false;
+  } catch (const zmq::error_t& error) {
+    if (error.num() == EINTR) return false;
+    throw;
+  }
   if (!topic.more() || !socket.recv(body, zmq::recv_flags::none) || body.more() ||
       !e.ParseFromArray(body.data(), static_cast<int>(body.size()))) {
     while (body.more() && socket.recv(body, zmq::recv_flags::dontwait)) {}  // drop the rest
@@ -57,7 +63,12 @@ int pollAny(std::initializer_list<zmq::socket_t*> sockets, int timeout_ms) {
   zmq::pollitem_t items[8];
   int n = 0;
   for (zmq::socket_t* s : sockets) items[n++] = {s->handle(), 0, ZMQ_POLLIN, 0};
-  zmq::poll(items, static_cast<std::size_t>(n), std::chrono::milliseconds(timeout_ms));
+  try {
+    zmq::poll(items, static_cast<std::size_t>(n), std::chrono::milliseconds(timeout_ms));
+  } catch (const zmq::error_t& error) {
+    if (error.num() == EINTR) return -1;  // a stop signal: the caller's loop looks at the flag
+    throw;
+  }
   for (int i = 0; i < n; ++i)
     if (items[i].revents & ZMQ_POLLIN) return i;
   return -1;

@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
   try {
     const ClusterSettings s = loadClusterConfig(options.config, options.run_dir);
     const RobotModel model = loadRobotModel(s.config.robot());
-    applyRealtimeSettings(s, *log);
+    applyRealtimeSettings(s, *log, 1);
     HarnessConfig settings;
     settings.dt = s.config.dt_ms() * 1e-3;
     settings.update_periods = static_cast<int>(s.config.update_periods());

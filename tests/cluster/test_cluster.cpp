@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "common/mail_codec.hpp"
 #include "common/robot_model_loader.hpp"
@@ -123,6 +125,77 @@ TEST_P(KilledNode, IsAnEmergencyNamingItAndTheArmComesToRest) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Nodes, KilledNode, ::testing::Values("joint3", "math", "arm"));
+
+// A configuration like the shipped one, with some lines replaced and the robot path made absolute.
+std::string configWith(const fs::path& dir, const std::string& name,
+                       const std::vector<std::pair<std::string, std::string>>& replacements) {
+  std::string text = readFile(std::string(RFMS_SOURCE_DIR) + "/deploy/clusters/local.textproto");
+  text.replace(text.find("../robots"), 9, std::string(RFMS_SOURCE_DIR) + "/deploy/robots");
+  for (const auto& [from, to] : replacements) {
+    const auto at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos) text.replace(at, from.size(), to);
+  }
+  std::ofstream(dir / name) << text;
+  return (dir / name).string();
+}
+
+const char* kShortTask = "transform t rpy 180 -126.24 250 0 90 0\nposition p righty,down,flip T6 = t\n"
+                         "motion m joint 1.5 0.3\nmove p m\n";
+
+TEST(Cluster, DownMidMoveBringsTheArmToRestFirst) {
+  RunDir run("down");
+  const fs::path task = run.path / "slow.task";
+  std::ofstream(task) << "transform t rpy 180 -126.24 250 0 90 0\nposition p righty,down,flip T6 = t\n"
+                         "motion slow joint 8 1\nmove p slow\n";
+  ASSERT_EQ(test::runCommand(kRfms, "up --task " + task.string() + " --run-dir " + run.path.string(), 60).code, 0);
+  const fs::path log = run.path / "supervisor.log";
+  ASSERT_TRUE(waitForText(log, "move #1 started", std::chrono::seconds(120))) << readFile(log);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const test::Outcome down = test::runCommand(kRfms, "down " + run.path.string(), 60);
+  EXPECT_EQ(down.code, 0) << down.err;
+  const std::string sup = readFile(log);
+  EXPECT_NE(sup.find("stop requested: bringing the arm to rest"), std::string::npos) << sup;
+  EXPECT_NE(sup.find("state STOP"), std::string::npos) << sup;
+  EXPECT_NE(sup.find("state IDLE"), std::string::npos) << sup;
+  EXPECT_NE(readFile(run.path / "arm.log").find("the power is off, fastest joint 0 rad/s"), std::string::npos)
+      << readFile(run.path / "arm.log");
+}
+
+TEST(Cluster, RunsOverTcpOnLoopback) {
+  RunDir run("tcp");
+  // Ports from the dynamic range, offset by the process id so that parallel runs do not meet.
+  const int base = 42000 + static_cast<int>(getpid() % 5000) * 4;
+  auto tcp = [&](int i) { return "\"tcp://127.0.0.1:" + std::to_string(base + i) + "\""; };
+  const std::string cfg = configWith(run.path, "tcp.textproto",
+                                     {{"\"ipc://{run}/supervisor.pub\"", tcp(0)},
+                                      {"\"ipc://{run}/supervisor.pull\"", tcp(1)},
+                                      {"\"ipc://{run}/arm.pub\"", tcp(2)},
+                                      {"\"ipc://{run}/arm.pull\"", tcp(3)}});
+  std::ofstream(run.path / "short.task") << kShortTask;
+  const test::Outcome r = test::runCommand(
+      kRfms, "run --config " + cfg + " --task " + (run.path / "short.task").string() + " --run-dir " + run.path.string(), 300);
+  EXPECT_EQ(r.code, 0) << r.out << r.err << readFile(run.path / "supervisor.log");
+  EXPECT_NE(r.out.find("completed"), std::string::npos) << r.out;
+}
+
+TEST(Cluster, RealtimeClockRunsAndReportsItsTiming) {
+  RunDir run("realtime");
+  const std::string cfg = configWith(run.path, "rt.textproto", {{"clock: CM_LOCKSTEP", "clock: CM_REALTIME"}});
+  ASSERT_EQ(test::runCommand(kRfms, "up --config " + cfg + " --run-dir " + run.path.string() +
+                                        " -- --run-for-s 2 --stats " + (run.path / "stats.json").string(), 60)
+                .code,
+            0);
+  const fs::path log = run.path / "supervisor.log";
+  EXPECT_TRUE(waitForText(log, "stopped the cluster after", std::chrono::seconds(60))) << readFile(log);
+  const std::string stats = readFile(run.path / "stats.json");
+  EXPECT_NE(stats.find("\"periods\":2000"), std::string::npos) << stats;  // 2 s at 1 kHz, by count not by clock
+  EXPECT_NE(stats.find("\"joint 6\":{\"misses\":"), std::string::npos) << stats;
+  EXPECT_NE(readFile(run.path / "status.txt").find("lateness ms p50"), std::string::npos);
+  const test::Outcome status = test::runCommand(kRfms, "status " + run.path.string());
+  EXPECT_EQ(status.code, 0);
+  EXPECT_NE(status.out.find("supervisor"), std::string::npos) << status.out;
+}
 
 TEST(Cluster, ANodeWhoseConfigurationDisagreesIsRefused) {
   RunDir run("refuse");
