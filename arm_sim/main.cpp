@@ -2,33 +2,21 @@
 // integrates [k, k+1] with the six joints' torque commands. Lockstep: it waits (up to the
 // configured timeout) for all six commands of period k; a missing one counts as no power.
 // Realtime: it ticks on the wall clock with the latest commands.
-#include <CLI/CLI.hpp>
-
 #include <algorithm>
 #include <chrono>
 #include <thread>
 
 #include "arm_sim/arm_core.hpp"
-#include "common/error.hpp"
-#include "common/node_shell.hpp"
-#include "common/robot_model_loader.hpp"
 #include "sim/node_configs.hpp"
+#include "sim/node_main.hpp"
 
 int main(int argc, char** argv) {
   using namespace rfms;
-  auto log = makeNodeLogger("arm");
   CLI::App app{"rfms-arm: the emulated arm (plant) of the RFMS cluster"};
-  NodeOptions options;
-  addNodeOptions(app, options);
-  CLI11_PARSE(app, argc, argv);
-  installStopSignals();
-  try {
-    const ClusterSettings s = loadClusterConfig(options.config, options.run_dir);
-    const RobotModel model = loadRobotModel(s.config.robot());
-    applyRealtimeSettings(s, *log);
-    HarnessConfig settings;
-    settings.dt = s.config.dt_ms() * 1e-3;
-    settings.seed = s.config.seed();
+  return runNode(argc, argv, app, [] { return std::string("arm"); }, 0, [](NodeContext& c) {
+    const ClusterSettings& s = c.settings;
+    const RobotModel& model = c.model;
+    const HarnessConfig& settings = c.controller;
     ArmCore arm(model, armConfigFor(model, settings));
 
     Transport transport;
@@ -36,11 +24,11 @@ int main(int argc, char** argv) {
     zmq::socket_t pull = transport.bindPull(s.config.arm_pull());
     zmq::socket_t sub = transport.connectSubscriber(s.config.supervisor_pub(), {kTopicSMail, kTopicControl});
     zmq::socket_t push = transport.connectPush(s.config.supervisor_pull());
-    log->info("waiting for the supervisor ({})", s.config.supervisor_pub());
-    const StartResult start = awaitStart(proto::NODE_ARM, s, sub, push, nullptr, &pub, *log);
+    c.log.info("waiting for the supervisor ({})", s.config.supervisor_pub());
+    const StartResult start = awaitStart(proto::NODE_ARM, s, sub, push, nullptr, &pub, c.log);
     if (start == StartResult::kRefused) return 2;
     if (start == StartResult::kStopped) return 0;
-    log->info("ready: {} at {} ms, {}", model.name, s.config.dt_ms(),
+    c.log.info("ready: {} at {} ms, {}", model.name, s.config.dt_ms(),
               s.config.clock() == proto::CM_LOCKSTEP ? "lockstep" : "realtime");
 
     const bool lockstep = s.config.clock() == proto::CM_LOCKSTEP;
@@ -69,7 +57,7 @@ int main(int argc, char** argv) {
         while (supervisor_period < static_cast<std::int64_t>(k) && !stopRequested()) {
           if (!receive(sub, in, 100)) continue;
           if (in.has_stop()) {
-            log->info("stop: {}; after {} periods the power is {}, fastest joint {:.3g} rad/s", in.stop().reason(),
+            c.log.info("stop: {}; after {} periods the power is {}, fastest joint {:.3g} rad/s", in.stop().reason(),
                       arm.period(), arm.powered() ? "on" : "off", arm.qd().cwiseAbs().maxCoeff());
             return 0;
           }
@@ -112,21 +100,15 @@ int main(int argc, char** argv) {
         if (in.has_smail())
           supervisor_period = std::max(supervisor_period, static_cast<std::int64_t>(in.smail().header().period()));
         if (in.has_stop()) {
-          log->info("stop: {}; after {} periods the power is {}, fastest joint {:.3g} rad/s", in.stop().reason(),
+          c.log.info("stop: {}; after {} periods the power is {}, fastest joint {:.3g} rad/s", in.stop().reason(),
                     arm.period(), arm.powered() ? "on" : "off", arm.qd().cwiseAbs().maxCoeff());
           return 0;
         }
       }
       arm.step(commands);
     }
-    log->info("stopped by signal after {} periods ({} torque commands missed); the power is {}, fastest joint {:.3g} rad/s",
+    c.log.info("stopped by signal after {} periods ({} torque commands missed); the power is {}, fastest joint {:.3g} rad/s",
               arm.period(), missing, arm.powered() ? "on" : "off", arm.qd().cwiseAbs().maxCoeff());
     return 0;
-  } catch (const rfms::Error& e) {
-    log->error("{}", e.what());
-    return 2;
-  } catch (const zmq::error_t& e) {
-    log->error("transport: {}", e.what());
-    return 2;
-  }
+  });
 }

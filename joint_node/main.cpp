@@ -1,42 +1,28 @@
 // rfms-joint --joint N: one joint server as a cluster node. For every S_MAIL it runs its core with
 // the arm's sensor mail of the same period (lockstep) or the latest one (realtime), and sends its
 // J_MAIL to the supervisor and its torque command to the arm.
-#include <CLI/CLI.hpp>
-
-#include "common/error.hpp"
-#include "common/node_shell.hpp"
-#include "common/robot_model_loader.hpp"
 #include "joint_node/joint_core.hpp"
 #include "sim/node_configs.hpp"
+#include "sim/node_main.hpp"
 
 int main(int argc, char** argv) {
   using namespace rfms;
   CLI::App app{"rfms-joint: one joint server of the RFMS cluster (PIK setpoint, servo)"};
-  NodeOptions options;
   int joint = 0;
-  addNodeOptions(app, options);
   app.add_option("--joint", joint, "joint number, 1..6")->required()->check(CLI::Range(1, 6));
-  CLI11_PARSE(app, argc, argv);
-  auto log = makeNodeLogger("joint" + std::to_string(joint));
-  installStopSignals();
-  try {
-    const ClusterSettings s = loadClusterConfig(options.config, options.run_dir);
-    const RobotModel model = loadRobotModel(s.config.robot());
-    applyRealtimeSettings(s, *log);
-    HarnessConfig settings;
-    settings.dt = s.config.dt_ms() * 1e-3;
-    JointCore core(model, servoConfigsFor(model, settings)[static_cast<std::size_t>(joint - 1)]);
+  return runNode(argc, argv, app, [&] { return "joint" + std::to_string(joint); }, 0, [&](NodeContext& c) {
+    const ClusterSettings& s = c.settings;
+    JointCore core(c.model, servoConfigsFor(c.model, c.controller)[static_cast<std::size_t>(joint - 1)]);
     const auto node = static_cast<proto::Node>(proto::NODE_JOINT1 + joint - 1);
-
     Transport transport;
     zmq::socket_t sup = transport.connectSubscriber(s.config.supervisor_pub(), {kTopicSMail, kTopicControl});
     zmq::socket_t arm = transport.connectSubscriber(s.config.arm_pub(), {kTopicArm, kTopicControl});
     zmq::socket_t to_supervisor = transport.connectPush(s.config.supervisor_pull());
     zmq::socket_t to_arm = transport.connectPush(s.config.arm_pull());
-    const StartResult start = awaitStart(node, s, sup, to_supervisor, &arm, nullptr, *log);
+    const StartResult start = awaitStart(node, s, sup, to_supervisor, &arm, nullptr, c.log);
     if (start == StartResult::kRefused) return 2;
     if (start == StartResult::kStopped) return 0;
-    log->info("ready");
+    c.log.info("ready");
 
     const bool lockstep = s.config.clock() == proto::CM_LOCKSTEP;
     proto::Envelope in, smail, sensors, jmail, torque;
@@ -46,7 +32,7 @@ int main(int argc, char** argv) {
       const int which = pollAny({&sup, &arm}, 100);
       if (which == 0 && receive(sup, in, 0)) {
         if (in.has_stop()) {
-          log->info("stop: {}", in.stop().reason());
+          c.log.info("stop: {}", in.stop().reason());
           return 0;
         }
         if (in.has_smail()) smail.Swap(&in), have_smail = true;
@@ -62,13 +48,7 @@ int main(int argc, char** argv) {
       have_smail = false;
       if (lockstep) have_sensors = false;
     }
-    log->info("stopped by signal");
+    c.log.info("stopped by signal");
     return 0;
-  } catch (const rfms::Error& e) {
-    log->error("{}", e.what());
-    return 2;
-  } catch (const zmq::error_t& e) {
-    log->error("transport: {}", e.what());
-    return 2;
-  }
+  });
 }

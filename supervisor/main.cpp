@@ -3,47 +3,34 @@
 // configuration disagrees), then runs period after period: lockstep (each period when all mail of
 // the previous one is in, or the timeout passed) or realtime (on the wall clock). With --task it
 // runs a task file (or --example, the manual's pumatask) from power-up and prints a summary.
-#include <CLI/CLI.hpp>
-
 #include <chrono>
 #include <fstream>
 #include <iostream>
 #include <thread>
 
-#include "common/error.hpp"
 #include "common/kinematics.hpp"
 #include "common/mail_codec.hpp"
-#include "common/node_shell.hpp"
-#include "common/robot_model_loader.hpp"
 #include "sim/node_configs.hpp"
+#include "sim/node_main.hpp"
 #include "supervisor/cluster_loop.hpp"
 #include "supervisor/task_script.hpp"
 
 int main(int argc, char** argv) {
   using namespace rfms;
-  auto log = makeNodeLogger("supervisor");
   CLI::App app{"rfms-supervisor: the supervisor and clock of the RFMS cluster"};
-  NodeOptions options;
   std::string task_path, digest_path, stats_path;
   bool example = false, json = false;
   double run_for_s = 0.0;
-  addNodeOptions(app, options);
   app.add_option("--task", task_path, "run this task file from power-up, then stop the cluster");
   app.add_flag("--example", example, "run the RFMS manual's example task");
   app.add_flag("--json", json, "print the summary as JSON");
   app.add_option("--mail-digest", digest_path, "write a hash of every mail the supervisor sent and used");
   app.add_option("--run-for-s", run_for_s, "without a task: stop the cluster after this long (0: until a signal)");
   app.add_option("--stats", stats_path, "write deadline misses, lateness and bytes per period as JSON at the end");
-  CLI11_PARSE(app, argc, argv);
-  installStopSignals();
-  try {
-    const ClusterSettings s = loadClusterConfig(options.config, options.run_dir);
-    const RobotModel model = loadRobotModel(s.config.robot());
-    applyRealtimeSettings(s, *log, 1);
-    HarnessConfig settings;
-    settings.dt = s.config.dt_ms() * 1e-3;
-    settings.update_periods = static_cast<int>(s.config.update_periods());
-    settings.watchdog_periods = static_cast<int>(s.config.watchdog_periods());
+  return runNode(argc, argv, app, [] { return std::string("supervisor"); }, 1, [&](NodeContext& c) {
+    const ClusterSettings& s = c.settings;
+    const RobotModel& model = c.model;
+    const HarnessConfig& settings = c.controller;
     SupervisorCore core(model, supervisorConfigFor(settings));
     std::unique_ptr<TaskScript> script;
     if (example || !task_path.empty()) {
@@ -58,15 +45,15 @@ int main(int argc, char** argv) {
     zmq::socket_t pub = transport.bindPublisher(s.config.supervisor_pub());
     zmq::socket_t pull = transport.bindPull(s.config.supervisor_pull());
     zmq::socket_t arm = transport.connectSubscriber(s.config.arm_pub(), {kTopicArm, kTopicControl});
-    if (!waitForNodes(s, pub, pull, arm, *log)) return stopRequested() ? 0 : 1;
+    if (!waitForNodes(s, pub, pull, arm, c.log)) return stopRequested() ? 0 : 1;
 
-    ClusterLoop loop(s, core, pub, pull, arm, *log);
-    loop.setStatusFile(options.run_dir + "/status.txt");
+    ClusterLoop loop(s, core, pub, pull, arm, c.log);
+    loop.setStatusFile(c.options.run_dir + "/status.txt");
     if (run_for_s > 0.0) loop.setPeriodLimit(static_cast<std::uint64_t>(run_for_s / settings.dt));
     MailDigest digest;
     loop.run(script.get(), digest_path.empty() ? nullptr : &digest);
     loop.stopCluster(stopRequested() ? "supervisor stopped by signal" : (script ? "task finished" : "run ended"));
-    log->info("timing:\n{}", loop.statusText());
+    c.log.info("timing:\n{}", loop.statusText());
     if (!stats_path.empty()) std::ofstream(stats_path) << loop.statsJson() << "\n";
 
     if (!digest_path.empty()) std::ofstream(digest_path) << digest.hex() << "\n";
@@ -77,11 +64,5 @@ int main(int argc, char** argv) {
       return ok ? 0 : 1;
     }
     return 0;
-  } catch (const rfms::Error& e) {
-    log->error("{}", e.what());
-    return 2;
-  } catch (const zmq::error_t& e) {
-    log->error("transport: {}", e.what());
-    return 2;
-  }
+  });
 }
