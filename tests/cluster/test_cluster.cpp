@@ -3,6 +3,7 @@
 #include <signal.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -176,6 +177,56 @@ TEST(Cluster, RunsOverTcpOnLoopback) {
   const test::Outcome r = test::runCommand(
       kRfms, "run --config " + cfg + " --task " + (run.path / "short.task").string() + " --run-dir " + run.path.string(), 300);
   EXPECT_EQ(r.code, 0) << r.out << r.err << readFile(run.path / "supervisor.log");
+  EXPECT_NE(r.out.find("completed"), std::string::npos) << r.out;
+}
+
+// Two hosts on this machine: joint 3 alone in a network namespace of its own, reaching the rest
+// over a veth pair, as it would reach another machine.
+class Namespace {
+ public:
+  Namespace() {
+    const int id = static_cast<int>(getpid() % 200) + 20;
+    name_ = "rfms-h" + std::to_string(getpid());
+    veth_ = "rfv" + std::to_string(getpid() % 100000);
+    here_ = "10.77." + std::to_string(id) + ".1";
+    there_ = "10.77." + std::to_string(id) + ".2";
+    const std::string peer = veth_ + "p";
+    ok_ = sh("ip netns add " + name_) && sh("ip link add " + veth_ + " type veth peer name " + peer) &&
+          sh("ip link set " + peer + " netns " + name_) && sh("ip addr add " + here_ + "/30 dev " + veth_) &&
+          sh("ip link set " + veth_ + " up") && sh("ip netns exec " + name_ + " ip addr add " + there_ + "/30 dev " + peer) &&
+          sh("ip netns exec " + name_ + " ip link set " + peer + " up") &&
+          sh("ip netns exec " + name_ + " ip link set lo up");
+  }
+  ~Namespace() {
+    sh("ip netns del " + name_);  // takes the veth pair with it
+    sh("ip link del " + veth_);
+  }
+  bool ok() const { return ok_; }
+  const std::string& name() const { return name_; }
+  const std::string& here() const { return here_; }
+
+ private:
+  static bool sh(const std::string& cmd) { return std::system((cmd + " 2>/dev/null").c_str()) == 0; }
+  std::string name_, veth_, here_, there_;
+  bool ok_ = false;
+};
+
+TEST(Cluster, AJointInAnotherNetworkNamespace) {
+  Namespace ns;
+  if (!ns.ok()) GTEST_SKIP() << "cannot create network namespaces here (needs root and iproute2)";
+  RunDir run("netns");
+  const int base = 43000 + static_cast<int>(getpid() % 5000) * 4;
+  auto tcp = [&](int i) { return "\"tcp://" + ns.here() + ":" + std::to_string(base + i) + "\""; };
+  std::string cfg = configWith(run.path, "two-hosts.textproto",
+                               {{"\"ipc://{run}/supervisor.pub\"", tcp(0)},
+                                {"\"ipc://{run}/supervisor.pull\"", tcp(1)},
+                                {"\"ipc://{run}/arm.pub\"", tcp(2)},
+                                {"\"ipc://{run}/arm.pull\"", tcp(3)}});
+  std::ofstream(cfg, std::ios::app) << "placement { node: \"joint3\" via: \"netns:" << ns.name() << "\" }\n";
+  std::ofstream(run.path / "short.task") << kShortTask;
+  const test::Outcome r = test::runCommand(
+      kRfms, "run --config " + cfg + " --task " + (run.path / "short.task").string() + " --run-dir " + run.path.string(), 300);
+  EXPECT_EQ(r.code, 0) << r.out << r.err << readFile(run.path / "supervisor.log") << readFile(run.path / "joint3.log");
   EXPECT_NE(r.out.find("completed"), std::string::npos) << r.out;
 }
 
