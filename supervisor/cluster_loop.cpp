@@ -273,14 +273,24 @@ void ClusterLoop::logEvents(const SupervisorOutbox& out) {
 void ClusterLoop::run(TaskScript* script, MailDigest* digest) {
   const bool lockstep = s_.config.clock() == proto::CM_LOCKSTEP;
   const auto period = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s_.config.dt_ms() * 1e-3));
-  const auto t0 = Clock::now();
+  auto t0 = Clock::now();
   SupervisorOutbox out;
   bool stopping = false;
   Clock::time_point stop_deadline;
   auto last_status = Clock::now();
   for (;; ++k_) {
     SupervisorInbox in;
-    const auto tick = t0 + static_cast<Clock::rep>(k_) * period;
+    auto tick = t0 + static_cast<Clock::rep>(k_) * period;
+    if (!lockstep && Clock::now() > tick + period) {
+      // The supervisor itself fell behind (the machine stalled it): the ticks it slept through
+      // are its own misses. Catching up in a burst would give every node no time to answer and
+      // charge them with the stall, so the clock moves on from now instead.
+      const auto behind = (Clock::now() - tick) / period;
+      t0 += behind * period;
+      tick += behind * period;
+      misses_[proto::NODE_SUPERVISOR] += static_cast<std::uint64_t>(behind);
+      log_.warn("period {}: {} tick(s) late; skipped", k_, behind);
+    }
     if (lockstep) gather(k_, in);
     else gatherRealtime(k_, tick, tick - period, in);
 
