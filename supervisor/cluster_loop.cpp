@@ -354,10 +354,14 @@ void ClusterLoop::run(TaskScript* script, MailDigest* digest) {
       ++k_;
       return;
     }
-    // Stopped: powered off, whether by the stop or by an emergency on the way.
+    // Stopped: powered off, whether by the stop or by an emergency on the way. A few more periods
+    // let the brakes lock every joint before the nodes are told to exit.
     if (stopping && (core_.rtstate() == proto::RT_IDLE || core_.rtstate() == proto::RT_EMGCY)) {
-      ++k_;
-      return;
+      if (powered_off_at_ == 0) powered_off_at_ = k_;
+      if (k_ >= powered_off_at_ + kBrakePeriods) {
+        ++k_;
+        return;
+      }
     }
   }
 }

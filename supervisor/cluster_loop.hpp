@@ -75,6 +75,8 @@ class ClusterLoop {
   std::uint64_t bytes_ = 0;                             // on the wire, counting each subscriber's copy
   std::string status_path_;
   int arm_quiet_ = 0;  // realtime: windows since the arm's last sensor mail
+  static constexpr std::uint64_t kBrakePeriods = 100;  // after power-off, before the nodes exit
+  std::uint64_t powered_off_at_ = 0;
   std::uint64_t period_limit_ = 0;
   std::string buffer_;
 };
