@@ -5,31 +5,36 @@
 
 namespace rfms {
 
-zmq::socket_t Transport::bindPublisher(const std::string& endpoint) {
-  zmq::socket_t s(context_, zmq::socket_type::pub);
+namespace {
+// Linger 0: a node that exits does not wait for peers that are gone.
+zmq::socket_t open(zmq::context_t& context, zmq::socket_type type) {
+  zmq::socket_t s(context, type);
   s.set(zmq::sockopt::linger, 0);
+  return s;
+}
+}  // namespace
+
+zmq::socket_t Transport::bindPublisher(const std::string& endpoint) {
+  zmq::socket_t s = open(context_, zmq::socket_type::pub);
   s.bind(endpoint);
   return s;
 }
 
 zmq::socket_t Transport::bindPull(const std::string& endpoint) {
-  zmq::socket_t s(context_, zmq::socket_type::pull);
-  s.set(zmq::sockopt::linger, 0);
+  zmq::socket_t s = open(context_, zmq::socket_type::pull);
   s.bind(endpoint);
   return s;
 }
 
 zmq::socket_t Transport::connectSubscriber(const std::string& endpoint, std::initializer_list<Topic> topics) {
-  zmq::socket_t s(context_, zmq::socket_type::sub);
-  s.set(zmq::sockopt::linger, 0);
+  zmq::socket_t s = open(context_, zmq::socket_type::sub);
   for (Topic t : topics) s.set(zmq::sockopt::subscribe, std::string(1, static_cast<char>(t)));
   s.connect(endpoint);
   return s;
 }
 
 zmq::socket_t Transport::connectPush(const std::string& endpoint) {
-  zmq::socket_t s(context_, zmq::socket_type::push);
-  s.set(zmq::sockopt::linger, 0);
+  zmq::socket_t s = open(context_, zmq::socket_type::push);
   s.connect(endpoint);
   return s;
 }

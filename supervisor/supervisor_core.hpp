@@ -97,7 +97,6 @@ class SupervisorCore {
   proto::RtState state_ = proto::RT_IDLE;
   proto::RtState requested_ = proto::RT_IDLE;  // set by handle(), applied by step()
   bool state_request_ = false;
-  bool stop_request_ = false, trajectory_started_ = false;
   proto::EmergencyReason reason_ = proto::ER_NONE, pending_reason_ = proto::ER_NONE;
   proto::Node reason_node_ = proto::NODE_NONE;
   int jog_joint_ = 0, jog_direction_ = 0;
