@@ -79,6 +79,23 @@ const char* describe(IkStatus s) {
   return "unknown";
 }
 
+std::optional<PikScheme> parsePikScheme(std::string_view name) {
+  for (PikScheme s : {PikScheme::kPaper, PikScheme::kPaperExtrapolated, PikScheme::kDecoupled,
+                      PikScheme::kDecoupledExtrapolated})
+    if (name == toString(s)) return s;
+  return std::nullopt;
+}
+
+const char* toString(PikScheme scheme) {
+  switch (scheme) {
+    case PikScheme::kPaper: return "paper";
+    case PikScheme::kPaperExtrapolated: return "paper-extrapolated";
+    case PikScheme::kDecoupled: return "decoupled";
+    case PikScheme::kDecoupledExtrapolated: return "decoupled-extrapolated";
+  }
+  return "unknown";
+}
+
 PumaIk::PumaIk(const RobotModel& model, double wrist_singular_sin) : wrist_singular_sin_(wrist_singular_sin) {
   static constexpr std::array<double, kJoints> kAlpha{kPi / 2, 0, -kPi / 2, kPi / 2, -kPi / 2, 0};
   for (int i = 0; i < kJoints; ++i) {
@@ -124,6 +141,29 @@ Mat3 PumaIk::rotationTo(int frame, const JointVec& q) const {
   return r;
 }
 
+bool PumaIk::armPlaneFromT6(const Vec3& w, const ArmConfig& config, double& x, double& y) const {
+  const double r_sq = w.x() * w.x() + w.y() * w.y();
+  double reach = 0.0;
+  if (!boundedSqrt(r_sq - offset_d_ * offset_d_, r_sq + offset_d_ * offset_d_, reach)) return false;
+  x = config.righty ? reach : -reach;
+  y = w.z() - d1_;
+  return true;
+}
+
+JointSolution PumaIk::shoulderAngle(double x, double y, const ArmConfig& config,
+                                    const JointVec& q_near) const {
+  // In the arm plane the elbow lies at a2 (cos theta2, sin theta2) and at distance
+  // sqrt(a3^2 + d4^2) from the wrist centre: x cos(theta2) + y sin(theta2) = h.
+  const double r_sq = x * x + y * y;
+  const double h = (r_sq + a2_ * a2_ - forearm_sq_) / (2.0 * a2_);
+  double s = 0.0;
+  if (!boundedSqrt(r_sq - h * h, r_sq, s)) return {q_near[1], IkStatus::kOutOfReachElbow};
+  // The elbow is anticlockwise of the wrist (seen with x_1 to the right and z_0 up) when it is
+  // above the shoulder–wrist line of a righty arm, or below it for a lefty arm.
+  const bool anticlockwise = config.up == config.righty;
+  return finish(2, std::atan2(y, x) + std::atan2(anticlockwise ? s : -s, h), q_near, IkStatus::kOk);
+}
+
 JointSolution PumaIk::finish(int i, double th, const JointVec& q_near, IkStatus status) const {
   const int k = i - 1;
   double q = nearestEquivalent(th - offset_[k], q_near[k]);
@@ -160,19 +200,9 @@ JointSolution PumaIk::solveJoint(int i, const Transform& t6, const JointVec& kno
       return finish(1, std::atan2(w.y(), w.x()) + std::atan2(offset_d_, side), q_near, IkStatus::kOk);
     }
     case 2: {
-      // In the arm plane the elbow lies at a2 (cos theta2, sin theta2) and at distance
-      // sqrt(a3^2 + d4^2) from the wrist centre: x cos(theta2) + y sin(theta2) = h.
       double x, y;
       armPlane(w, theta(0, known), x, y);
-      const double r_sq = x * x + y * y;
-      const double h = (r_sq + a2_ * a2_ - forearm_sq_) / (2.0 * a2_);
-      double s = 0.0;
-      if (!boundedSqrt(r_sq - h * h, r_sq, s)) return {q_near[1], IkStatus::kOutOfReachElbow};
-      // The elbow is anticlockwise of the wrist (seen with x_1 to the right and z_0 up) when it is
-      // above the shoulder–wrist line of a righty arm, or below it for a lefty arm.
-      const bool anticlockwise = config.up == config.righty;
-      return finish(2, std::atan2(y, x) + std::atan2(anticlockwise ? s : -s, h), q_near,
-                    IkStatus::kOk);
+      return shoulderAngle(x, y, config, q_near);
     }
     case 3: {
       // The wrist centre seen from the elbow, in frame 2: Rz(theta3) (a3, d4).
@@ -202,6 +232,45 @@ JointSolution PumaIk::solveJoint(int i, const Transform& t6, const JointVec& kno
       return finish(6, std::atan2(r(1, 0) - r(0, 1), r(0, 0) + r(1, 1)), q_near, IkStatus::kOk);
     }
     default: return {0.0, IkStatus::kInvalidJoint};
+  }
+}
+
+JointSolution PumaIk::solveJointDecoupled(int i, const Transform& t6, const JointVec& known,
+                                          const ArmConfig& config, const JointVec& q_near) const {
+  if (i < 1 || i > kJoints) return {0.0, IkStatus::kInvalidJoint};
+  if (i == 1) return solveJoint(1, t6, known, config, q_near);  // T6 alone already
+  const Vec3 w = wristCentre(t6);
+  if (i <= 3) {
+    double x, y;
+    if (!armPlaneFromT6(w, config, x, y)) return {q_near[i - 1], IkStatus::kOutOfReachShoulder};
+    if (i == 2) return shoulderAngle(x, y, config, q_near);
+    // The wrist centre seen from the elbow, in frame 2, is (u, v) = Rz(theta3) (a3, d4); its
+    // distance from the shoulder gives u, and the elbow's side gives the sign of v: the wrist
+    // turns clockwise from the upper arm exactly when the elbow is anticlockwise of the wrist.
+    const double u = (x * x + y * y - a2_ * a2_ - forearm_sq_) / (2.0 * a2_);
+    double v = 0.0;
+    if (!boundedSqrt(forearm_sq_ - u * u, forearm_sq_, v)) return {q_near[2], IkStatus::kOutOfReachElbow};
+    const bool anticlockwise = config.up == config.righty;
+    return finish(3, std::atan2(anticlockwise ? -v : v, u) - forearm_angle_, q_near, IkStatus::kOk);
+  }
+  // The wrist: R_36 = R_03^T R, whose third row is (s5 c6, -s5 s6, c5) and whose approach column
+  // is (-c4 s5, -s4 s5, c5).
+  const Mat3 r03 = rotationTo(3, known);
+  const double sign = config.flip ? -1.0 : 1.0;  // the sign of sin(theta5)
+  const Vec3 a = r03.transpose() * t6.linear().col(2);
+  const double s5 = std::hypot(a.x(), a.y());
+  switch (i) {
+    case 4:
+      if (s5 < wrist_singular_sin_)
+        return finish(4, q_near[3] + offset_[3], q_near, IkStatus::kWristSingular);
+      return finish(4, std::atan2(-sign * a.y(), -sign * a.x()), q_near, IkStatus::kOk);
+    case 5: return finish(5, std::atan2(sign * s5, a.z()), q_near, IkStatus::kOk);
+    default: {
+      if (s5 < wrist_singular_sin_) return solveJoint(6, t6, known, config, q_near);
+      const Vec3 z3 = r03.col(2);
+      const double n = z3.dot(t6.linear().col(0)), o = z3.dot(t6.linear().col(1));
+      return finish(6, std::atan2(-sign * o, sign * n), q_near, IkStatus::kOk);
+    }
   }
 }
 

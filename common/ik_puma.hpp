@@ -70,6 +70,15 @@ class PumaIk {
   JointSolution solveJoint(int i, const Transform& t6, const JointVec& known, const ArmConfig& config,
                            const JointVec& q_near) const;
 
+  // The same angles with the fewest dependencies ("decoupled" PIK). Lambda_1..3 need T6 alone: the
+  // wrist centre's projection on the arm plane is the signed reach of Lambda_1, and the elbow angle
+  // follows from the shoulder-wrist distance. Lambda_4..6 need T6 and R_03 alone, i.e. theta_1 and
+  // theta_2 + theta_3 of `known` (theta_5 from the approach vector's z_3 component, theta_6 from the
+  // z_3 components of n and o, signs from the flip flag). At a singular wrist Lambda_6 falls back
+  // to solveJoint's form, which uses theta_4 and theta_5 of `known`.
+  JointSolution solveJointDecoupled(int i, const Transform& t6, const JointVec& known,
+                                    const ArmConfig& config, const JointVec& q_near) const;
+
   // The exact solution: Lambda_1 .. Lambda_6 in order, each using the ones before it.
   IkSolution solveSerial(const Transform& t6, const ArmConfig& config, const JointVec& q_near) const;
 
@@ -87,6 +96,10 @@ class PumaIk {
   Vec3 wristCentre(const Transform& t6) const;
   // Wrist centre in the plane of the arm: (x along x_1, y along z_0 above the shoulder).
   void armPlane(const Vec3& w, double theta1, double& x, double& y) const;
+  // The same from T6 alone: x is the signed reach of Lambda_1. False inside the shoulder cylinder.
+  bool armPlaneFromT6(const Vec3& w, const ArmConfig& config, double& x, double& y) const;
+  // theta_2 from the wrist centre in the arm plane (shared by both forms of Lambda_2).
+  JointSolution shoulderAngle(double x, double y, const ArmConfig& config, const JointVec& q_near) const;
   Mat3 rotationTo(int frame, const JointVec& q) const;  // R_0,frame from joints 1..frame
   JointSolution finish(int i, double theta, const JointVec& q_near, IkStatus status) const;
 
@@ -98,5 +111,23 @@ class PumaIk {
   double forearm_angle_;   // atan2(d4, a3)
   double wrist_singular_sin_;
 };
+
+// How a joint server solves its own angle at each setpoint update (ACCURACY.md measures them).
+// The exact serial solution stays available to every scheme through S_MAIL's serial_ik.
+enum class PikScheme {
+  // Zhang & Paul's Eq. 6: Lambda_i from this update's T6 and joints 1..i-1 of the previous update.
+  kPaper,
+  // Eq. 6 with joints 1..i-1 extrapolated linearly from the last two updates.
+  kPaperExtrapolated,
+  // Joints 1-3 from T6 alone (exact); joints 4-6 from T6 and R_03 of the previous update, that is
+  // theta_1 and theta_2 + theta_3 one update old (PumaIk::solveJointDecoupled).
+  kDecoupled,
+  // The same with theta_1 .. theta_3 extrapolated from the last two updates.
+  kDecoupledExtrapolated,
+};
+// "paper", "paper-extrapolated", "decoupled", "decoupled-extrapolated".
+std::optional<PikScheme> parsePikScheme(std::string_view name);
+const char* toString(PikScheme scheme);
+inline constexpr PikScheme kDefaultPikScheme = PikScheme::kDecoupledExtrapolated;
 
 }  // namespace rfms

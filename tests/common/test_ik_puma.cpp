@@ -118,6 +118,33 @@ TEST(PumaIk, PerJointFunctionsChainIntoTheSerialSolution) {
   EXPECT_LT((known - q).cwiseAbs().maxCoeff(), 1e-9);
 }
 
+TEST_P(PumaIkRoundTrip, DecoupledFormsGiveTheSerialAnglesWithFewerDependencies) {
+  const RobotModel& model = std::string(GetParam()) == "puma260" ? test::puma260() : test::puma560();
+  const PumaIk ik(model);
+  std::mt19937_64 rng(9);
+  for (int n = 0; n < 2000; ++n) {
+    const JointVec q = randomRegularConfiguration(model, rng);
+    const Transform t6 = forwardKinematics(model, q);
+    const ArmConfig config = ik.configOf(q);
+    const IkSolution serial = ik.solveSerial(t6, config, q);
+    ASSERT_EQ(serial.status, IkStatus::kOk);
+    // The arm joints ignore `known` entirely: garbage in it changes nothing.
+    const JointVec garbage = test::randomVector(rng, 3.0);
+    // The wrist joints read only theta_1 and theta_2 + theta_3: moving theta_2 and theta_3 in
+    // opposite directions, or perturbing theta_4 and theta_5, changes nothing either.
+    JointVec inner = serial.q;
+    inner[1] += 0.3;
+    inner[2] -= 0.3;
+    inner[3] += 0.7;
+    inner[4] -= 0.2;
+    for (int i = 1; i <= kJoints; ++i) {
+      const JointSolution s = ik.solveJointDecoupled(i, t6, i <= 3 ? garbage : inner, config, q);
+      ASSERT_EQ(s.status, IkStatus::kOk) << "joint " << i << " q=" << q.transpose();
+      ASSERT_NEAR(s.q, serial.q[i - 1], 1e-9) << "joint " << i << " q=" << q.transpose();
+    }
+  }
+}
+
 TEST(PumaIk, SingularWristHoldsJointFourAndStillReachesThePose) {
   const RobotModel& model = test::puma260();
   const PumaIk ik(model);
