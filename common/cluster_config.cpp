@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "common/error.hpp"
+#include "common/ik_puma.hpp"
 
 namespace rfms {
 
@@ -57,6 +58,9 @@ ClusterSettings loadClusterConfig(const std::string& path, const std::string& ru
   if (!(c.dt_ms() >= 0.5 && c.dt_ms() <= 10.0)) fail("dt_ms", "must be within 0.5 .. 10, got " + std::to_string(c.dt_ms()));
   if (c.update_periods() < 1 || c.update_periods() > 100) fail("update_periods", "must be 1 .. 100");
   if (c.watchdog_periods() < 2) fail("watchdog_periods", "must be at least 2");
+  if (c.pik().empty()) c.set_pik(toString(kDefaultPikScheme));
+  if (!parsePikScheme(c.pik()))
+    fail("pik", "'" + c.pik() + "' is not one of paper, paper-extrapolated, decoupled, decoupled-extrapolated");
   if (c.lockstep_timeout_ms() < 1) fail("lockstep_timeout_ms", "must be at least 1");
   if (c.startup_timeout_ms() < 100) fail("startup_timeout_ms", "must be at least 100");
   for (auto* e : {c.mutable_supervisor_pub(), c.mutable_supervisor_pull(), c.mutable_arm_pub(), c.mutable_arm_pull()}) {
@@ -76,6 +80,8 @@ std::string disagreement(const proto::Hello& mine, const proto::Hello& hello) {
   else if (hello.update_periods() != mine.update_periods())
     why << "its setpoint update period " << hello.update_periods() << " differs from the supervisor's "
         << mine.update_periods();
+  else if (hello.pik() != mine.pik())
+    why << "its PIK scheme " << hello.pik() << " differs from the supervisor's " << mine.pik();
   else if (hello.clock() != mine.clock())
     why << "its clock mode differs from the supervisor's";
   return why.str();

@@ -62,6 +62,7 @@ proto::Hello helloFor(proto::Node node, const ClusterSettings& s) {
   h.set_dt_ms(s.config.dt_ms());
   h.set_update_periods(s.config.update_periods());
   h.set_clock(s.config.clock());
+  h.set_pik(s.config.pik());
   return h;
 }
 

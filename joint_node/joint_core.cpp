@@ -6,6 +6,7 @@
 
 #include "common/crba.hpp"
 #include "common/mail_codec.hpp"
+#include "common/transform.hpp"
 
 namespace rfms {
 
@@ -80,6 +81,7 @@ void JointCore::readEncoder(const proto::ArmSensors& sensors, proto::RtState sta
 
 void JointCore::enterSetpointMode() {
   sp_previous_ = sp_next_ = ik_setpoint_ = hold_target_;
+  have_previous_known_ = false;
   phase_ = 0;
   update_periods_ = 1;
   desired_velocity_ = desired_acceleration_ = 0.0;
@@ -106,7 +108,20 @@ double JointCore::solveSetpoint(const proto::SMail& s) {
       known[j - 1] = sol.q;
     }
   } else {
-    sol = ik_.solveJoint(config_.joint, t6, known, config, near);
+    const bool extrapolate = config_.pik == PikScheme::kPaperExtrapolated ||
+                             config_.pik == PikScheme::kDecoupledExtrapolated;
+    JointVec inner = known;
+    // Angles rebuilt from sines wrap at pi; only their sines and cosines are used downstream, so
+    // the step is taken modulo 2 pi and the extrapolated angle may lie outside (-pi, pi].
+    if (extrapolate && have_previous_known_)
+      for (int j = 0; j < kJoints; ++j)
+        inner[j] += wrapToPi(known[j] - previous_known_[j]);
+    previous_known_ = known;
+    have_previous_known_ = true;
+    const bool decoupled = config_.pik == PikScheme::kDecoupled ||
+                           config_.pik == PikScheme::kDecoupledExtrapolated;
+    sol = decoupled ? ik_.solveJointDecoupled(config_.joint, t6, inner, config, near)
+                    : ik_.solveJoint(config_.joint, t6, inner, config, near);
   }
   ik_status_ = static_cast<int>(sol.status);
   return usable(sol.status) ? sol.q : ik_setpoint_;

@@ -41,6 +41,7 @@ struct JointServoConfig {
   // |sin(theta5)| below which joint 4 holds its angle: PIK's inner angles are a period old, so
   // theta4 computed from a nearly vertical approach vector would follow their error, not the path.
   double wrist_singular_sin = 1e-3;
+  PikScheme pik = kDefaultPikScheme;
 };
 
 // Gains of a critically damped loop of `bandwidth_hz` on the joint's own inertia at `park`.
@@ -91,6 +92,9 @@ class JointCore {
   int phase_ = 0, update_periods_ = 1;
   double desired_velocity_ = 0.0, desired_acceleration_ = 0.0;
   int ik_status_ = 0;
+  // The other joints' setpoints of the previous update, for the extrapolating schemes.
+  JointVec previous_known_ = JointVec::Zero();
+  bool have_previous_known_ = false;
 
   // Servo.
   double integral_ = 0.0, saturated_for_ = 0.0;

@@ -23,6 +23,7 @@ struct HarnessConfig {
   int update_periods = 1;           // setpoint update period, in sample periods
   int watchdog_periods = 10;
   bool serial_ik = false;
+  PikScheme pik = kDefaultPikScheme;  // how the joint servers form PIK (ACCURACY.md)
   Amplifier amplifier = Amplifier::kCurrent;
   JointVec park = JointVec::Zero(); // where the joints assume the arm powered up
   double power_up_error = 0.5 * 3.141592653589793 / 180.0;  // rad: the arm's true offset from park, at most

@@ -25,12 +25,15 @@ int main(int argc, char** argv) {
   double dt_ms = 1.0, timeout_s = 600.0;
   int update_periods = 1;
   bool serial_ik = false, json = false;
+  std::string pik = toString(kDefaultPikScheme);
   app.add_option("--robot", robot, "robot model file")->capture_default_str();
   app.add_option("--task", task_path, "task file (default: the RFMS manual's example task)");
   app.add_option("--dt-ms", dt_ms, "sample period in ms (0.5 .. 10)")->capture_default_str();
   app.add_option("--update-periods", update_periods, "setpoint update period in sample periods (1 .. 100)")
       ->capture_default_str();
   app.add_flag("--serial-ik", serial_ik, "joints solve the exact serial IK instead of PIK");
+  app.add_option("--pik", pik, "PIK scheme: paper, paper-extrapolated, decoupled, decoupled-extrapolated")
+      ->capture_default_str();
   app.add_option("--amplifier", amplifier, "current or voltage")->capture_default_str();
   app.add_option("--timeout-s", timeout_s, "simulated seconds allowed for the task")->capture_default_str();
   app.add_flag("--json", json, "print the summary as JSON");
@@ -43,6 +46,8 @@ int main(int argc, char** argv) {
   try {
     if (!(dt_ms >= 0.5 && dt_ms <= 10.0)) throw ConfigError("--dt-ms must be within 0.5 .. 10");
     if (update_periods < 1 || update_periods > 100) throw ConfigError("--update-periods must be 1 .. 100");
+    const auto scheme = parsePikScheme(pik);
+    if (!scheme) throw ConfigError("--pik must be paper, paper-extrapolated, decoupled or decoupled-extrapolated");
     if (amplifier != "current" && amplifier != "voltage") throw ConfigError("--amplifier must be current or voltage");
     if (!(timeout_s > 0.0)) throw ConfigError("--timeout-s must be positive");
     const RobotModel model = loadRobotModel(robot);
@@ -52,10 +57,11 @@ int main(int argc, char** argv) {
     config.dt = dt_ms * 1e-3;
     config.update_periods = update_periods;
     config.serial_ik = serial_ik;
+    config.pik = *scheme;
     config.amplifier = amplifier == "current" ? Amplifier::kCurrent : Amplifier::kVoltage;
     Harness harness(model, config);
     log->info("robot {}, dt {} ms, setpoint update every {} period(s), {} IK, task {}", model.name, dt_ms,
-              update_periods, serial_ik ? "serial" : "parallel", task_path.empty() ? "example" : task_path);
+              update_periods, serial_ik ? "serial" : pik.c_str(), task_path.empty() ? "example" : task_path);
     RunOptions options;
     options.timeout_s = timeout_s;
     const RunSummary summary = runTask(harness, task, options);

@@ -7,8 +7,10 @@ namespace rfms {
 
 std::array<JointServoConfig, kJoints> servoConfigsFor(const RobotModel& model, const HarnessConfig& c) {
   std::array<JointServoConfig, kJoints> s;
-  for (int i = 0; i < kJoints; ++i)
+  for (int i = 0; i < kJoints; ++i) {
     s[static_cast<std::size_t>(i)] = defaultServoConfig(model, i + 1, c.park, c.dt, c.servo_bandwidth_hz);
+    s[static_cast<std::size_t>(i)].pik = c.pik;
+  }
   return s;
 }
 

@@ -21,6 +21,7 @@ int runNode(int argc, char** argv, CLI::App& app, const std::function<std::strin
     c.model = loadRobotModel(c.settings.config.robot());
     c.controller.dt = c.settings.config.dt_ms() * 1e-3;
     c.controller.update_periods = static_cast<int>(c.settings.config.update_periods());
+    c.controller.pik = *parsePikScheme(c.settings.config.pik());
     c.controller.watchdog_periods = static_cast<int>(c.settings.config.watchdog_periods());
     c.controller.seed = c.settings.config.seed();
     applyRealtimeSettings(c.settings, *log, priority_offset);
