@@ -158,6 +158,18 @@ int main(int argc, char** argv) {
     benchmark::DoNotOptimize(inverse);
   });
 
+  // One joint server's share of a PIK update: Lambda_i alone, in the paper's form (inner angles
+  // of the previous update) and in the decoupled form (arm joints from T6 alone). The parallel
+  // update costs the slowest joint's share (Zhang & Paul's Eq. 9).
+  for (int i = 1; i <= kJoints; ++i) {
+    add("pik_joint" + std::to_string(i) + "/paper", [&, i](std::size_t n) {
+      benchmark::DoNotOptimize(ik.solveJoint(i, in.t6[n], in.q[n], in.config[n], in.q[n]));
+    });
+    add("pik_joint" + std::to_string(i) + "/decoupled", [&, i](std::size_t n) {
+      benchmark::DoNotOptimize(ik.solveJointDecoupled(i, in.t6[n], in.q[n], in.config[n], in.q[n]));
+    });
+  }
+
   benchmark::Initialize(&argc, argv);
   MedianCollector reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
@@ -172,5 +184,18 @@ int main(int argc, char** argv) {
     if (ours == reporter.medians.end() || kdl == reporter.medians.end()) continue;
     std::printf("%-22s %12.1f %12.1f %8.2f\n", f, ours->second, kdl->second, kdl->second / ours->second);
   }
+
+  std::printf("\nPIK, one joint's share of an update (median ns; the paper's Tables II and III in our units)\n");
+  std::printf("%-10s %12s %12s\n", "joint", "paper", "decoupled");
+  double worst_paper = 0.0, worst_decoupled = 0.0;
+  for (int i = 1; i <= kJoints; ++i) {
+    const std::string base = "pik_joint" + std::to_string(i);
+    const double p = reporter.medians[base + "/paper"], d = reporter.medians[base + "/decoupled"];
+    worst_paper = std::max(worst_paper, p);
+    worst_decoupled = std::max(worst_decoupled, d);
+    std::printf("%-10d %12.1f %12.1f\n", i, p, d);
+  }
+  std::printf("%-10s %12.1f %12.1f   (serial, all six: %.1f)\n", "max", worst_paper, worst_decoupled,
+              reporter.medians["ik_six_lambdas/ours"]);
   return 0;
 }

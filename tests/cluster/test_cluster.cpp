@@ -251,32 +251,38 @@ TEST(Cluster, RealtimeClockRunsAndReportsItsTiming) {
 TEST(Cluster, ANodeWhoseConfigurationDisagreesIsRefused) {
   RunDir run("refuse");
   const std::string base = readFile(std::string(RFMS_SOURCE_DIR) + "/deploy/clusters/local.textproto");
-  auto write = [&](const std::string& name, const std::string& dt) {
-    std::string text = base;
+  auto write = [&](const std::string& name, const std::string& dt, const std::string& extra = "") {
+    std::string text = base + extra;
     text.replace(text.find("dt_ms: 1"), 8, "dt_ms: " + dt);
     text.replace(text.find("startup_timeout_ms: 10000"), 25, "startup_timeout_ms: 3000");
     text.replace(text.find("../robots"), 9, std::string(RFMS_SOURCE_DIR) + "/deploy/robots");
     std::ofstream(run.path / name) << text;
     return (run.path / name).string();
   };
-  const std::string good = write("good.textproto", "1"), bad = write("bad.textproto", "2");
+  const std::string good = write("good.textproto", "1"), bad = write("bad.textproto", "2"),
+                    other_pik = write("pik.textproto", "1", "\npik: \"paper\"\n");
   test::ProcessGroup g;
   const std::string dir = run.path.string();
   auto log = [&](const char* n) { return (run.path / (std::string(n) + ".log")).string(); };
   const pid_t sup = g.start({kBin + "/rfms-supervisor", "--config", good, "--run-dir", dir}, log("supervisor"));
   g.start({kBin + "/rfms-arm", "--config", good, "--run-dir", dir}, log("arm"));
   g.start({kBin + "/rfms-math", "--config", good, "--run-dir", dir}, log("math"));
-  pid_t odd = -1;
+  pid_t odd = -1, odd_pik = -1;
   for (int j = 1; j <= 6; ++j) {
-    const std::string cfg = j == 3 ? bad : good;
+    const std::string cfg = j == 3 ? bad : j == 5 ? other_pik : good;
     const pid_t p = g.start({kBin + "/rfms-joint", "--config", cfg, "--run-dir", dir, "--joint", std::to_string(j)},
                             log(("joint" + std::to_string(j)).c_str()));
     if (j == 3) odd = p;
+    if (j == 5) odd_pik = p;
   }
   EXPECT_EQ(g.wait(odd, std::chrono::seconds(20)), 2);
   EXPECT_NE(readFile(log("joint3")).find("refused by the supervisor: its sample period 2 ms differs from the supervisor's 1 ms"),
             std::string::npos)
       << readFile(log("joint3"));
+  EXPECT_EQ(g.wait(odd_pik, std::chrono::seconds(20)), 2);
+  EXPECT_NE(readFile(log("joint5")).find("its PIK scheme paper differs from the supervisor's decoupled-extrapolated"),
+            std::string::npos)
+      << readFile(log("joint5"));
   EXPECT_EQ(g.wait(sup, std::chrono::seconds(20)), 1);
   EXPECT_NE(readFile(log("supervisor")).find("not ready after 3000 ms: joint 3"), std::string::npos)
       << readFile(log("supervisor"));
