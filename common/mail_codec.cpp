@@ -1,5 +1,7 @@
 #include "common/mail_codec.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "common/transform.hpp"
@@ -14,6 +16,27 @@ bool decode(const proto::Transform3x4& in, Transform& out) {
   if (!isHomogeneous(m, 1e-6)) return false;
   out.matrix() = m;
   return true;
+}
+
+void encodeSetpoints(const JointVec& setpoint, proto::SMail& s) {
+  std::uint32_t signs = 0;
+  JointVec sines;
+  for (int i = 0; i < kJoints; ++i) {
+    sines[i] = std::sin(setpoint[i]);
+    if (std::cos(setpoint[i]) < 0.0) signs |= 1u << i;
+  }
+  encode(sines, s.mutable_setpoint_sin());
+  s.set_setpoint_cos_signs(signs);
+}
+
+JointVec decodeSetpoints(const proto::SMail& s) {
+  JointVec q = JointVec::Zero();
+  for (int j = 0; j < kJoints && j < s.setpoint_sin_size(); ++j) {
+    const double sine = s.setpoint_sin(j);
+    const double cosine = std::sqrt(std::max(0.0, 1.0 - sine * sine));
+    q[j] = std::atan2(sine, (s.setpoint_cos_signs() >> j) & 1u ? -cosine : cosine);
+  }
+  return q;
 }
 
 void MailDigest::add(const google::protobuf::MessageLite& mail) {

@@ -44,6 +44,11 @@ JointVec decodeJoints(const Field& in) {
   return v;
 }
 
+// The joints' setpoints in S_MAIL the way RFMS passed angles around: their sines and a bit per
+// joint set when the cosine is negative. Decoding gives angles in (-pi, pi].
+void encodeSetpoints(const JointVec& setpoint, proto::SMail& s);
+JointVec decodeSetpoints(const proto::SMail& s);
+
 // A running 64-bit FNV-1a hash of serialised mail, to compare two runs mail by mail.
 class MailDigest {
  public:

@@ -12,12 +12,6 @@ namespace rfms {
 
 namespace {
 constexpr double kTwoPi = 2.0 * std::numbers::pi;
-
-// An angle from its sine and the sign of its cosine, the way RFMS passed joint angles around.
-double fromSineAndSign(double s, bool cos_negative) {
-  const double c = std::sqrt(std::max(0.0, 1.0 - s * s));
-  return std::atan2(s, cos_negative ? -c : c);
-}
 }  // namespace
 
 JointServoConfig defaultServoConfig(const RobotModel& model, int joint, const JointVec& park,
@@ -94,9 +88,7 @@ double JointCore::solveSetpoint(const proto::SMail& s) {
     return ik_setpoint_;
   }
   const ArmConfig config = decode(s.config());
-  JointVec known = JointVec::Zero();
-  for (int j = 0; j < kJoints && j < s.setpoint_sin_size(); ++j)
-    known[j] = fromSineAndSign(s.setpoint_sin(j), (s.setpoint_cos_signs() >> j) & 1u);
+  JointVec known = decodeSetpoints(s);
   JointVec near = known;
   near[index_] = ik_setpoint_;
   JointSolution sol;

@@ -42,14 +42,7 @@ std::vector<JointVec> coreUpdates(const RobotModel& model, const StudySegment& s
     s.set_new_setpoint(state == proto::RT_SETP);
     s.set_update_periods(1);
     s.set_serial_ik(serial);
-    std::uint32_t signs = 0;
-    JointVec sines;
-    for (int i = 0; i < kJoints; ++i) {
-      sines[i] = std::sin(setpoint[i]);
-      if (std::cos(setpoint[i]) < 0.0) signs |= 1u << i;
-    }
-    encode(sines, s.mutable_setpoint_sin());
-    s.set_setpoint_cos_signs(signs);
+    encodeSetpoints(setpoint, s);
     for (int i = 0; i < kJoints; ++i) {
       cores[static_cast<std::size_t>(i)]->step(s, sensors, jmail[static_cast<std::size_t>(i)], torque);
       setpoint[i] = jmail[static_cast<std::size_t>(i)].setpoint();

@@ -303,14 +303,7 @@ void SupervisorCore::compose(std::uint64_t k, bool new_setpoint, SupervisorOutbo
   encode(following ? trajectory_.config() : ik_.configOf(servo_setpoint_), *s.mutable_config());
   s.set_new_setpoint(new_setpoint);
   s.set_update_periods(static_cast<std::uint32_t>(config_.update_periods));
-  std::uint32_t signs = 0;
-  JointVec sines;
-  for (int i = 0; i < kJoints; ++i) {
-    sines[i] = std::sin(setpoint_[i]);
-    if (std::cos(setpoint_[i]) < 0.0) signs |= 1u << i;
-  }
-  encode(sines, s.mutable_setpoint_sin());
-  s.set_setpoint_cos_signs(signs);
+  encodeSetpoints(setpoint_, s);
   encode(desired_acc_, s.mutable_desired_acceleration());
   encode(error_, s.mutable_servo_error());
   s.set_compliance(following ? trajectory_.compliance() : 0u);
