@@ -63,12 +63,19 @@ ClusterSettings loadClusterConfig(const std::string& path, const std::string& ru
     fail("pik", "'" + c.pik() + "' is not one of paper, paper-extrapolated, decoupled, decoupled-extrapolated");
   if (c.lockstep_timeout_ms() < 1) fail("lockstep_timeout_ms", "must be at least 1");
   if (c.startup_timeout_ms() < 100) fail("startup_timeout_ms", "must be at least 100");
-  for (auto* e : {c.mutable_supervisor_pub(), c.mutable_supervisor_pull(), c.mutable_arm_pub(), c.mutable_arm_pull()}) {
-    if (e->empty()) fail("endpoints", "supervisor_pub, supervisor_pull, arm_pub and arm_pull are all required");
+  for (auto* e : {c.mutable_supervisor_pub(), c.mutable_supervisor_pull(), c.mutable_arm_pub(), c.mutable_arm_pull(),
+                  c.mutable_supervisor_tasks()}) {
+    if (e->empty()) {
+      if (e == c.mutable_supervisor_tasks()) continue;  // optional: no remote clients
+      fail("endpoints", "supervisor_pub, supervisor_pull, arm_pub and arm_pull are all required");
+    }
     replaceRun(*e, run_dir);
     if (e->rfind("ipc://", 0) != 0 && e->rfind("tcp://", 0) != 0)
       fail("endpoints", "'" + *e + "' is not an ipc:// or tcp:// endpoint");
   }
+  if (c.bridge_port() > 65535) fail("bridge_port", "must be a UDP port, 1 .. 65535");
+  if (c.bridge_queue() == 0) c.set_bridge_queue(64);
+  if (c.bridge_queue() > 1024) fail("bridge_queue", "must be 1 .. 1024");
   return s;
 }
 

@@ -39,6 +39,18 @@ zmq::socket_t Transport::connectPush(const std::string& endpoint) {
   return s;
 }
 
+zmq::socket_t Transport::bindRouter(const std::string& endpoint) {
+  zmq::socket_t s = open(context_, zmq::socket_type::router);
+  s.bind(endpoint);
+  return s;
+}
+
+zmq::socket_t Transport::connectDealer(const std::string& endpoint) {
+  zmq::socket_t s = open(context_, zmq::socket_type::dealer);
+  s.connect(endpoint);
+  return s;
+}
+
 void send(zmq::socket_t& socket, Topic topic, const proto::Envelope& e, std::string& buffer) {
   e.SerializeToString(&buffer);
   const char t = static_cast<char>(topic);

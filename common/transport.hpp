@@ -21,6 +21,9 @@ class Transport {
   zmq::socket_t bindPull(const std::string& endpoint);
   zmq::socket_t connectSubscriber(const std::string& endpoint, std::initializer_list<Topic> topics);
   zmq::socket_t connectPush(const std::string& endpoint);
+  // Task requests and status between rfms-bridge (dealer) and the supervisor (router).
+  zmq::socket_t bindRouter(const std::string& endpoint);
+  zmq::socket_t connectDealer(const std::string& endpoint);
 
  private:
   zmq::context_t context_;

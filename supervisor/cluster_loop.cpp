@@ -270,6 +270,34 @@ void ClusterLoop::logEvents(const SupervisorOutbox& out) {
   }
 }
 
+void ClusterLoop::serveRemote() {
+  // Requests that arrived since the last period, a bounded number of them so that a flood cannot
+  // hold up the period (the bridge's queue holds the rest, and its clients wait for answers).
+  for (int n = 0; n < 64; ++n) {
+    zmq::message_t identity, payload;
+    if (!tasks_->recv(identity, zmq::recv_flags::dontwait)) return;
+    if (!identity.more() || !tasks_->recv(payload, zmq::recv_flags::dontwait)) continue;
+    if (!remote_in_.ParseFromArray(payload.data(), static_cast<int>(payload.size()))) {
+      log_.warn("task endpoint: a message that does not parse; dropped");
+      continue;
+    }
+    remote_out_.Clear();
+    if (remote_in_.has_task_request()) {
+      *remote_out_.mutable_task_reply() = desk_->accept(remote_in_.task_request(), core_, k_);
+      const auto& r = remote_out_.task_reply();
+      if (!r.accepted())
+        log_.info("remote request {} of session {:x} refused: {}", r.number(), r.session(), r.reason());
+    } else if (remote_in_.has_status_request()) {
+      desk_->status(core_, k_, *remote_out_.mutable_status());
+    } else {
+      continue;
+    }
+    remote_out_.SerializeToString(&buffer_);
+    tasks_->send(identity, zmq::send_flags::sndmore);
+    tasks_->send(zmq::buffer(buffer_), zmq::send_flags::dontwait);
+  }
+}
+
 void ClusterLoop::run(TaskScript* script, MailDigest* digest) {
   const bool lockstep = s_.config.clock() == proto::CM_LOCKSTEP;
   const auto period = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s_.config.dt_ms() * 1e-3));
@@ -312,6 +340,7 @@ void ClusterLoop::run(TaskScript* script, MailDigest* digest) {
         core_.handle(off);
       }
     }
+    if (tasks_ != nullptr && !stopping) serveRemote();
     if (script != nullptr && !stopping) {
       script->beforeStep(k_, core_);
       if (script->done()) return;  // as the harness: the script ends before this period's step
@@ -319,6 +348,7 @@ void ClusterLoop::run(TaskScript* script, MailDigest* digest) {
     core_.step(k_, in, out);
     if (script != nullptr) script->afterStep(k_, core_, out);
     logEvents(out);
+    if (desk_ != nullptr) desk_->observe(out);
 
     if (digest != nullptr) {
       if (in.arm != nullptr) digest->add(*in.arm);

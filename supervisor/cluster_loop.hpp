@@ -11,6 +11,7 @@
 
 #include "common/mail_codec.hpp"
 #include "common/node_shell.hpp"
+#include "supervisor/remote_desk.hpp"
 #include "supervisor/supervisor_core.hpp"
 #include "supervisor/task_script.hpp"
 
@@ -38,6 +39,11 @@ class ClusterLoop {
   void setStatusFile(const std::string& path) { status_path_ = path; }
   // Realtime without a task: stop after this many periods (0: run until a stop signal).
   void setPeriodLimit(std::uint64_t periods) { period_limit_ = periods; }
+  // Serve remote clients (rfms-bridge) on this ROUTER socket through `desk`, every period.
+  void setRemoteTasks(zmq::socket_t* router, RemoteDesk* desk) {
+    tasks_ = router;
+    desk_ = desk;
+  }
 
   std::uint64_t periods() const { return k_; }
   const SupervisorCore& core() const { return core_; }
@@ -62,6 +68,7 @@ class ClusterLoop {
   void record(proto::Node node, double ms);
   void writeStatus() const;
   void logEvents(const SupervisorOutbox& out);
+  void serveRemote();
 
   const ClusterSettings& s_;
   SupervisorCore& core_;
@@ -79,6 +86,9 @@ class ClusterLoop {
   std::uint64_t powered_off_at_ = 0;
   std::uint64_t period_limit_ = 0;
   std::string buffer_;
+  zmq::socket_t* tasks_ = nullptr;
+  RemoteDesk* desk_ = nullptr;
+  proto::Envelope remote_in_, remote_out_;
 };
 
 std::string scriptSummaryText(const ScriptLog& l, const ClusterLoop& loop, const RobotModel& model);

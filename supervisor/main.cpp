@@ -48,6 +48,13 @@ int main(int argc, char** argv) {
     if (!waitForNodes(s, pub, pull, arm, c.log)) return stopRequested() ? 0 : 1;
 
     ClusterLoop loop(s, core, pub, pull, arm, c.log);
+    RemoteDesk desk(model);
+    zmq::socket_t tasks;
+    if (!s.config.supervisor_tasks().empty()) {
+      tasks = transport.bindRouter(s.config.supervisor_tasks());
+      loop.setRemoteTasks(&tasks, &desk);
+      c.log.info("serving remote tasks on {}", s.config.supervisor_tasks());
+    }
     loop.setStatusFile(c.options.run_dir + "/status.txt");
     if (run_for_s > 0.0) loop.setPeriodLimit(static_cast<std::uint64_t>(run_for_s / settings.dt));
     MailDigest digest;

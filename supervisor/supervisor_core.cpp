@@ -58,6 +58,8 @@ proto::TaskReply SupervisorCore::handle(const proto::TaskRequest& request) {
     case proto::TaskRequest::kMotion: reason = world_.defineMotion(request.motion()); break;
     case proto::TaskRequest::kMove: reason = acceptMove(request.move(), move_id); break;
     case proto::TaskRequest::kControl: reason = control(request.control()); break;
+    case proto::TaskRequest::kBegin:
+    case proto::TaskRequest::kEnd: reason = "tasks are opened and closed by remote clients"; break;
     case proto::TaskRequest::BODY_NOT_SET: reason = "empty request"; break;
   }
   reply.set_accepted(reason.empty());

@@ -1,0 +1,124 @@
+// rfms-client: tasks and commands for the RFMS controller from any machine that reaches the bridge.
+//   rfms-client run TASKFILE | --example     a task file (docs/task-format.md)
+//   rfms-client status                       state, pose, moves, link counters
+//   rfms-client jog JOINT +|-                one jog step (MANU)
+//   rfms-client calibrate | stop | reset | power-off
+#include <filesystem>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include "client/remote_task.hpp"
+#include "common/error.hpp"
+#include "common/mail_codec.hpp"
+#include "supervisor/supervisor_core.hpp"
+
+using namespace rfms;
+
+namespace {
+
+void printStatus(const proto::ArmStatus& s) {
+  Transform t6;
+  const bool pose = decode(s.t6(), t6);
+  std::cout << "period " << s.period() << ", state " << proto::RtState_Name(s.rtstate()) << ", trajectory "
+            << proto::TrajState_Name(s.traj_state()) << (s.calibrated() ? ", calibrated" : ", not calibrated") << "\n";
+  if (s.rtstate() == proto::RT_EMGCY)
+    std::cout << "emergency: " << describe(s.reason()) << " (" << nodeName(s.reason_node()) << ")\n";
+  if (pose)
+    std::cout << "T6 position (mm): " << t6.translation().x() * 1e3 << " " << t6.translation().y() * 1e3 << " "
+              << t6.translation().z() * 1e3 << "\n";
+  std::cout << "moves: last accepted " << s.last_move_id() << ", ended through " << s.ended_through() << ", queued "
+            << s.moves_queued() << (s.task().empty() ? "" : ", task '" + s.task() + "'") << "\n";
+  const auto& l = s.link();
+  std::cout << "link: frames in " << l.frames_in() << ", out " << l.frames_out() << ", retransmissions "
+            << l.retransmissions() << ", duplicates " << l.duplicates() << ", checksum failures "
+            << l.checksum_failures() << ", malformed " << l.malformed() << ", queue " << l.queue_depth()
+            << ", withheld " << l.withheld() << ", clients " << l.clients() << "\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  auto log = spdlog::stderr_color_mt("rfms-client");
+  log->set_pattern("%n: %^%l%$: %v");
+  CLI::App app{"rfms-client: send tasks and commands to the RFMS controller through rfms-bridge"};
+  app.require_subcommand(1);
+  ClientOptions options;
+  double timeout_ms = options.link.timeout_s * 1e3;
+  app.add_option("--bridge", options.bridge, "the bridge, host:port")->capture_default_str();
+  app.add_option("--link-timeout-ms", timeout_ms, "retransmit after this long without an answer")
+      ->capture_default_str()
+      ->check(CLI::Range(1.0, 10000.0));
+  app.add_option("--tries", options.link.max_tries, "sends of one frame before giving up")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  app.add_option("--loss", options.faults.loss, "fault injection on sent datagrams: probability of loss")
+      ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--duplicate", options.faults.duplicate, "... of duplication")->check(CLI::Range(0.0, 1.0));
+  app.add_option("--reorder", options.faults.reorder, "... of reordering")->check(CLI::Range(0.0, 1.0));
+  app.add_option("--corrupt", options.faults.corrupt, "... of corruption")->check(CLI::Range(0.0, 1.0));
+  app.add_option("--fault-seed", options.fault_seed, "seed of the fault injection")->capture_default_str();
+
+  auto* run = app.add_subcommand("run", "run a task file: calibrate if needed, send it, wait for its moves");
+  std::string task_path;
+  bool example = false, no_calibrate = false;
+  run->add_option("TASKFILE", task_path, "the task file (docs/task-format.md)");
+  run->add_flag("--example", example, "the RFMS manual's example task (pumatask)");
+  run->add_flag("--no-calibrate", no_calibrate, "do not calibrate first");
+  auto* status = app.add_subcommand("status", "print the controller's state, pose, moves and link counters");
+  auto* jog = app.add_subcommand("jog", "jog one joint by one step (enters MANU)");
+  int joint = 0;
+  std::string direction;
+  jog->add_option("JOINT", joint, "1..6")->required()->check(CLI::Range(1, 6));
+  jog->add_option("DIRECTION", direction, "+ or -")->required()->check(CLI::IsMember({"+", "-"}));
+  auto* calibrate = app.add_subcommand("calibrate", "find every joint's index (IDLE -> CALIB -> HOLD)");
+  auto* stop = app.add_subcommand("stop", "bring the arm to rest and drop queued moves");
+  auto* reset = app.add_subcommand("reset", "leave an emergency (EMGCY -> IDLE)");
+  auto* power_off = app.add_subcommand("power-off", "switch the power off (brakes on)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  options.link.timeout_s = timeout_ms * 1e-3;
+  try {
+    if (run->parsed() && example == !task_path.empty())
+      throw ConfigError("run: give a task file or --example, not both");
+    // Parse the task before touching the arm: a bad file changes nothing.
+    std::vector<TaskStatement> task;
+    if (run->parsed()) task = example ? parseTaskFile(kExampleTask, "example task") : loadTaskFile(task_path);
+    RfmsClient client(options);
+    if (run->parsed()) {
+      const std::string name = example ? "pumatask" : std::filesystem::path(task_path).stem().string();
+      RemoteTaskOptions ro;
+      ro.calibrate = !no_calibrate;
+      const RemoteTaskResult r = runRemoteTask(client, task, name, ro);
+      std::cout << "task '" << name << "': " << r.requests << " requests, " << r.moves.size() << " moves, "
+                << r.refused.size() << " refused, " << r.seconds << " s\n";
+      for (const auto& why : r.refused) std::cout << "  refused: " << why << "\n";
+      if (!r.failure.empty()) std::cout << "  failed: " << r.failure << "\n";
+      const auto& c = client.link().counts();
+      std::cout << "link: " << c.retransmissions << " retransmissions, " << c.resyncs << " resyncs, "
+                << c.bad_checksums << " bad checksums received\n";
+      return r.ok() ? 0 : 1;
+    }
+    if (status->parsed()) printStatus(client.status());
+    if (jog->parsed()) client.jog(joint, direction == "+" ? 1 : -1);
+    if (calibrate->parsed()) client.calibrate();
+    if (stop->parsed()) client.stop();
+    if (reset->parsed()) client.reset();
+    if (power_off->parsed()) client.powerOff();
+    return 0;
+  } catch (const RequestRefused& e) {
+    log->error("{}", e.what());
+    return 1;
+  } catch (const rfms::Error& e) {
+    log->error("{}", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    log->error("{}", e.what());
+    return 1;
+  }
+}

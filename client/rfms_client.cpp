@@ -1,0 +1,140 @@
+#include "client/rfms_client.hpp"
+
+#include <chrono>
+#include <thread>
+
+#include "common/mail_codec.hpp"
+
+namespace rfms {
+
+RfmsClient::RfmsClient(const ClientOptions& options)
+    : options_(options), link_(options.bridge, options.link, options.faults, options.fault_seed) {}
+
+proto::TaskReply RfmsClient::send(proto::TaskRequest request) {
+  request.set_session(link_.session());
+  request.set_number(++number_);
+  if (request.id() == 0) request.set_id(number_);
+  const std::string answer = link_.exchange(proto::FT_REG, request.SerializeAsString());
+  proto::TaskReply reply;
+  if (!reply.ParseFromString(answer)) {
+    reply.set_id(request.id());
+    reply.set_reason("the bridge's answer does not parse");
+  }
+  if (reply.accepted() && reply.move_id() > 0) last_move_ = reply.move_id();
+  return reply;
+}
+
+proto::TaskReply RfmsClient::require(proto::TaskRequest request, const std::string& what) {
+  proto::TaskReply reply = send(std::move(request));
+  if (!reply.accepted()) throw RequestRefused(what + " refused: " + reply.reason(), reply);
+  return reply;
+}
+
+void RfmsClient::beginTask(const std::string& name) {
+  proto::TaskRequest r;
+  r.mutable_begin()->set_name(name);
+  require(r, "task '" + name + "'");
+}
+
+void RfmsClient::endTask() {
+  proto::TaskRequest r;
+  r.mutable_end();
+  require(r, "end of task");
+}
+
+void RfmsClient::transform(const std::string& name, const Transform& value) {
+  proto::TaskRequest r;
+  r.mutable_transform()->set_name(name);
+  encode(value, *r.mutable_transform()->mutable_value());
+  require(r, "transform '" + name + "'");
+}
+
+void RfmsClient::position(const std::string& name, const ArmConfig& config, const std::vector<std::string>& lhs,
+                          const std::vector<std::string>& rhs, const std::string& tool) {
+  proto::TaskRequest r;
+  auto* p = r.mutable_position();
+  p->set_name(name);
+  for (const auto& s : lhs) p->add_lhs(s);
+  for (const auto& s : rhs) p->add_rhs(s);
+  p->set_tool(tool);
+  encode(config, *p->mutable_config());
+  require(r, "position '" + name + "'");
+}
+
+void RfmsClient::motion(const std::string& name, double segment_s, double accel_s, Mode mode,
+                        std::uint32_t compliance) {
+  proto::TaskRequest r;
+  auto* m = r.mutable_motion();
+  m->set_name(name);
+  m->set_segment_s(segment_s);
+  m->set_accel_s(accel_s);
+  m->set_mode(static_cast<proto::MotionMode>(mode));
+  m->set_compliance(compliance);
+  require(r, "motion '" + name + "'");
+}
+
+std::uint64_t RfmsClient::move(const std::string& position, const std::string& motion) {
+  proto::TaskRequest r;
+  r.mutable_move()->set_position(position);
+  r.mutable_move()->set_motion(motion);
+  return require(r, "move to '" + position + "' by '" + motion + "'").move_id();
+}
+
+proto::ArmStatus RfmsClient::status() {
+  proto::ArmStatus s;
+  if (!s.ParseFromString(link_.exchange(proto::FT_SENDREQ, proto::StatusRequest().SerializeAsString())))
+    throw LinkError("the bridge's status does not parse");
+  return s;
+}
+
+void RfmsClient::wait(std::uint64_t move, double timeout_s) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  for (;;) {
+    const proto::ArmStatus s = status();
+    if (s.ended_through() >= move) {
+      for (const auto& o : s.recent_ended())
+        if (o.id() == move && !o.completed())
+          throw MoveFailed("move " + std::to_string(move) + " was aborted" +
+                           (s.rtstate() == proto::RT_EMGCY ? std::string(" (emergency)") : std::string()));
+      return;
+    }
+    if (std::chrono::steady_clock::now() > deadline)
+      throw MoveFailed("move " + std::to_string(move) + " has not ended after " + std::to_string(timeout_s) + " s");
+    std::this_thread::sleep_for(std::chrono::duration<double>(options_.poll_s));
+  }
+}
+
+void RfmsClient::waitAll(double timeout_s) {
+  if (last_move_ > 0) wait(last_move_, timeout_s);
+}
+
+void RfmsClient::control(proto::ControlCommand command, int joint, int direction) {
+  proto::TaskRequest r;
+  r.mutable_control()->set_command(command);
+  r.mutable_control()->set_joint(joint);
+  r.mutable_control()->set_direction(direction);
+  require(r, std::string("control ") + proto::ControlCommand_Name(command));
+}
+
+void RfmsClient::calibrate() {
+  if (status().calibrated()) return;
+  control(proto::CC_CALIBRATE);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  for (;;) {
+    const proto::ArmStatus s = status();
+    if (s.calibrated() && s.rtstate() == proto::RT_HOLD) return;
+    if (s.rtstate() == proto::RT_EMGCY) throw MoveFailed("calibration ended in an emergency");
+    if (std::chrono::steady_clock::now() > deadline) throw MoveFailed("calibration did not finish in 120 s");
+    std::this_thread::sleep_for(std::chrono::duration<double>(options_.poll_s));
+  }
+}
+
+void RfmsClient::hold() { control(proto::CC_HOLD); }
+void RfmsClient::free() { control(proto::CC_FREE); }
+void RfmsClient::jog(int joint, int direction) { control(proto::CC_JOG, joint, direction); }
+void RfmsClient::stop() { control(proto::CC_STOP); }
+void RfmsClient::reset() { control(proto::CC_RESET); }
+void RfmsClient::powerOff() { control(proto::CC_POWER_OFF); }
+void RfmsClient::emergencyStop() { control(proto::CC_EMERGENCY_STOP); }
+
+}  // namespace rfms

@@ -1,0 +1,102 @@
+// The client library, in the spirit of the RFMS/RCCL user interface (RFMS manual A.5 §2): build
+// transforms with trans / rot / eul / rpy, name them, write position equations, motion records,
+// and request moves, from a program on any machine that reaches the bridge over UDP.
+//
+//   rfms::RfmsClient arm({.bridge = "127.0.0.1:47031"});
+//   arm.beginTask("demo");
+//   arm.transform("t2", rfms::trans(0.2032, -0.12623, 0.2032));
+//   arm.position("home", rfms::ArmConfig{.righty = true, .up = false, .flip = true}, {"T6"}, {"t2"});
+//   arm.motion("mjnt", 2.0, 0.2, rfms::RfmsClient::kJoint);
+//   arm.wait(arm.move("home", "mjnt"));
+//
+// Every request gets the supervisor's answer; a refused one throws RequestRefused carrying its
+// reason (send() returns the answer instead), and changes nothing. The link retransmits on its own;
+// LinkError means the bridge did not answer at all. Units are SI: metres, radians, seconds.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "common/ik_puma.hpp"
+#include "common/transform.hpp"
+#include "net_bridge/link_client.hpp"
+#include "proto/task.pb.h"
+
+namespace rfms {
+
+class RequestRefused : public std::runtime_error {
+ public:
+  RequestRefused(const std::string& what, proto::TaskReply reply)
+      : std::runtime_error(what), reply_(std::move(reply)) {}
+  const proto::TaskReply& reply() const { return reply_; }
+
+ private:
+  proto::TaskReply reply_;
+};
+
+// A move ended without completing (a stop, an emergency), or did not end in time.
+class MoveFailed : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct ClientOptions {
+  std::string bridge = "127.0.0.1:47031";  // host:port
+  LinkOptions link;
+  FaultRates faults;           // injected on the datagrams this client sends (tests, studies)
+  std::uint64_t fault_seed = 1;
+  double poll_s = 0.01;        // how often wait() asks for status
+};
+
+class RfmsClient {
+ public:
+  enum Mode { kJoint = proto::MM_JOINT, kCartesian = proto::MM_CARTESIAN };
+  // Compliance bits for motion(): translations along, and rotations about, x y z of the tool.
+  enum Compliance : std::uint32_t { kX = 1, kY = 2, kZ = 4, kRx = 8, kRy = 16, kRz = 32 };
+
+  explicit RfmsClient(const ClientOptions& options);
+
+  void beginTask(const std::string& name);
+  void endTask();
+  // Defines a named transform, or updates it: positions using it follow, also during a move.
+  void transform(const std::string& name, const Transform& value);
+  // lhs holds "T6" once, optionally followed by the tool, e.g. {"Z", "T6", "TOOL"} = {"CONV", "OBJ"}.
+  void position(const std::string& name, const ArmConfig& config, const std::vector<std::string>& lhs,
+                const std::vector<std::string>& rhs, const std::string& tool = "");
+  void motion(const std::string& name, double segment_s, double accel_s, Mode mode, std::uint32_t compliance = 0);
+  // Queues a move; returns its handle.
+  std::uint64_t move(const std::string& position, const std::string& motion);
+  // Until the move has ended; throws MoveFailed if it was aborted or timeout_s passed.
+  void wait(std::uint64_t move, double timeout_s = 600.0);
+  // Until every move accepted so far has ended.
+  void waitAll(double timeout_s = 600.0);
+  proto::ArmStatus status();
+
+  void calibrate();  // and wait until every joint has found its index
+  void hold();
+  void free();
+  void jog(int joint, int direction);
+  void stop();
+  void reset();
+  void powerOff();
+  void emergencyStop();
+
+  // Any request: numbered, sent, answered; no exception on refusal.
+  proto::TaskReply send(proto::TaskRequest request);
+
+  std::uint64_t session() const { return link_.session(); }
+  std::uint64_t requestsSent() const { return number_; }
+  const LinkClient& link() const { return link_; }
+
+ private:
+  proto::TaskReply require(proto::TaskRequest request, const std::string& what);
+  void control(proto::ControlCommand command, int joint = 0, int direction = 0);
+
+  ClientOptions options_;
+  LinkClient link_;
+  std::uint64_t number_ = 0, last_move_ = 0;
+};
+
+}  // namespace rfms

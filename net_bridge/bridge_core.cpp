@@ -1,0 +1,126 @@
+#include "net_bridge/bridge_core.hpp"
+
+#include "net_bridge/link_frame.hpp"
+
+namespace rfms {
+
+void BridgeCore::ack(const std::string& peer, const proto::LinkFrame& of, std::string payload, bool resync,
+                     std::vector<Outgoing>& out, std::string* keep) {
+  proto::LinkFrame a;
+  a.set_type(proto::FT_ACK);
+  a.set_seq(of.seq());
+  a.set_count(of.count());
+  a.set_session(of.session());
+  a.set_payload(std::move(payload));
+  a.set_resync(resync);
+  std::string d = encodeDatagram(a);
+  if (keep != nullptr) *keep = d;
+  out.push_back({peer, std::move(d)});
+  count(&proto::LinkCounters::frames_out, &proto::LinkCounters::set_frames_out);
+}
+
+void BridgeCore::receive(const std::string& peer, std::string_view datagram, std::vector<Outgoing>& out) {
+  using C = proto::LinkCounters;
+  count(&C::frames_in, &C::set_frames_in);
+  switch (decodeDatagram(datagram, frame_)) {
+    case Datagram::kBadChecksum: count(&C::checksum_failures, &C::set_checksum_failures); return;
+    case Datagram::kMalformed: count(&C::malformed, &C::set_malformed); return;
+    case Datagram::kOk: break;
+  }
+  const std::uint64_t id = frame_.session();
+  if (frame_.type() == proto::FT_ACK || frame_.count() == 0) {  // the bridge never waits for an ACK
+    count(&C::malformed, &C::set_malformed);
+    return;
+  }
+  if (frame_.type() == proto::FT_SYNC) {
+    Session& s = sessions_[id];
+    s.peer = peer;
+    if (frame_.count() > s.last_count) s.last_count = frame_.count();
+    counters_.set_clients(sessions_.size());
+    ack(peer, frame_, "", false, out);
+    return;
+  }
+  auto it = sessions_.find(id);
+  if (it == sessions_.end()) {
+    ack(peer, frame_, "", true, out);
+    return;
+  }
+  Session& s = it->second;
+  s.peer = peer;
+  const bool fresh = frame_.count() > s.last_count;
+  if (frame_.type() == proto::FT_SENDREQ) {
+    if (fresh) s.last_count = frame_.count();
+    else count(&C::retransmissions, &C::set_retransmissions);
+    proto::ArmStatus st = status_;
+    *st.mutable_link() = counters_;
+    st.mutable_link()->set_queue_depth(queueDepth());
+    ack(peer, frame_, st.SerializeAsString(), false, out);
+    return;
+  }
+  // REG.
+  if (!fresh) {
+    // A frame taken before: the client did not get its ACK, or the network delivered a copy late.
+    // Never delivered twice.
+    count(&C::retransmissions, &C::set_retransmissions);
+    count(&C::duplicates, &C::set_duplicates);
+    if (!s.pending && frame_.count() == s.last_ack_count && !s.last_ack.empty()) {
+      out.push_back({peer, s.last_ack});
+      count(&C::frames_out, &C::set_frames_out);
+    }
+    return;
+  }
+  if (s.pending) {
+    // A new frame while the previous answer is outstanding cannot come from a stop-and-wait
+    // client; dropped, and the client will retry.
+    count(&C::malformed, &C::set_malformed);
+    return;
+  }
+  proto::TaskRequest request;
+  if (!request.ParseFromString(frame_.payload()) || request.session() != id || request.number() == 0) {
+    // A frame that arrived intact but carries no valid request: answered, so the client learns why.
+    proto::TaskReply refused;
+    refused.set_id(request.id());
+    refused.set_session(id);
+    refused.set_number(request.number());
+    refused.set_reason("malformed request: not a task request of this session with a request number");
+    s.last_count = s.last_ack_count = frame_.count();
+    count(&C::malformed, &C::set_malformed);
+    ack(peer, frame_, refused.SerializeAsString(), false, out, &s.last_ack);
+    return;
+  }
+  if (queueDepth() >= capacity_) {
+    count(&C::withheld, &C::set_withheld);
+    return;  // no ACK: the client retries
+  }
+  s.last_count = frame_.count();
+  s.pending = true;
+  s.pending_number = request.number();
+  s.pending_count = frame_.count();
+  waiting_.push_back(std::move(request));
+  counters_.set_queue_depth(queueDepth());
+}
+
+bool BridgeCore::nextForSupervisor(proto::TaskRequest& request) {
+  if (waiting_.empty()) return false;
+  request = std::move(waiting_.front());
+  waiting_.pop_front();
+  ++forwarded_;
+  return true;
+}
+
+void BridgeCore::answer(const proto::TaskReply& reply, std::vector<Outgoing>& out) {
+  auto it = sessions_.find(reply.session());
+  if (it == sessions_.end() || !it->second.pending || it->second.pending_number != reply.number()) return;
+  Session& s = it->second;
+  s.pending = false;
+  if (forwarded_ > 0) --forwarded_;
+  counters_.set_queue_depth(queueDepth());
+  proto::LinkFrame of;
+  of.set_session(reply.session());
+  of.set_count(s.pending_count);
+  of.set_seq(static_cast<std::uint32_t>(s.pending_count & 1u));
+  s.last_ack_count = s.pending_count;
+  ack(s.peer, of, reply.SerializeAsString(), false, out, &s.last_ack);
+}
+
+}  // namespace rfms

@@ -1,0 +1,76 @@
+// The bridge side of RoboNet's logical link control (RFMS report, A.5 Appendix A.4.3), one link
+// state per client session, between UDP datagrams and the supervisor's task endpoint. Pure: the
+// rfms-bridge shell moves datagrams and supervisor messages in and out.
+//
+// - SYNC: (re)initialises the session's sequence; acknowledged.
+// - REG (a TaskRequest): when it is a new frame (its counter beyond the last one taken; see
+//   proto/link.proto on why a counter beside RoboNet's one bit) and the queue towards the
+//   supervisor has room, it is queued once; the ACK is sent when the supervisor has
+//   answered and carries the answer (TaskReply). A REG seen before (the client retried) is
+//   answered again from the cached ACK, never delivered twice. With the queue full the ACK is
+//   withheld: the client retries later, and nothing is lost (RFMS failed on overflow).
+// - SENDREQ: answered at once by an ACK carrying the latest ArmStatus (with the link counters).
+// - A REG or SENDREQ from a session the bridge does not know (it restarted) is answered with a
+//   resync ACK: the client SYNCs and sends again; the supervisor applies each request once by its
+//   number, so a request that was delivered before the restart is not applied twice.
+// - Corrupted datagrams are dropped and counted; well-formed frames that make no sense are counted.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "proto/link.pb.h"
+#include "proto/task.pb.h"
+
+namespace rfms {
+
+struct Outgoing {
+  std::string peer;  // whom to send it to, as the shell named the sender
+  std::string datagram;
+};
+
+class BridgeCore {
+ public:
+  explicit BridgeCore(std::size_t queue_capacity) : capacity_(queue_capacity) {}
+
+  void receive(const std::string& peer, std::string_view datagram, std::vector<Outgoing>& out);
+  // The next request to forward to the supervisor, oldest first. It stays in the queue (counted
+  // against its capacity) until answered.
+  bool nextForSupervisor(proto::TaskRequest& request);
+  // The supervisor's answer; ACKs the request's REG.
+  void answer(const proto::TaskReply& reply, std::vector<Outgoing>& out);
+  void setStatus(const proto::ArmStatus& status) { status_ = status; }
+  bool haveStatus() const { return status_.period() > 0 || status_.rtstate() != 0; }
+
+  const proto::LinkCounters& counters() const { return counters_; }
+  std::size_t queueDepth() const { return waiting_.size() + forwarded_; }
+
+ private:
+  struct Session {
+    std::string peer;
+    std::uint64_t last_count = 0;     // the newest frame taken from this client
+    bool pending = false;             // a REG delivered, its answer not yet back
+    std::uint64_t pending_number = 0, pending_count = 0;
+    std::string last_ack;             // the ACK of the last answered REG, for retries
+    std::uint64_t last_ack_count = 0;
+  };
+  void ack(const std::string& peer, const proto::LinkFrame& of, std::string payload, bool resync,
+           std::vector<Outgoing>& out, std::string* keep = nullptr);
+  void count(std::uint64_t (proto::LinkCounters::*get)() const, void (proto::LinkCounters::*set)(std::uint64_t)) {
+    (counters_.*set)((counters_.*get)() + 1);
+  }
+
+  std::size_t capacity_;
+  std::unordered_map<std::uint64_t, Session> sessions_;
+  std::deque<proto::TaskRequest> waiting_;  // not yet forwarded
+  std::size_t forwarded_ = 0;               // forwarded, not yet answered
+  proto::ArmStatus status_;
+  proto::LinkCounters counters_;
+  proto::LinkFrame frame_;
+};
+
+}  // namespace rfms

@@ -1,0 +1,54 @@
+// A client's end of the link over UDP: ClientLink's frames sent to the bridge, with retransmission
+// on timeout and resynchronisation when the bridge has restarted. Blocking, one frame at a time.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "net_bridge/client_link.hpp"
+#include "net_bridge/fault_injector.hpp"
+#include "net_bridge/udp_socket.hpp"
+
+namespace rfms {
+
+// The bridge did not answer within the retry limit.
+class LinkError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct LinkClientCounts {
+  std::uint64_t retransmissions = 0, resyncs = 0, bad_checksums = 0, stale = 0;
+};
+
+class LinkClient {
+ public:
+  // `bridge`: "host:port". `session`: 0 draws a random one.
+  LinkClient(const std::string& bridge, const LinkOptions& options, const FaultRates& faults = {},
+             std::uint64_t fault_seed = 1, std::uint64_t session = 0);
+
+  // Sends one frame and returns what its ACK carried. Throws LinkError.
+  std::string exchange(proto::FrameType type, const std::string& payload);
+
+  std::uint64_t session() const { return link_.session(); }
+  const LinkClientCounts& counts() const { return counts_; }
+  const FaultCounts& faults() const { return faults_.counts(); }
+
+ private:
+  void run(proto::FrameType type, const std::string& payload);
+  double now() const;
+
+  std::string bridge_name_;
+  UdpPeer bridge_;
+  UdpSocket socket_;
+  LinkOptions options_;
+  ClientLink link_;
+  FaultInjector faults_;
+  bool synced_ = false;
+  LinkClientCounts counts_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+}  // namespace rfms

@@ -1,0 +1,115 @@
+#include "supervisor/remote_desk.hpp"
+
+#include <algorithm>
+
+#include "common/kinematics.hpp"
+#include "common/mail_codec.hpp"
+
+namespace rfms {
+
+std::string RemoteDesk::arbitrate(const proto::TaskRequest& r, std::uint64_t session) const {
+  const bool other_holds = task_owner_ != 0 && task_owner_ != session;
+  switch (r.body_case()) {
+    case proto::TaskRequest::kBegin:
+      if (r.begin().name().empty()) return "a task needs a name";
+      if (other_holds && taskBusy()) return "task '" + task_name_ + "' of another client holds the arm and is moving";
+      return "";
+    case proto::TaskRequest::kEnd:
+      if (task_owner_ == 0) return "no task is open";
+      if (other_holds) return "task '" + task_name_ + "' belongs to another client";
+      return "";
+    case proto::TaskRequest::kMove:
+      if (other_holds) return "task '" + task_name_ + "' of another client holds the arm";
+      return "";
+    case proto::TaskRequest::kControl: {
+      // Anyone may stop the arm.
+      const auto c = r.control().command();
+      if (c == proto::CC_STOP || c == proto::CC_EMERGENCY_STOP) return "";
+      if (other_holds) return "task '" + task_name_ + "' of another client holds the arm";
+      return "";
+    }
+    default: return "";
+  }
+}
+
+proto::TaskReply RemoteDesk::accept(const proto::TaskRequest& request, SupervisorCore& core, std::uint64_t k) {
+  const std::uint64_t session = request.session();
+  Session none;  // requests without a session (a local task script) are not tracked
+  Session& s = session != 0 ? sessions_[session] : none;
+  if (session != 0 && request.number() != 0 && request.number() <= s.handled) {
+    if (request.number() == s.handled) return s.last;  // a retransmission: the same answer
+    proto::TaskReply stale;
+    stale.set_id(request.id());
+    stale.set_session(session);
+    stale.set_number(request.number());
+    stale.set_handled(s.handled);
+    stale.set_reason("request " + std::to_string(request.number()) + " is older than the last one handled (" +
+                     std::to_string(s.handled) + ")");
+    return stale;
+  }
+  proto::TaskReply reply;
+  if (session != 0 && request.number() != s.handled + 1) {
+    reply.set_id(request.id());
+    reply.set_reason("request " + std::to_string(request.number()) + " skips ahead of " +
+                     std::to_string(s.handled + 1) + ": the client must resend in order");
+  } else if (const std::string why = arbitrate(request, session); !why.empty()) {
+    reply.set_id(request.id());
+    reply.set_reason(why);
+  } else if (request.body_case() == proto::TaskRequest::kBegin) {
+    reply.set_id(request.id());
+    reply.set_accepted(true);
+    task_owner_ = session;
+    task_name_ = request.begin().name();
+  } else if (request.body_case() == proto::TaskRequest::kEnd) {
+    reply.set_id(request.id());
+    reply.set_accepted(true);
+    task_owner_ = 0;
+    task_name_.clear();
+  } else {
+    reply = core.handle(request);
+    if (reply.accepted() && reply.move_id() > 0) last_move_id_ = std::max(last_move_id_, reply.move_id());
+  }
+  reply.set_session(session);
+  reply.set_number(request.number());
+  reply.set_applied_period(k);
+  if (session != 0 && request.number() == s.handled + 1) {
+    s.handled = request.number();
+    reply.set_handled(s.handled);
+    s.last = reply;
+  }
+  return reply;
+}
+
+void RemoteDesk::observe(const SupervisorOutbox& out) {
+  for (int i = 0; i < out.event_count; ++i) {
+    const SupervisorEvent& e = out.events[static_cast<std::size_t>(i)];
+    if (e.kind != SupervisorEvent::kMoveCompleted && e.kind != SupervisorEvent::kMoveAborted) continue;
+    proto::MoveOutcome o;
+    o.set_id(e.move_id);
+    o.set_completed(e.kind == SupervisorEvent::kMoveCompleted);
+    recent_.push_back(o);
+    if (recent_.size() > kRecent) recent_.pop_front();
+    // Moves end in the order they were accepted.
+    ended_through_ = std::max(ended_through_, e.move_id);
+    last_move_id_ = std::max(last_move_id_, e.move_id);
+  }
+}
+
+void RemoteDesk::status(const SupervisorCore& core, std::uint64_t k, proto::ArmStatus& s) const {
+  s.set_period(k);
+  s.set_rtstate(core.rtstate());
+  s.set_traj_state(core.trajectory().state());
+  s.set_reason(core.emergencyReason());
+  s.set_reason_node(core.emergencyNode());
+  s.set_calibrated(core.allCalibrated());
+  encode(forwardKinematics(model_, core.observedAngles()), *s.mutable_t6());
+  encode(core.observedAngles(), s.mutable_angles());
+  s.set_last_move_id(last_move_id_);
+  s.set_ended_through(ended_through_);
+  s.clear_recent_ended();
+  for (const auto& o : recent_) *s.add_recent_ended() = o;
+  s.set_moves_queued(last_move_id_ - ended_through_);
+  s.set_task(task_name_);
+}
+
+}  // namespace rfms

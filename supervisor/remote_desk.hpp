@@ -1,0 +1,55 @@
+// The supervisor's desk for remote clients (rfms-bridge): it applies their task requests once each,
+// in each client's order, arbitrates which client's task holds the arm, and answers status
+// requests. Pure: the cluster loop moves requests, answers and status between it and its socket.
+//
+// Exactly once: a request from a client carries its session and number (1, 2, ...). A number the
+// desk has handled already is answered again with the first answer and not applied again, which is
+// what makes a retransmission across a bridge restart safe. Numbers must come in order; one that
+// skips ahead is refused (the client's link is broken, and applying it could reorder the task).
+//
+// Tasks: BeginTask claims the arm for its client. While another client's task has moves queued or
+// running, that client's moves and controls are refused; anyone may still define and update
+// transforms (a camera tracking an object), ask for status, stop or hit the emergency stop. An
+// idle task can be taken over by a new BeginTask (its client may have died).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <unordered_map>
+
+#include "proto/task.pb.h"
+#include "supervisor/supervisor_core.hpp"
+
+namespace rfms {
+
+class RemoteDesk {
+ public:
+  explicit RemoteDesk(const RobotModel& model) : model_(model) {}
+
+  // One request, before the supervisor's step k (whose setpoints then see it).
+  proto::TaskReply accept(const proto::TaskRequest& request, SupervisorCore& core, std::uint64_t k);
+  // After step k: which moves ended.
+  void observe(const SupervisorOutbox& out);
+  void status(const SupervisorCore& core, std::uint64_t k, proto::ArmStatus& s) const;
+
+  std::uint64_t sessions() const { return sessions_.size(); }
+
+ private:
+  struct Session {
+    std::uint64_t handled = 0;
+    proto::TaskReply last;
+  };
+  std::string arbitrate(const proto::TaskRequest& request, std::uint64_t session) const;
+  bool taskBusy() const { return last_move_id_ > ended_through_; }
+
+  const RobotModel& model_;
+  std::unordered_map<std::uint64_t, Session> sessions_;
+  std::uint64_t task_owner_ = 0;  // session; 0: no task open
+  std::string task_name_;
+  std::uint64_t last_move_id_ = 0, ended_through_ = 0;
+  std::deque<proto::MoveOutcome> recent_;
+  static constexpr std::size_t kRecent = 64;
+};
+
+}  // namespace rfms

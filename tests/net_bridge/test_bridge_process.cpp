@@ -1,0 +1,124 @@
+// rfms-bridge and rfms-client as processes, on a cluster started by deploy/rfms, over loopback.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "client/remote_task.hpp"
+#include "common/mail_codec.hpp"
+#include "net_bridge/udp_socket.hpp"
+#include "tests/support/process_group.hpp"
+#include "tests/support/run_command.hpp"
+
+namespace rfms {
+namespace {
+
+namespace fs = std::filesystem;
+const std::string kRfms = std::string(RFMS_SOURCE_DIR) + "/deploy/rfms";
+const std::string kBin = RFMS_BIN_DIR;
+
+std::string readFile(const fs::path& p) {
+  std::ifstream in(p);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A UDP port nobody is using now.
+int freePort() { return UdpSocket::bound("127.0.0.1", 0).port(); }
+
+// A cluster with its bridge, stopped and removed whatever the test does.
+struct Cluster {
+  fs::path run;
+  int port = freePort();
+  explicit Cluster(const std::string& name) : run(fs::path(::testing::TempDir()) / ("rfms-" + name)) {
+    fs::remove_all(run);
+    const test::Outcome up =
+        test::runCommand(kRfms, "up --run-dir " + run.string() + " --bridge-port " + std::to_string(port), 60);
+    EXPECT_EQ(up.code, 0) << up.err;
+  }
+  ~Cluster() {
+    test::runCommand(kRfms, "down " + run.string(), 60);
+    fs::remove_all(run);
+  }
+  std::string bridge() const { return "127.0.0.1:" + std::to_string(port); }
+};
+
+ClientOptions quickLink(const std::string& bridge) {
+  ClientOptions o;
+  o.bridge = bridge;
+  o.link.timeout_s = 0.02;
+  o.link.max_tries = 500;  // 10 s: long enough to ride out a bridge restart
+  return o;
+}
+
+TEST(BridgeProcess, AClientRunsATaskFileOnTheCluster) {
+  Cluster c("bridge-task");
+  RfmsClient client(quickLink(c.bridge()));
+  const auto task = loadTaskFile(std::string(RFMS_SOURCE_DIR) + "/examples/line.task");
+  const RemoteTaskResult r = runRemoteTask(client, task, "line");
+  EXPECT_TRUE(r.ok()) << r.failure << (r.refused.empty() ? "" : r.refused.front());
+  EXPECT_EQ(r.moves.size(), 2u);
+  const proto::ArmStatus s = client.status();
+  EXPECT_TRUE(s.calibrated());
+  EXPECT_EQ(s.ended_through(), r.moves.back());
+  EXPECT_EQ(s.task(), "");  // closed
+  // The arm is where the task's last position put it (low: 220, -126.24, -20 mm).
+  Transform t6;
+  ASSERT_TRUE(decode(s.t6(), t6));
+  EXPECT_NEAR(t6.translation().z(), -0.020, 0.001);
+  EXPECT_GT(s.link().frames_in(), 0u);
+}
+
+TEST(BridgeProcess, ABridgeKilledAndRestartedMidStreamLosesNothingAndAppliesNothingTwice) {
+  Cluster c("bridge-restart");
+  RfmsClient client(quickLink(c.bridge()));
+  test::ProcessGroup g;
+  for (std::uint64_t n = 1; n <= 150; ++n) {
+    if (n == 50) {
+      // Kill the bridge without warning and start a new one on the same port.
+      const pid_t old = std::stoi(readFile(c.run / "bridge.pid"));
+      ASSERT_EQ(kill(old, SIGKILL), 0);
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      g.start({kBin + "/rfms-bridge", "--config", (c.run / "cluster.textproto").string(), "--run-dir", c.run.string(),
+               "--port", std::to_string(c.port)},
+              (c.run / "bridge2.log").string());
+    }
+    proto::TaskRequest r;
+    r.mutable_transform()->set_name("track");
+    encode(trans(0.001 * static_cast<double>(n), 0.0, 0.0), *r.mutable_transform()->mutable_value());
+    const proto::TaskReply reply = client.send(r);
+    ASSERT_TRUE(reply.accepted()) << reply.reason();
+    ASSERT_EQ(reply.handled(), n) << "request " << n;
+  }
+  EXPECT_GE(client.link().counts().resyncs, 1u);
+}
+
+TEST(BridgeProcess, HelpAndClearErrors) {
+  for (const auto& [exe, option] : {std::pair{"rfms-bridge", "--port"}, std::pair{"rfms-client", "--bridge"}}) {
+    const test::Outcome help = test::runCommand(kBin + "/" + exe, "--help");
+    EXPECT_EQ(help.code, 0) << exe;
+    EXPECT_NE(help.out.find(option), std::string::npos) << exe << ": " << help.out;
+  }
+  const test::Outcome bad = test::runCommand(kBin + "/rfms-bridge", "--config /nonexistent.textproto");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("cannot open cluster configuration"), std::string::npos) << bad.err;
+  // A bad task file is refused before the arm is touched (there is no bridge to touch here).
+  const fs::path task = fs::path(::testing::TempDir()) / "bad.task";
+  std::ofstream(task) << "units mm deg\nmotion m joint soon 0.2\n";
+  const test::Outcome parse = test::runCommand(kBin + "/rfms-client", "run " + task.string());
+  EXPECT_EQ(parse.code, 2);
+  EXPECT_NE(parse.err.find("bad.task:2:"), std::string::npos) << parse.err;
+  // No bridge: the link gives up with one clear line.
+  const test::Outcome none = test::runCommand(
+      kBin + "/rfms-client", "--bridge 127.0.0.1:" + std::to_string(freePort()) + " --tries 3 --link-timeout-ms 10 status");
+  EXPECT_EQ(none.code, 1);
+  EXPECT_NE(none.err.find("no answer from the bridge"), std::string::npos) << none.err;
+}
+
+}  // namespace
+}  // namespace rfms
