@@ -29,9 +29,9 @@ int main(int argc, char** argv) {
     if (start == StartResult::kRefused) return 2;
     if (start == StartResult::kStopped) return 0;
     c.log.info("ready: {} at {} ms, {}", model.name, s.config.dt_ms(),
-              s.config.clock() == proto::CM_LOCKSTEP ? "lockstep" : "realtime");
+              clockName(s.config.clock()));
 
-    const bool lockstep = s.config.clock() == proto::CM_LOCKSTEP;
+    const bool lockstep = waitsForMail(s.config.clock());
     // Half the supervisor's wait: when a joint is missing, the arm must still publish in time
     // for the supervisor, or the supervisor would blame the arm for the joint's silence.
     const int timeout_ms = std::max(1, static_cast<int>(s.config.lockstep_timeout_ms()) / 2);

@@ -79,6 +79,15 @@ ClusterSettings loadClusterConfig(const std::string& path, const std::string& ru
   return s;
 }
 
+const char* clockName(proto::ClockMode c) {
+  switch (c) {
+    case proto::CM_LOCKSTEP: return "lockstep";
+    case proto::CM_REALTIME: return "realtime";
+    case proto::CM_PACED: return "paced";
+    default: return "unknown";
+  }
+}
+
 std::string disagreement(const proto::Hello& mine, const proto::Hello& hello) {
   std::ostringstream why;
   if (hello.robot_digest() != mine.robot_digest()) why << "its robot model differs from the supervisor's";

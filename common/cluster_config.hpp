@@ -15,6 +15,10 @@ struct ClusterSettings {
 };
 
 // Loads `path`, replaces "{run}" in the endpoints by `run_dir`, and checks every field.
+// Whether the nodes wait for each period's mail (lockstep and paced) or keep their own time.
+inline bool waitsForMail(proto::ClockMode c) { return c != proto::CM_REALTIME; }
+const char* clockName(proto::ClockMode c);
+
 ClusterSettings loadClusterConfig(const std::string& path, const std::string& run_dir);
 
 // 64-bit FNV-1a of a text, as 16 hex digits: cheap agreement checks, not security.

@@ -24,7 +24,7 @@ int main(int argc, char** argv) {
     if (start == StartResult::kStopped) return 0;
     c.log.info("ready");
 
-    const bool lockstep = s.config.clock() == proto::CM_LOCKSTEP;
+    const bool lockstep = waitsForMail(s.config.clock());
     proto::Envelope in, smail, sensors, jmail, torque;
     bool have_smail = false, have_sensors = false;
     std::string buffer;

@@ -19,7 +19,8 @@ void BridgeCore::ack(const std::string& peer, const proto::LinkFrame& of, std::s
   count(&proto::LinkCounters::frames_out, &proto::LinkCounters::set_frames_out);
 }
 
-void BridgeCore::receive(const std::string& peer, std::string_view datagram, std::vector<Outgoing>& out) {
+void BridgeCore::receive(const std::string& peer, std::string_view datagram, std::vector<Outgoing>& out,
+                         std::int64_t arrived_ns) {
   using C = proto::LinkCounters;
   count(&C::frames_in, &C::set_frames_in);
   switch (decodeDatagram(datagram, frame_)) {
@@ -47,26 +48,12 @@ void BridgeCore::receive(const std::string& peer, std::string_view datagram, std
   }
   Session& s = it->second;
   s.peer = peer;
-  const bool fresh = frame_.count() > s.last_count;
-  if (frame_.type() == proto::FT_SENDREQ) {
-    if (fresh) s.last_count = frame_.count();
-    else count(&C::retransmissions, &C::set_retransmissions);
-    proto::ArmStatus st = status_;
-    *st.mutable_link() = counters_;
-    st.mutable_link()->set_queue_depth(queueDepth());
-    ack(peer, frame_, st.SerializeAsString(), false, out);
-    return;
-  }
-  // REG.
-  if (!fresh) {
+  if (frame_.count() <= s.last_count) {
     // A frame taken before: the client did not get its ACK, or the network delivered a copy late.
     // Never delivered twice.
     count(&C::retransmissions, &C::set_retransmissions);
-    count(&C::duplicates, &C::set_duplicates);
-    if (!s.pending && frame_.count() == s.last_ack_count && !s.last_ack.empty()) {
-      out.push_back({peer, s.last_ack});
-      count(&C::frames_out, &C::set_frames_out);
-    }
+    if (frame_.type() == proto::FT_REG) count(&C::duplicates, &C::set_duplicates);
+    if (!s.pending && frame_.count() == s.last_ack_count) resendLast(s, peer, out);
     return;
   }
   if (s.pending) {
@@ -75,18 +62,25 @@ void BridgeCore::receive(const std::string& peer, std::string_view datagram, std
     count(&C::malformed, &C::set_malformed);
     return;
   }
-  proto::TaskRequest request;
-  if (!request.ParseFromString(frame_.payload()) || request.session() != id || request.number() == 0) {
-    // A frame that arrived intact but carries no valid request: answered, so the client learns why.
-    proto::TaskReply refused;
-    refused.set_id(request.id());
-    refused.set_session(id);
-    refused.set_number(request.number());
-    refused.set_reason("malformed request: not a task request of this session with a request number");
-    s.last_count = s.last_ack_count = frame_.count();
-    count(&C::malformed, &C::set_malformed);
-    ack(peer, frame_, refused.SerializeAsString(), false, out, &s.last_ack);
-    return;
+  proto::Envelope message;
+  if (frame_.type() == proto::FT_SENDREQ) {
+    message.mutable_status_request()->set_session(id);
+  } else {
+    proto::TaskRequest& request = *message.mutable_task_request();
+    if (!request.ParseFromString(frame_.payload()) || request.session() != id || request.number() == 0) {
+      // A frame that arrived intact but carries no valid request: answered, so the client learns why.
+      proto::TaskReply refused;
+      refused.set_id(request.id());
+      refused.set_session(id);
+      refused.set_number(request.number());
+      refused.set_reason("malformed request: not a task request of this session with a request number");
+      s.last_count = s.last_ack_count = frame_.count();
+      count(&C::malformed, &C::set_malformed);
+      ack(peer, frame_, refused.SerializeAsString(), false, out, &s.last_ack);
+      return;
+    }
+    request.set_arrived_ns(arrived_ns);
+    s.pending_number = request.number();
   }
   if (queueDepth() >= capacity_) {
     count(&C::withheld, &C::set_withheld);
@@ -94,15 +88,21 @@ void BridgeCore::receive(const std::string& peer, std::string_view datagram, std
   }
   s.last_count = frame_.count();
   s.pending = true;
-  s.pending_number = request.number();
+  s.pending_status = frame_.type() == proto::FT_SENDREQ;
   s.pending_count = frame_.count();
-  waiting_.push_back(std::move(request));
+  waiting_.push_back(std::move(message));
   counters_.set_queue_depth(queueDepth());
 }
 
-bool BridgeCore::nextForSupervisor(proto::TaskRequest& request) {
+void BridgeCore::resendLast(const Session& s, const std::string& peer, std::vector<Outgoing>& out) {
+  if (s.last_ack.empty()) return;
+  out.push_back({peer, s.last_ack});
+  count(&proto::LinkCounters::frames_out, &proto::LinkCounters::set_frames_out);
+}
+
+bool BridgeCore::nextForSupervisor(proto::Envelope& message) {
   if (waiting_.empty()) return false;
-  request = std::move(waiting_.front());
+  message = std::move(waiting_.front());
   waiting_.pop_front();
   ++forwarded_;
   return true;
@@ -110,7 +110,9 @@ bool BridgeCore::nextForSupervisor(proto::TaskRequest& request) {
 
 void BridgeCore::answer(const proto::TaskReply& reply, std::vector<Outgoing>& out) {
   auto it = sessions_.find(reply.session());
-  if (it == sessions_.end() || !it->second.pending || it->second.pending_number != reply.number()) return;
+  if (it == sessions_.end() || !it->second.pending || it->second.pending_status ||
+      it->second.pending_number != reply.number())
+    return;
   Session& s = it->second;
   s.pending = false;
   if (forwarded_ > 0) --forwarded_;
@@ -121,6 +123,23 @@ void BridgeCore::answer(const proto::TaskReply& reply, std::vector<Outgoing>& ou
   of.set_seq(static_cast<std::uint32_t>(s.pending_count & 1u));
   s.last_ack_count = s.pending_count;
   ack(s.peer, of, reply.SerializeAsString(), false, out, &s.last_ack);
+}
+
+void BridgeCore::answer(const proto::ArmStatus& status, std::vector<Outgoing>& out) {
+  auto it = sessions_.find(status.session());
+  if (it == sessions_.end() || !it->second.pending || !it->second.pending_status) return;
+  Session& s = it->second;
+  s.pending = false;
+  if (forwarded_ > 0) --forwarded_;
+  counters_.set_queue_depth(queueDepth());
+  proto::ArmStatus st = status;
+  *st.mutable_link() = counters_;
+  proto::LinkFrame of;
+  of.set_session(status.session());
+  of.set_count(s.pending_count);
+  of.set_seq(static_cast<std::uint32_t>(s.pending_count & 1u));
+  s.last_ack_count = s.pending_count;
+  ack(s.peer, of, st.SerializeAsString(), false, out, &s.last_ack);
 }
 
 }  // namespace rfms

@@ -9,7 +9,8 @@
 //   answered and carries the answer (TaskReply). A REG seen before (the client retried) is
 //   answered again from the cached ACK, never delivered twice. With the queue full the ACK is
 //   withheld: the client retries later, and nothing is lost (RFMS failed on overflow).
-// - SENDREQ: answered at once by an ACK carrying the latest ArmStatus (with the link counters).
+// - SENDREQ: passed to the supervisor like a REG, and acknowledged with the ArmStatus it answers
+//   (plus the link counters): a status asked for after an answer always reflects that answer.
 // - A REG or SENDREQ from a session the bridge does not know (it restarted) is answered with a
 //   resync ACK: the client SYNCs and sends again; the supervisor applies each request once by its
 //   number, so a request that was delivered before the restart is not applied twice.
@@ -23,6 +24,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "proto/cluster.pb.h"
 #include "proto/link.pb.h"
 #include "proto/task.pb.h"
 
@@ -37,14 +39,15 @@ class BridgeCore {
  public:
   explicit BridgeCore(std::size_t queue_capacity) : capacity_(queue_capacity) {}
 
-  void receive(const std::string& peer, std::string_view datagram, std::vector<Outgoing>& out);
-  // The next request to forward to the supervisor, oldest first. It stays in the queue (counted
-  // against its capacity) until answered.
-  bool nextForSupervisor(proto::TaskRequest& request);
-  // The supervisor's answer; ACKs the request's REG.
+  // `arrived_ns`: when the datagram arrived (system clock), stamped on the request it carries.
+  void receive(const std::string& peer, std::string_view datagram, std::vector<Outgoing>& out,
+               std::int64_t arrived_ns = 0);
+  // The next message for the supervisor (a task_request or a status_request), oldest first. It
+  // stays in the queue (counted against its capacity) until answered.
+  bool nextForSupervisor(proto::Envelope& message);
+  // The supervisor's answers; each ACKs its REG or SENDREQ.
   void answer(const proto::TaskReply& reply, std::vector<Outgoing>& out);
-  void setStatus(const proto::ArmStatus& status) { status_ = status; }
-  bool haveStatus() const { return status_.period() > 0 || status_.rtstate() != 0; }
+  void answer(const proto::ArmStatus& status, std::vector<Outgoing>& out);
 
   const proto::LinkCounters& counters() const { return counters_; }
   std::size_t queueDepth() const { return waiting_.size() + forwarded_; }
@@ -53,22 +56,23 @@ class BridgeCore {
   struct Session {
     std::string peer;
     std::uint64_t last_count = 0;     // the newest frame taken from this client
-    bool pending = false;             // a REG delivered, its answer not yet back
+    bool pending = false;             // a REG or SENDREQ delivered, its answer not yet back
+    bool pending_status = false;      // ... and it is a SENDREQ
     std::uint64_t pending_number = 0, pending_count = 0;
-    std::string last_ack;             // the ACK of the last answered REG, for retries
+    std::string last_ack;             // the ACK of the last answered frame, for retries
     std::uint64_t last_ack_count = 0;
   };
   void ack(const std::string& peer, const proto::LinkFrame& of, std::string payload, bool resync,
            std::vector<Outgoing>& out, std::string* keep = nullptr);
+  void resendLast(const Session& s, const std::string& peer, std::vector<Outgoing>& out);
   void count(std::uint64_t (proto::LinkCounters::*get)() const, void (proto::LinkCounters::*set)(std::uint64_t)) {
     (counters_.*set)((counters_.*get)() + 1);
   }
 
   std::size_t capacity_;
   std::unordered_map<std::uint64_t, Session> sessions_;
-  std::deque<proto::TaskRequest> waiting_;  // not yet forwarded
+  std::deque<proto::Envelope> waiting_;     // not yet forwarded
   std::size_t forwarded_ = 0;               // forwarded, not yet answered
-  proto::ArmStatus status_;
   proto::LinkCounters counters_;
   proto::LinkFrame frame_;
 };

@@ -82,7 +82,6 @@ int main(int argc, char** argv) {
       }
       out.clear();
     };
-    auto last_status_request = std::chrono::steady_clock::now() - std::chrono::seconds(1);
     auto last_file = std::chrono::steady_clock::now();
     while (!stopRequested()) {
       zmq::pollitem_t items[] = {{static_cast<void*>(supervisor), 0, ZMQ_POLLIN, 0}, {nullptr, udp.fd(), ZMQ_POLLIN, 0}};
@@ -95,32 +94,22 @@ int main(int argc, char** argv) {
       while (udp.receive(datagram, from, 0)) {
         const std::string key = from.key();
         peers[key] = from;
-        core.receive(key, datagram, out);
+        const auto arrived = std::chrono::system_clock::now().time_since_epoch();
+        core.receive(key, datagram, out, std::chrono::duration_cast<std::chrono::nanoseconds>(arrived).count());
       }
       zmq::message_t message;
       while (supervisor.recv(message, zmq::recv_flags::dontwait)) {
         if (!envelope.ParseFromArray(message.data(), static_cast<int>(message.size()))) continue;
         if (envelope.has_task_reply()) core.answer(envelope.task_reply(), out);
-        else if (envelope.has_status()) core.setStatus(envelope.status());
+        else if (envelope.has_status()) core.answer(envelope.status(), out);
       }
-      proto::TaskRequest request;
-      while (core.nextForSupervisor(request)) {
-        envelope.Clear();
-        *envelope.mutable_task_request() = std::move(request);
+      while (core.nextForSupervisor(envelope)) {
         envelope.SerializeToString(&buffer);
         supervisor.send(zmq::buffer(buffer), zmq::send_flags::dontwait);
       }
       flush();
       if (auto held = injector.release(); held && !peers.empty()) udp.sendTo(peers.begin()->second, *held);
       const auto now = std::chrono::steady_clock::now();
-      // A fresh status for SENDREQ answers, every 5 ms.
-      if (now - last_status_request > std::chrono::milliseconds(5)) {
-        last_status_request = now;
-        envelope.Clear();
-        envelope.mutable_status_request();
-        envelope.SerializeToString(&buffer);
-        supervisor.send(zmq::buffer(buffer), zmq::send_flags::dontwait);
-      }
       if (now - last_file > std::chrono::seconds(1)) {
         last_file = now;
         std::ofstream(options.run_dir + "/bridge-status.txt") << countersText(core.counters()) << "\n";

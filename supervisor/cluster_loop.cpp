@@ -75,8 +75,7 @@ bool waitForNodes(const ClusterSettings& s, zmq::socket_t& pub, zmq::socket_t& p
   proto::Envelope start;
   start.mutable_start();
   send(pub, kTopicControl, start, buffer);
-  log.info("ready: all nodes; {} at {} ms", s.config.clock() == proto::CM_LOCKSTEP ? "lockstep" : "realtime",
-           s.config.dt_ms());
+  log.info("ready: all nodes; {} at {} ms", clockName(s.config.clock()), s.config.dt_ms());
   return true;
 }
 
@@ -190,7 +189,7 @@ std::string ClusterLoop::statsJson() const {
 }
 
 void ClusterLoop::gather(std::uint64_t k, SupervisorInbox& in) {
-  const bool lockstep = s_.config.clock() == proto::CM_LOCKSTEP;
+  const bool lockstep = waitsForMail(s_.config.clock());
   bool have_sensors = false, have_parcel = false;
   std::array<bool, kJoints> have_joint{};
   // A node silent for the watchdog's N periods is not waited for any more: the watchdog has
@@ -283,12 +282,19 @@ void ClusterLoop::serveRemote() {
     }
     remote_out_.Clear();
     if (remote_in_.has_task_request()) {
-      *remote_out_.mutable_task_reply() = desk_->accept(remote_in_.task_request(), core_, k_);
-      const auto& r = remote_out_.task_reply();
+      proto::TaskReply& r = *remote_out_.mutable_task_reply();
+      r = desk_->accept(remote_in_.task_request(), core_, k_);
+      // This period's step computes the first setpoints that see it (at an update instant).
+      if (remote_in_.task_request().arrived_ns() > 0) {
+        const auto now = std::chrono::system_clock::now().time_since_epoch();
+        const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(now).count();
+        r.set_arrival_to_setpoint_ms(static_cast<double>(ns - remote_in_.task_request().arrived_ns()) * 1e-6);
+      }
       if (!r.accepted())
         log_.info("remote request {} of session {:x} refused: {}", r.number(), r.session(), r.reason());
     } else if (remote_in_.has_status_request()) {
       desk_->status(core_, k_, *remote_out_.mutable_status());
+      remote_out_.mutable_status()->set_session(remote_in_.status_request().session());
     } else {
       continue;
     }
@@ -299,7 +305,8 @@ void ClusterLoop::serveRemote() {
 }
 
 void ClusterLoop::run(TaskScript* script, MailDigest* digest) {
-  const bool lockstep = s_.config.clock() == proto::CM_LOCKSTEP;
+  const bool lockstep = waitsForMail(s_.config.clock());
+  const bool paced = s_.config.clock() == proto::CM_PACED;
   const auto period = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s_.config.dt_ms() * 1e-3));
   auto t0 = Clock::now();
   SupervisorOutbox out;
@@ -309,16 +316,20 @@ void ClusterLoop::run(TaskScript* script, MailDigest* digest) {
   for (;; ++k_) {
     SupervisorInbox in;
     auto tick = t0 + static_cast<Clock::rep>(k_) * period;
-    if (!lockstep && Clock::now() > tick + period) {
-      // The supervisor itself fell behind (the machine stalled it): the ticks it slept through
-      // are its own misses. Catching up in a burst would give every node no time to answer and
-      // charge them with the stall, so the clock moves on from now instead.
+    if ((!lockstep || paced) && Clock::now() > tick + period) {
+      // The supervisor fell behind (the machine stalled it, or in paced mode anyone). Catching up
+      // in a burst would give every node no time to answer (realtime) or run the arm faster
+      // than life (paced), so the clock moves on from now instead. In realtime the ticks slept
+      // through are the supervisor's own misses; paced mode has no deadlines.
       const auto behind = (Clock::now() - tick) / period;
       t0 += behind * period;
       tick += behind * period;
-      misses_[proto::NODE_SUPERVISOR] += static_cast<std::uint64_t>(behind);
-      log_.warn("period {}: {} tick(s) late; skipped", k_, behind);
+      if (!paced) {
+        misses_[proto::NODE_SUPERVISOR] += static_cast<std::uint64_t>(behind);
+        log_.warn("period {}: {} tick(s) late; skipped", k_, behind);
+      }
     }
+    if (paced) std::this_thread::sleep_until(tick);
     if (lockstep) gather(k_, in);
     else gatherRealtime(k_, tick, tick - period, in);
 

@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
     if (!waitForNodes(s, pub, pull, arm, c.log)) return stopRequested() ? 0 : 1;
 
     ClusterLoop loop(s, core, pub, pull, arm, c.log);
-    RemoteDesk desk(model);
+    RemoteDesk desk(model, supervisorConfigFor(settings));
     zmq::socket_t tasks;
     if (!s.config.supervisor_tasks().empty()) {
       tasks = transport.bindRouter(s.config.supervisor_tasks());

@@ -110,6 +110,8 @@ void RemoteDesk::status(const SupervisorCore& core, std::uint64_t k, proto::ArmS
   for (const auto& o : recent_) *s.add_recent_ended() = o;
   s.set_moves_queued(last_move_id_ - ended_through_);
   s.set_task(task_name_);
+  s.set_dt_ms(config_.dt * 1e3);
+  s.set_update_periods(static_cast<std::uint32_t>(config_.update_periods));
 }
 
 }  // namespace rfms

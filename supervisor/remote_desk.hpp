@@ -25,7 +25,7 @@ namespace rfms {
 
 class RemoteDesk {
  public:
-  explicit RemoteDesk(const RobotModel& model) : model_(model) {}
+  RemoteDesk(const RobotModel& model, const SupervisorConfig& config) : model_(model), config_(config) {}
 
   // One request, before the supervisor's step k (whose setpoints then see it).
   proto::TaskReply accept(const proto::TaskRequest& request, SupervisorCore& core, std::uint64_t k);
@@ -44,6 +44,7 @@ class RemoteDesk {
   bool taskBusy() const { return last_move_id_ > ended_through_; }
 
   const RobotModel& model_;
+  SupervisorConfig config_;
   std::unordered_map<std::uint64_t, Session> sessions_;
   std::uint64_t task_owner_ = 0;  // session; 0: no task open
   std::string task_name_;

@@ -35,10 +35,11 @@ int freePort() { return UdpSocket::bound("127.0.0.1", 0).port(); }
 struct Cluster {
   fs::path run;
   int port = freePort();
-  explicit Cluster(const std::string& name) : run(fs::path(::testing::TempDir()) / ("rfms-" + name)) {
+  explicit Cluster(const std::string& name, const std::string& clock = "lockstep")
+      : run(fs::path(::testing::TempDir()) / ("rfms-" + name)) {
     fs::remove_all(run);
-    const test::Outcome up =
-        test::runCommand(kRfms, "up --run-dir " + run.string() + " --bridge-port " + std::to_string(port), 60);
+    const test::Outcome up = test::runCommand(
+        kRfms, "up --clock " + clock + " --run-dir " + run.string() + " --bridge-port " + std::to_string(port), 60);
     EXPECT_EQ(up.code, 0) << up.err;
   }
   ~Cluster() {
@@ -56,8 +57,8 @@ ClientOptions quickLink(const std::string& bridge) {
   return o;
 }
 
-TEST(BridgeProcess, AClientRunsATaskFileOnTheCluster) {
-  Cluster c("bridge-task");
+TEST(BridgeProcess, AClientRunsATaskFileOnAPacedCluster) {
+  Cluster c("bridge-task", "paced");
   RfmsClient client(quickLink(c.bridge()));
   const auto task = loadTaskFile(std::string(RFMS_SOURCE_DIR) + "/examples/line.task");
   const RemoteTaskResult r = runRemoteTask(client, task, "line");
@@ -96,6 +97,14 @@ TEST(BridgeProcess, ABridgeKilledAndRestartedMidStreamLosesNothingAndAppliesNoth
     ASSERT_EQ(reply.handled(), n) << "request " << n;
   }
   EXPECT_GE(client.link().counts().resyncs, 1u);
+}
+
+TEST(BridgeProcess, ThePickAndPlaceExampleRuns) {
+  Cluster c("bridge-example");
+  const test::Outcome r =
+      test::runCommand(kBin + "/rfms-example-pick_place", "--bridge " + c.bridge() + " --cycles 1", 300);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("moved 1 part(s)"), std::string::npos) << r.out;
 }
 
 TEST(BridgeProcess, HelpAndClearErrors) {

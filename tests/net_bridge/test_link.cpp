@@ -35,7 +35,7 @@ proto::TaskRequest trackUpdate(std::uint64_t session, std::uint64_t number) {
 // reordering is the injector's holding back of a datagram until the next one.
 struct Network {
   SupervisorCore core{puma260(), SupervisorConfig{}};
-  RemoteDesk desk{puma260()};
+  RemoteDesk desk{puma260(), SupervisorConfig{}};
   std::unique_ptr<BridgeCore> bridge = std::make_unique<BridgeCore>(64);
   FaultInjector up, down;  // client -> bridge, bridge -> client
   double now = 0.0;
@@ -43,6 +43,22 @@ struct Network {
   bool drop_answers = false;  // the supervisor applies but its answers are lost (a dying bridge)
 
   Network(const FaultRates& faults, std::uint64_t seed) : up(faults, seed), down(faults, seed + 1) {}
+
+  // The supervisor's side: everything the bridge has forwarded, answered at once.
+  void serve(std::vector<Outgoing>& out) {
+    proto::Envelope m;
+    while (bridge->nextForSupervisor(m)) {
+      if (m.has_status_request()) {
+        proto::ArmStatus s;
+        desk.status(core, k, s);
+        s.set_session(m.status_request().session());
+        if (!drop_answers) bridge->answer(s, out);
+      } else {
+        const proto::TaskReply reply = desk.accept(m.task_request(), core, k++);
+        if (!drop_answers) bridge->answer(reply, out);
+      }
+    }
+  }
 
   // Runs `link` until the frame begun on it is acknowledged (or gives up); the event it ended on.
   ClientLink::Event exchange(ClientLink& link, const std::string& peer) {
@@ -55,11 +71,7 @@ struct Network {
         up.apply(d, wire);
         for (const auto& w : wire) bridge->receive(peer, w, out);
       }
-      proto::TaskRequest r;
-      while (bridge->nextForSupervisor(r)) {
-        const proto::TaskReply reply = desk.accept(r, core, k++);
-        if (!drop_answers) bridge->answer(reply, out);
-      }
+      serve(out);
       for (const Outgoing& o : out) {
         wire.clear();
         down.apply(o.datagram, wire);
@@ -178,8 +190,7 @@ TEST(Link, ABridgeRestartedMidTaskLosesNothingAndAppliesNothingTwice) {
       while (!link.due(net.now, d)) {}
       std::vector<Outgoing> out;
       net.bridge->receive("client", d, out);
-      proto::TaskRequest r;
-      while (net.bridge->nextForSupervisor(r)) net.desk.accept(r, net.core, net.k++);
+      net.serve(out);
       net.drop_answers = false;
       net.bridge = std::make_unique<BridgeCore>(64);
       link.abandon();
@@ -210,9 +221,9 @@ TEST(Link, AFullQueueWithholdsTheAckAndTheClientGetsThroughLater) {
   EXPECT_TRUE(out.empty());
   EXPECT_EQ(net.bridge->counters().withheld(), 1u);
   // Once A's is answered, B's retry goes through; both are applied once.
-  proto::TaskRequest r;
-  ASSERT_TRUE(net.bridge->nextForSupervisor(r));
-  net.bridge->answer(net.desk.accept(r, net.core, 1), out);
+  proto::Envelope m;
+  ASSERT_TRUE(net.bridge->nextForSupervisor(m));
+  net.bridge->answer(net.desk.accept(m.task_request(), net.core, 1), out);
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(a.receive(out[0].datagram), ClientLink::Event::kAcked);
   b.abandon();
@@ -261,7 +272,7 @@ TEST(Link, GarbageIsDroppedAndCountedAndAnInvalidRequestIsAnsweredWithoutChangin
 
 TEST(RemoteDesk, AnotherClientsTaskHoldsTheArmWhileItMovesButAnyoneMayStop) {
   SupervisorCore core(puma260(), SupervisorConfig{});
-  RemoteDesk desk(puma260());
+  RemoteDesk desk(puma260(), SupervisorConfig{});
   auto request = [](std::uint64_t session, std::uint64_t number) {
     proto::TaskRequest r;
     r.set_session(session);

@@ -1,0 +1,94 @@
+// rfms-link-load: drives the link as hard as a stop-and-wait client can: each of --clients threads
+// sends --count transform updates, one after another, and the figures are printed: messages per
+// second, request latency (send to answer) p50/p99/max, retransmissions, and the time from each
+// update's arrival at the bridge to the first setpoint that used it. bench/rfms-bench-link runs it
+// against a paced cluster, with and without injected faults.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "client/rfms_client.hpp"
+#include "common/mail_codec.hpp"
+
+namespace {
+double percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0.0;
+  std::sort(v.begin(), v.end());
+  return v[static_cast<std::size_t>(std::round(p / 100.0 * static_cast<double>(v.size() - 1)))];
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  using Clock = std::chrono::steady_clock;
+  CLI::App app{"rfms-link-load: messages per second and latency through rfms-bridge"};
+  rfms::ClientOptions options;
+  int count = 2000, clients = 1;
+  double timeout_ms = 5.0;
+  std::string label = "link";
+  app.add_option("--bridge", options.bridge, "the bridge, host:port")->capture_default_str();
+  app.add_option("--count", count, "updates per client")->capture_default_str()->check(CLI::Range(1, 1000000));
+  app.add_option("--clients", clients, "clients in parallel")->capture_default_str()->check(CLI::Range(1, 64));
+  app.add_option("--link-timeout-ms", timeout_ms, "retransmission timeout")->capture_default_str();
+  app.add_option("--loss", options.faults.loss, "injected on this side: loss")->check(CLI::Range(0.0, 1.0));
+  app.add_option("--duplicate", options.faults.duplicate, "duplication")->check(CLI::Range(0.0, 1.0));
+  app.add_option("--reorder", options.faults.reorder, "reordering")->check(CLI::Range(0.0, 1.0));
+  app.add_option("--corrupt", options.faults.corrupt, "corruption")->check(CLI::Range(0.0, 1.0));
+  app.add_option("--label", label, "name of this run in the output");
+  CLI11_PARSE(app, argc, argv);
+  options.link.timeout_s = timeout_ms * 1e-3;
+  options.link.max_tries = 1000;
+
+  std::mutex m;
+  std::vector<double> latency_ms, delay_ms;
+  std::uint64_t retransmissions = 0;
+  std::string failure;
+  const auto start = Clock::now();
+  std::vector<std::thread> pool;
+  for (int c = 0; c < clients; ++c)
+    pool.emplace_back([&, c] {
+      try {
+        rfms::ClientOptions o = options;
+        o.fault_seed = options.fault_seed + static_cast<std::uint64_t>(c);
+        rfms::RfmsClient client(o);
+        std::vector<double> lat, del;
+        const std::string name = "load" + std::to_string(c);
+        for (int n = 1; n <= count; ++n) {
+          rfms::proto::TaskRequest r;
+          r.mutable_transform()->set_name(name);
+          rfms::encode(rfms::trans(1e-3 * n, 0, 0), *r.mutable_transform()->mutable_value());
+          const auto t0 = Clock::now();
+          const rfms::proto::TaskReply reply = client.send(r);
+          lat.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+          if (!reply.accepted() || reply.handled() != static_cast<std::uint64_t>(n))
+            throw std::runtime_error("request " + std::to_string(n) + " not applied exactly once: " + reply.reason());
+          if (reply.arrival_to_setpoint_ms() > 0) del.push_back(reply.arrival_to_setpoint_ms());
+        }
+        std::lock_guard lock(m);
+        latency_ms.insert(latency_ms.end(), lat.begin(), lat.end());
+        delay_ms.insert(delay_ms.end(), del.begin(), del.end());
+        retransmissions += client.link().counts().retransmissions;
+      } catch (const std::exception& e) {
+        std::lock_guard lock(m);
+        failure = e.what();
+      }
+    });
+  for (auto& t : pool) t.join();
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  if (!failure.empty()) {
+    std::fprintf(stderr, "rfms-link-load: %s\n", failure.c_str());
+    return 1;
+  }
+  const double total = static_cast<double>(count) * clients;
+  std::printf("%-22s %2d client(s) %7.0f msg/s  latency p50 %6.3f p99 %7.3f max %8.3f ms  retransmissions %llu"
+              "  arrival->setpoint p50 %.3f p99 %.3f max %.3f ms\n",
+              label.c_str(), clients, total / seconds, percentile(latency_ms, 50), percentile(latency_ms, 99),
+              percentile(latency_ms, 100), static_cast<unsigned long long>(retransmissions), percentile(delay_ms, 50),
+              percentile(delay_ms, 99), percentile(delay_ms, 100));
+  return 0;
+}

@@ -1,0 +1,35 @@
+// The RFMS manual's example task, pumatask() (A.5 §2.2), written with the client library: define
+// the home transform and position, four motion records, then comply along z on the spot for 20 s
+// and return home by a joint motion.
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "client/rfms_client.hpp"
+
+int main(int argc, char** argv) {
+  using rfms::RfmsClient;
+  CLI::App app{"pumatask: the RFMS manual's example task, through rfms-bridge"};
+  rfms::ClientOptions options;
+  app.add_option("--bridge", options.bridge, "the bridge, host:port")->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
+  try {
+    RfmsClient arm(options);
+    arm.beginTask("pumatask");
+    arm.calibrate();
+    arm.transform("t2", rfms::trans(0.2032, -0.12623, 0.2032));  // home
+    arm.position("home", rfms::ArmConfig{.righty = true, .up = false, .flip = true}, {"T6"}, {"t2"});
+    arm.motion("mjnt", 2.0, 0.2, RfmsClient::kJoint);
+    arm.motion("mcart", 4.0, 0.3, RfmsClient::kCartesian);
+    arm.motion("mcartcz", 20.0, 0.5, RfmsClient::kCartesian, RfmsClient::kZ);
+    arm.motion("mcartcx", 15.0, 0.5, RfmsClient::kCartesian, RfmsClient::kX);
+    arm.move("home", "mcartcz");
+    arm.wait(arm.move("home", "mjnt"));
+    arm.endTask();
+    std::cout << "pumatask done\n";
+    return 0;
+  } catch (const std::exception& e) {
+    std::cerr << "pumatask: " << e.what() << "\n";
+    return 1;
+  }
+}
