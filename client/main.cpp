@@ -2,7 +2,7 @@
 //   rfms-client run TASKFILE | --example     a task file (docs/task-format.md)
 //   rfms-client status                       state, pose, moves, link counters
 //   rfms-client jog JOINT +|-                one jog step (MANU)
-//   rfms-client calibrate | stop | reset | power-off
+//   rfms-client calibrate | hold | free | stop | reset | power-off
 #include <filesystem>
 #include <iostream>
 
@@ -77,6 +77,8 @@ int main(int argc, char** argv) {
   auto* stop = app.add_subcommand("stop", "bring the arm to rest and drop queued moves");
   auto* reset = app.add_subcommand("reset", "leave an emergency (EMGCY -> IDLE)");
   auto* power_off = app.add_subcommand("power-off", "switch the power off (brakes on)");
+  auto* hold = app.add_subcommand("hold", "power on and hold where the arm is");
+  auto* free = app.add_subcommand("free", "gravity compensation only: the arm can be moved by hand");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -110,6 +112,8 @@ int main(int argc, char** argv) {
     if (stop->parsed()) client.stop();
     if (reset->parsed()) client.reset();
     if (power_off->parsed()) client.powerOff();
+    if (hold->parsed()) client.hold();
+    if (free->parsed()) client.free();
     return 0;
   } catch (const RequestRefused& e) {
     log->error("{}", e.what());

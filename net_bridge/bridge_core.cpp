@@ -108,38 +108,33 @@ bool BridgeCore::nextForSupervisor(proto::Envelope& message) {
   return true;
 }
 
+void BridgeCore::settle(Session& s, std::uint64_t session, std::string payload, std::vector<Outgoing>& out) {
+  s.pending = false;
+  if (forwarded_ > 0) --forwarded_;
+  counters_.set_queue_depth(queueDepth());
+  proto::LinkFrame of;
+  of.set_session(session);
+  of.set_count(s.pending_count);
+  of.set_seq(static_cast<std::uint32_t>(s.pending_count & 1u));
+  s.last_ack_count = s.pending_count;
+  ack(s.peer, of, std::move(payload), false, out, &s.last_ack);
+}
+
 void BridgeCore::answer(const proto::TaskReply& reply, std::vector<Outgoing>& out) {
   auto it = sessions_.find(reply.session());
   if (it == sessions_.end() || !it->second.pending || it->second.pending_status ||
       it->second.pending_number != reply.number())
     return;
-  Session& s = it->second;
-  s.pending = false;
-  if (forwarded_ > 0) --forwarded_;
-  counters_.set_queue_depth(queueDepth());
-  proto::LinkFrame of;
-  of.set_session(reply.session());
-  of.set_count(s.pending_count);
-  of.set_seq(static_cast<std::uint32_t>(s.pending_count & 1u));
-  s.last_ack_count = s.pending_count;
-  ack(s.peer, of, reply.SerializeAsString(), false, out, &s.last_ack);
+  settle(it->second, reply.session(), reply.SerializeAsString(), out);
 }
 
 void BridgeCore::answer(const proto::ArmStatus& status, std::vector<Outgoing>& out) {
   auto it = sessions_.find(status.session());
   if (it == sessions_.end() || !it->second.pending || !it->second.pending_status) return;
-  Session& s = it->second;
-  s.pending = false;
-  if (forwarded_ > 0) --forwarded_;
-  counters_.set_queue_depth(queueDepth());
   proto::ArmStatus st = status;
   *st.mutable_link() = counters_;
-  proto::LinkFrame of;
-  of.set_session(status.session());
-  of.set_count(s.pending_count);
-  of.set_seq(static_cast<std::uint32_t>(s.pending_count & 1u));
-  s.last_ack_count = s.pending_count;
-  ack(s.peer, of, st.SerializeAsString(), false, out, &s.last_ack);
+  st.mutable_link()->set_queue_depth(queueDepth() - 1);  // this one is answered
+  settle(it->second, status.session(), st.SerializeAsString(), out);
 }
 
 }  // namespace rfms

@@ -64,6 +64,8 @@ class BridgeCore {
   };
   void ack(const std::string& peer, const proto::LinkFrame& of, std::string payload, bool resync,
            std::vector<Outgoing>& out, std::string* keep = nullptr);
+  // The pending frame of `s` is answered: its ACK carries `payload`.
+  void settle(Session& s, std::uint64_t session, std::string payload, std::vector<Outgoing>& out);
   void resendLast(const Session& s, const std::string& peer, std::vector<Outgoing>& out);
   void count(std::uint64_t (proto::LinkCounters::*get)() const, void (proto::LinkCounters::*set)(std::uint64_t)) {
     (counters_.*set)((counters_.*get)() + 1);

@@ -49,13 +49,4 @@ SegmentErrors measureErrors(const RobotModel& open_model, const StudySegment& se
   return e;
 }
 
-double percentile(std::vector<double>& values, double p) {
-  if (values.empty()) return 0.0;
-  std::sort(values.begin(), values.end());
-  const double pos = p / 100.0 * static_cast<double>(values.size() - 1);
-  const auto lo = static_cast<std::size_t>(std::floor(pos));
-  const std::size_t hi = std::min(lo + 1, values.size() - 1);
-  return values[lo] + (values[hi] - values[lo]) * (pos - static_cast<double>(lo));
-}
-
 }  // namespace rfms::study

@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "common/statistics.hpp"
 #include "pik_study/study_methods.hpp"
 
 namespace rfms::study {
@@ -21,8 +22,5 @@ struct SegmentErrors {
 SegmentErrors measureErrors(const RobotModel& open_model, const StudySegment& segment, const Timing& timing,
                             double update_s, const std::vector<JointVec>& servo);
 
-// The p-th percentile (0..100) by linear interpolation between order statistics; `values` is
-// sorted in place.
-double percentile(std::vector<double>& values, double p);
 
 }  // namespace rfms::study

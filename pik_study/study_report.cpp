@@ -53,7 +53,7 @@ std::string caseFile(const StudyCase& c) {
 // "p50 / p90 / p99 / max" of one metric.
 std::string spread(std::vector<double> v) {
   const double p50 = percentile(v, 50), p90 = percentile(v, 90), p99 = percentile(v, 99);
-  return fmt::format("{} / {} / {} / {}", num(p50), num(p90), num(p99), num(v.empty() ? 0.0 : v.back()));
+  return fmt::format("{} / {} / {} / {}", num(p50), num(p90), num(p99), num(percentile(v, 100)));
 }
 
 const CaseResult* findCase(const std::vector<CaseResult>& results, double seg, double upd) {

@@ -14,14 +14,9 @@
 
 #include "client/rfms_client.hpp"
 #include "common/mail_codec.hpp"
+#include "common/statistics.hpp"
 
-namespace {
-double percentile(std::vector<double> v, double p) {
-  if (v.empty()) return 0.0;
-  std::sort(v.begin(), v.end());
-  return v[static_cast<std::size_t>(std::round(p / 100.0 * static_cast<double>(v.size() - 1)))];
-}
-}  // namespace
+using rfms::percentile;
 
 int main(int argc, char** argv) {
   using rfms::RfmsClient;

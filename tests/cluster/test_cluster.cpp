@@ -14,6 +14,7 @@
 #include "common/mail_codec.hpp"
 #include "common/robot_model_loader.hpp"
 #include "sim/task_runner.hpp"
+#include "tests/support/files.hpp"
 #include "tests/support/process_group.hpp"
 #include "tests/support/run_command.hpp"
 
@@ -24,12 +25,7 @@ namespace fs = std::filesystem;
 const std::string kRfms = std::string(RFMS_SOURCE_DIR) + "/deploy/rfms";
 const std::string kBin = RFMS_BIN_DIR;
 
-std::string readFile(const fs::path& p) {
-  std::ifstream in(p);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test::readFile;
 
 bool waitForText(const fs::path& p, const std::string& text, std::chrono::seconds timeout) {
   const auto end = std::chrono::steady_clock::now() + timeout;

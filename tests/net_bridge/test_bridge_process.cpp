@@ -11,6 +11,7 @@
 #include "client/remote_task.hpp"
 #include "common/mail_codec.hpp"
 #include "net_bridge/udp_socket.hpp"
+#include "tests/support/files.hpp"
 #include "tests/support/process_group.hpp"
 #include "tests/support/run_command.hpp"
 
@@ -21,12 +22,7 @@ namespace fs = std::filesystem;
 const std::string kRfms = std::string(RFMS_SOURCE_DIR) + "/deploy/rfms";
 const std::string kBin = RFMS_BIN_DIR;
 
-std::string readFile(const fs::path& p) {
-  std::ifstream in(p);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test::readFile;
 
 // A UDP port nobody is using now.
 int freePort() { return UdpSocket::bound("127.0.0.1", 0).port(); }
