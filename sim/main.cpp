@@ -2,18 +2,31 @@
 // emulated arm wired by the in-process harness), running a task from power-up and printing what
 // happened. With no task it runs the RFMS manual's example task.
 //   rfms-sim [--robot FILE] [--task FILE] [--dt-ms 1] [--update-periods 1] [--serial-ik]
-//            [--amplifier current|voltage] [--timeout-s 600] [--json]
+//            [--amplifier current|voltage] [--pik SCHEME] [--timeout-s 600] [--json] [--log FILE]
 // Exit status: 0 when every move completed without an emergency, 1 otherwise, 2 on bad input.
 #include <CLI/CLI.hpp>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <fstream>
 #include <iostream>
+#include <memory>
+#include <sstream>
 
 #include "common/error.hpp"
 #include "common/robot_model_loader.hpp"
 #include "common/task_file.hpp"
+#include "sim/run_recording.hpp"
 #include "sim/task_runner.hpp"
+
+namespace {
+std::string readText(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace rfms;
@@ -37,6 +50,8 @@ int main(int argc, char** argv) {
   app.add_option("--amplifier", amplifier, "current or voltage")->capture_default_str();
   app.add_option("--timeout-s", timeout_s, "simulated seconds allowed for the task")->capture_default_str();
   app.add_flag("--json", json, "print the summary as JSON");
+  std::string log_path;
+  app.add_option("--log", log_path, "write a run log (MCAP) to this file (rfms-replay reads it)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -64,7 +79,30 @@ int main(int argc, char** argv) {
               update_periods, serial_ik ? "serial" : pik.c_str(), task_path.empty() ? "example" : task_path);
     RunOptions options;
     options.timeout_s = timeout_s;
+    std::unique_ptr<RunLogger> run_log;
+    if (!log_path.empty()) {
+      RunLogHeader header;
+      header.source = "rfms-sim";
+      header.robot_name = model.name;
+      header.robot_model_text = readText(robot);
+      header.task_text = task_path.empty() ? kExampleTask : readText(task_path);
+      header.dt_ms = dt_ms;
+      header.clock = "lockstep";
+      header.update_periods = update_periods;
+      header.pik = pik;
+      header.serial_ik = serial_ik;
+      run_log = std::make_unique<RunLogger>(log_path, header);
+      harness.on_period = [&](const PeriodMail& m) { recordPeriod(*run_log, m); };
+      options.on_request = [&](std::uint64_t k, const proto::TaskRequest& r, const proto::TaskReply& a) {
+        recordRequest(*run_log, k, r, a);
+      };
+    }
     const RunSummary summary = runTask(harness, task, options);
+    if (run_log) {
+      run_log->finish();
+      log->info("run log {}: {} messages{}", log_path, run_log->written(),
+                run_log->dropped() > 0 ? ", " + std::to_string(run_log->dropped()) + " DROPPED" : std::string());
+    }
     std::cout << (json ? summaryJson(summary) + "\n" : summaryText(summary));
     return summary.succeeded() ? 0 : 1;
   } catch (const rfms::Error& e) {

@@ -37,6 +37,7 @@ RunSummary runTask(Harness& h, const std::vector<TaskStatement>& task, const Run
   RunSummary s;
   s.dt = h.dt();
   TaskScript script(task, scriptOptions(options, h.dt()));
+  script.on_request = options.on_request;
   auto previous = h.on_period;
   const SupervisorCore& sup = h.supervisor();
   h.on_period = [&](const PeriodMail& m) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,8 @@ struct RunOptions {
   bool calibrate = true;
   double timeout_s = 600.0;     // simulated time allowed for the whole task
   double settle_s = 0.5;        // simulated time after the last move, before the final error
+  // Every request the task hands the supervisor, with its period and answer (run logs).
+  std::function<void(std::uint64_t, const proto::TaskRequest&, const proto::TaskReply&)> on_request;
 };
 
 ScriptOptions scriptOptions(const RunOptions& options, double dt);

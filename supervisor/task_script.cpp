@@ -16,8 +16,9 @@ bool TaskScript::movesEnded() const {
                      [](const MoveRecord& m) { return m.completed || m.aborted; });
 }
 
-void TaskScript::send(SupervisorCore& supervisor, const TaskStatement& st) {
+void TaskScript::send(SupervisorCore& supervisor, const TaskStatement& st, std::uint64_t k) {
   const proto::TaskReply r = supervisor.handle(st.request);
+  if (on_request) on_request(k, st.request, r);
   if (!r.accepted()) {
     log_.refused.push_back((st.line > 0 ? "line " + std::to_string(st.line) : std::string("calibrate")) + ": " +
                            r.reason());
@@ -42,7 +43,7 @@ void TaskScript::beforeStep(std::uint64_t k, SupervisorCore& supervisor) {
         if (options_.calibrate) {
           TaskStatement cal;
           cal.request.mutable_control()->set_command(proto::CC_CALIBRATE);
-          send(supervisor, cal);
+          send(supervisor, cal, k);
           phase_ = Phase::kCalibrating;
         } else {
           phase_ = Phase::kStatements;
@@ -64,7 +65,7 @@ void TaskScript::beforeStep(std::uint64_t k, SupervisorCore& supervisor) {
             ++next_;
             continue;
           }
-          send(supervisor, st);
+          send(supervisor, st, k);
           ++next_;
         }
         phase_ = Phase::kFinishing;

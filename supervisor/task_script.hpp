@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -51,12 +52,15 @@ class TaskScript {
   // After step k: follows the events of its outbox.
   void afterStep(std::uint64_t k, const SupervisorCore& supervisor, const SupervisorOutbox& out);
   bool done() const { return phase_ == Phase::kDone; }
+  // Called with every request handed to the supervisor, the period it entered in and its answer
+  // (for run logs).
+  std::function<void(std::uint64_t, const proto::TaskRequest&, const proto::TaskReply&)> on_request;
   const ScriptLog& log() const { return log_; }
 
  private:
   enum class Phase { kPowerUp, kCalibrating, kStatements, kFinishing, kSettling, kDone };
   bool movesEnded() const;
-  void send(SupervisorCore& supervisor, const TaskStatement& statement);
+  void send(SupervisorCore& supervisor, const TaskStatement& statement, std::uint64_t k);
 
   std::vector<TaskStatement> task_;
   ScriptOptions options_;

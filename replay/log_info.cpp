@@ -1,0 +1,115 @@
+#include "replay/log_info.hpp"
+
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include "common/kinematics.hpp"
+#include "common/mail_codec.hpp"
+#include "common/robot_model_loader.hpp"
+#include "supervisor/supervisor_core.hpp"
+
+namespace rfms {
+
+namespace {
+std::string value(const mcap::KeyValues& kv, const char* key) {
+  const auto it = kv.find(key);
+  return it == kv.end() ? std::string() : it->second;
+}
+}  // namespace
+
+LogInfo summarise(const RunLog& log) {
+  LogInfo info;
+  info.robot = value(log.header, "robot");
+  info.source = value(log.header, "source");
+  info.clock = value(log.header, "clock");
+  info.version = value(log.header, "version");
+  info.dt_ms = log.dtMs();
+  for (const auto& s : log.smail) info.periods = std::max(info.periods, s.header().period() + 1);
+  info.duration_s = static_cast<double>(info.periods) * info.dt_ms * 1e-3;
+  std::map<std::uint64_t, LogInfo::Move> moves;
+  for (const proto::LogEvent& e : log.events) {
+    switch (e.kind()) {
+      case proto::LogEvent::MOVE_STARTED: moves[e.move_id()].id = e.move_id(), moves[e.move_id()].started = e.period(); break;
+      case proto::LogEvent::MOVE_COMPLETED:
+        moves[e.move_id()].id = e.move_id(), moves[e.move_id()].ended = e.period(), moves[e.move_id()].completed = true;
+        break;
+      case proto::LogEvent::MOVE_ABORTED:
+        moves[e.move_id()].id = e.move_id(), moves[e.move_id()].ended = e.period(), moves[e.move_id()].aborted = true;
+        break;
+      case proto::LogEvent::STATE_CHANGED: info.states.push_back(proto::RtState_Name(e.state())); break;
+      case proto::LogEvent::EMERGENCY:
+        info.emergencies.push_back(std::string(describe(e.reason())) + " (" + nodeName(e.node()) + ") at period " +
+                                   std::to_string(e.period()));
+        break;
+      default: break;
+    }
+  }
+  for (const auto& [id, m] : moves) info.moves.push_back(m);
+  for (const auto& r : log.requests) {
+    ++info.requests;
+    if (!r.reply().accepted()) ++info.refused;
+  }
+  // Servo following error, from the joints' own reports, while following setpoints (SETP, STOP).
+  std::map<std::uint64_t, proto::RtState> state;
+  for (const proto::SMail& s : log.smail) state[s.header().period()] = s.rtstate();
+  for (const proto::JMail& j : log.jmail)
+    if (j.joint() >= 1 && j.joint() <= 6) {
+      const auto st = state.find(j.header().period());
+      if (st == state.end() || (st->second != proto::RT_SETP && st->second != proto::RT_STOP)) continue;
+      auto& e = info.max_following_error_deg[j.joint() - 1];
+      e = std::max(e, std::abs(j.servo_error()) * 180.0 / M_PI);
+    }
+  // Path deviation: the arm where its joints say it is, against the T6 the supervisor commanded.
+  if (const std::string text = value(log.header, "robot_model"); !text.empty()) {
+    const RobotModel model = parseRobotModel(text, "the log's robot model");
+    std::map<std::uint64_t, JointVec> angles;
+    for (const proto::JMail& j : log.jmail)
+      if (j.joint() >= 1 && j.joint() <= 6) angles[j.header().period()][j.joint() - 1] = j.angle();
+    for (const proto::SMail& s : log.smail) {
+      if (s.rtstate() != proto::RT_SETP) continue;
+      const auto a = angles.find(s.header().period());
+      Transform commanded;
+      if (a == angles.end() || !decode(s.t6(), commanded)) continue;
+      const double d = (forwardKinematics(model, a->second).translation() - commanded.translation()).norm() * 1e3;
+      info.max_path_deviation_mm = std::max(info.max_path_deviation_mm, d);
+    }
+  }
+  if (log.have_drops) info.dropped = log.drops.dropped();
+  return info;
+}
+
+std::string infoText(const LogInfo& i, const RunLog& log) {
+  std::ostringstream o;
+  o << "robot " << (i.robot.empty() ? "?" : i.robot) << ", from " << (i.source.empty() ? "?" : i.source) << " ("
+    << i.clock << "), software " << i.version << "\n";
+  o << "sample period " << i.dt_ms << " ms; " << i.periods << " periods, " << i.duration_s << " s\n";
+  o << "moves:";
+  if (i.moves.empty()) o << " none";
+  o << "\n";
+  for (const auto& m : i.moves)
+    o << "  #" << m.id << " periods " << m.started << " .. " << (m.ended ? std::to_string(m.ended) : std::string("(not ended)"))
+      << (m.completed ? " completed" : m.aborted ? " ABORTED" : "") << "\n";
+  o << "states:";
+  for (const auto& s : i.states) o << " " << s;
+  o << "\nemergencies: " << (i.emergencies.empty() ? "none" : "") << "\n";
+  for (const auto& e : i.emergencies) o << "  " << e << "\n";
+  o << "requests: " << i.requests << ", refused " << i.refused << "\n";
+  o << "deadline misses: " << (i.clock == "realtime" ? "see the timing channel" : "none by construction (lockstep)")
+    << "\n";
+  char line[256];
+  std::snprintf(line, sizeof line, "max path deviation (FK of measured angles vs commanded T6, in SETP): %.4f mm\n",
+                i.max_path_deviation_mm);
+  o << line;
+  o << "max servo following error, in SETP and STOP [deg]:";
+  for (double e : i.max_following_error_deg) {
+    std::snprintf(line, sizeof line, " %.4f", e);
+    o << line;
+  }
+  o << "\nmessages " << log.messages << (log.undecodable ? ", " + std::to_string(log.undecodable) + " undecodable" : "")
+    << ", dropped by the logger "
+    << (log.have_drops ? std::to_string(i.dropped) : std::string("unknown (the log's end is missing)")) << "\n";
+  return o.str();
+}
+
+}  // namespace rfms

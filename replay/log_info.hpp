@@ -1,0 +1,32 @@
+// `rfms-replay info`: what a run log says happened, for a person.
+#pragma once
+
+#include <string>
+
+#include "replay/run_log_reader.hpp"
+
+namespace rfms {
+
+struct LogInfo {
+  std::string robot, source, clock, version;
+  double dt_ms = 1.0;
+  std::uint64_t periods = 0;
+  double duration_s = 0.0;
+  struct Move {
+    std::uint64_t id = 0, started = 0, ended = 0;
+    bool completed = false, aborted = false;
+  };
+  std::vector<Move> moves;
+  std::vector<std::string> states;       // in the order entered
+  std::vector<std::string> emergencies;  // reason (node) at period
+  std::uint64_t requests = 0, refused = 0;
+  double max_path_deviation_mm = 0.0;   // |FK(measured angles) - commanded T6| while following
+  std::array<double, 6> max_following_error_deg{};
+  std::uint64_t dropped = 0;
+};
+
+// Needs the robot model the log carries (for the path deviation).
+LogInfo summarise(const RunLog& log);
+std::string infoText(const LogInfo& info, const RunLog& log);
+
+}  // namespace rfms

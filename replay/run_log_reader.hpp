@@ -1,0 +1,37 @@
+// A run log read back: its header, and its messages decoded by topic, in period order. Built on
+// mcap::readFile, so a damaged log still yields everything before the damage (and says where).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "proto/cluster.pb.h"
+#include "proto/runlog.pb.h"
+#include "runlog/mcap_reader.hpp"
+
+namespace rfms {
+
+struct RunLog {
+  mcap::KeyValues header;  // the "rfms" metadata
+  std::vector<proto::SMail> smail;
+  std::vector<proto::JMail> jmail;
+  std::vector<proto::MMail> mmail;
+  std::vector<proto::Parcel> parcel;
+  std::vector<proto::ArmSensors> sensors;
+  std::vector<proto::TorqueCommand> torque;
+  std::vector<proto::LogRequest> requests;
+  std::vector<proto::LogEvent> events;
+  bool have_drops = false;
+  proto::LogDrops drops;
+  std::uint64_t messages = 0, undecodable = 0;
+  std::uint64_t file_size = 0;
+  std::string error;               // empty when the file is sound
+  std::uint64_t error_offset = 0;
+  double dtMs() const;
+};
+
+RunLog readRunLog(const std::string& path, const std::function<void(std::uint64_t, std::uint64_t)>& progress = {});
+
+}  // namespace rfms

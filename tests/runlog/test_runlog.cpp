@@ -1,0 +1,158 @@
+// Run logs: the MCAP writer and reader against each other, damaged files, the logger's queue, and
+// a real run log read by the official MCAP reader (@mcap/core, tools/mcap-check).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "common/robot_model_loader.hpp"
+#include "common/task_file.hpp"
+#include "replay/log_info.hpp"
+#include "runlog/mcap_reader.hpp"
+#include "sim/run_recording.hpp"
+#include "sim/task_runner.hpp"
+#include "tests/support/files.hpp"
+#include "tests/support/run_command.hpp"
+
+namespace rfms {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path tempFile(const std::string& name) { return fs::path(::testing::TempDir()) / name; }
+
+// A small log: two channels, messages across several chunks, metadata.
+void writeSmall(const fs::path& path, int messages) {
+  mcap::Writer w(path.string(), "test", "rfms tests", 256);
+  const auto s = w.addSchema("demo.Thing", "protobuf", std::string("\x01\x02\x00\x03", 4));
+  const auto a = w.addChannel(s, "/a", "protobuf", {{"k", "v"}});
+  const auto b = w.addChannel(s, "/b", "protobuf");
+  w.addMetadata("about", {{"robot", "puma260"}});
+  for (int i = 0; i < messages; ++i)
+    w.write(i % 3 == 0 ? b : a, static_cast<std::uint64_t>(i) * 1000, 7, "payload " + std::to_string(i),
+            static_cast<std::uint32_t>(i));
+  w.close();
+}
+
+TEST(Mcap, WhatIsWrittenIsReadBack) {
+  const fs::path p = tempFile("small.mcap");
+  writeSmall(p, 100);
+  const mcap::Contents c = mcap::readFile(p.string());
+  ASSERT_TRUE(c.complete()) << c.error << " at " << c.error_offset;
+  EXPECT_EQ(c.profile, "test");
+  ASSERT_EQ(c.schemas.size(), 1u);
+  EXPECT_EQ(c.schemas.at(1).data, std::string("\x01\x02\x00\x03", 4));
+  ASSERT_EQ(c.channels.size(), 2u);
+  EXPECT_EQ(c.channels.at(1).metadata.at("k"), "v");
+  ASSERT_EQ(c.messages.size(), 100u);
+  for (int i = 0; i < 100; ++i) {
+    EXPECT_EQ(c.messages[static_cast<std::size_t>(i)].data, "payload " + std::to_string(i));
+    EXPECT_EQ(c.messages[static_cast<std::size_t>(i)].log_time, static_cast<std::uint64_t>(i) * 1000);
+  }
+  EXPECT_TRUE(c.has_summary);
+  EXPECT_EQ(c.summary_message_count, 100u);
+  ASSERT_EQ(c.metadata.size(), 1u);
+  EXPECT_EQ(c.metadata[0].second.at("robot"), "puma260");
+}
+
+TEST(Mcap, ATruncatedFileGivesTheByteOffsetAndEverythingBeforeIt) {
+  const fs::path p = tempFile("cut.mcap");
+  writeSmall(p, 100);
+  const std::string whole = test::readFile(p);
+  std::size_t last_count = 0;
+  for (std::size_t n : {whole.size() / 4, whole.size() / 2, whole.size() - 30, whole.size() - 1}) {
+    std::ofstream(p, std::ios::binary | std::ios::trunc) << whole.substr(0, n);
+    const mcap::Contents c = mcap::readFile(p.string());
+    EXPECT_FALSE(c.complete()) << "cut at " << n;
+    EXPECT_NE(c.error.find("truncated"), std::string::npos) << c.error;
+    EXPECT_LE(c.error_offset, n);
+    EXPECT_GE(c.messages.size(), last_count);  // the later the cut, the more is read
+    last_count = c.messages.size();
+  }
+  EXPECT_EQ(last_count, 100u);  // only the closing bytes were missing
+}
+
+TEST(Mcap, ACorruptedChunkIsCaughtByItsCrcAtItsOffset) {
+  const fs::path p = tempFile("bad.mcap");
+  writeSmall(p, 100);
+  std::string bytes = test::readFile(p);
+  const auto at = bytes.find("payload 50");
+  ASSERT_NE(at, std::string::npos);
+  bytes[at + 3] = 'X';
+  std::ofstream(p, std::ios::binary | std::ios::trunc) << bytes;
+  const mcap::Contents c = mcap::readFile(p.string());
+  EXPECT_NE(c.error.find("CRC mismatch"), std::string::npos) << c.error;
+  EXPECT_LT(c.error_offset, at);
+  EXPECT_LT(c.messages.size(), 100u);
+  EXPECT_GT(c.messages.size(), 0u);
+}
+
+TEST(RunLogger, AFullQueueDropsAndCountsInsteadOfBlocking) {
+  const fs::path p = tempFile("drops.mcap");
+  RunLogHeader h;
+  h.source = "test";
+  std::uint64_t offered = 0;
+  {
+    RunLogger log(p.string(), h, 4);
+    proto::SMail s;
+    for (int i = 0; i < 20000; ++i, ++offered) log.log(topic::kSMail, static_cast<std::uint64_t>(i), s);
+    log.finish();
+    EXPECT_GT(log.dropped(), 0u);
+    EXPECT_EQ(log.dropped() + log.written(), offered);
+  }
+  const RunLog back = readRunLog(p.string());
+  ASSERT_TRUE(back.error.empty()) << back.error;
+  ASSERT_TRUE(back.have_drops);
+  EXPECT_EQ(back.drops.dropped() + back.smail.size(), offered);
+}
+
+// The example task recorded from the harness: our reader and the official one agree on every
+// message, and rfms-replay's summary matches the run's own.
+TEST(RunLog, TheExampleTaskLogOpensInTheOfficialMcapReader) {
+  const fs::path p = tempFile("example.mcap");
+  const RobotModel model = loadRobotModel(std::string(RFMS_SOURCE_DIR) + "/deploy/robots/puma260.textproto");
+  RunSummary summary;
+  {
+    RunLogHeader h;
+    h.source = "test";
+    h.robot_name = model.name;
+    h.robot_model_text = test::readFile(std::string(RFMS_SOURCE_DIR) + "/deploy/robots/puma260.textproto");
+    RunLogger log(p.string(), h);
+    Harness harness(model, HarnessConfig{});
+    harness.on_period = [&](const PeriodMail& m) { recordPeriod(log, m); };
+    RunOptions o;
+    o.on_request = [&](std::uint64_t k, const proto::TaskRequest& r, const proto::TaskReply& a) { recordRequest(log, k, r, a); };
+    summary = runTask(harness, parseTaskFile(kExampleTask, "example"), o);
+    log.finish();
+    EXPECT_EQ(log.dropped(), 0u);
+  }
+  ASSERT_TRUE(summary.succeeded());
+  const RunLog ours = readRunLog(p.string());
+  ASSERT_TRUE(ours.error.empty()) << ours.error;
+  EXPECT_EQ(ours.smail.size(), summary.periods);
+  EXPECT_EQ(ours.jmail.size(), 6 * summary.periods);
+  EXPECT_EQ(ours.requests.size(), 9u);  // calibrate and the task's eight requests
+
+  const LogInfo info = summarise(ours);
+  ASSERT_EQ(info.moves.size(), 2u);
+  EXPECT_TRUE(info.moves[0].completed && info.moves[1].completed);
+  for (int j = 0; j < kJoints; ++j)
+    EXPECT_NEAR(info.max_following_error_deg[static_cast<std::size_t>(j)], summary.max_following_error[j] * 180.0 / M_PI, 1e-9);
+
+  const std::string checker = std::string(RFMS_SOURCE_DIR) + "/tools/mcap-check/check.mjs";
+  ASSERT_TRUE(fs::exists(std::string(RFMS_SOURCE_DIR) + "/tools/mcap-check/node_modules/@mcap/core"))
+      << "the official reader is not installed: run deploy/install-deps";
+  const test::Outcome r = test::runCommand("node", checker + " " + p.string(), 300);
+  ASSERT_EQ(r.code, 0) << r.err;
+  // The checker prints one JSON object; a few exact fields are enough to compare.
+  EXPECT_NE(r.out.find("\"messages\":" + std::to_string(ours.messages)), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"streamed\":" + std::to_string(ours.messages)), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"statistics\":" + std::to_string(ours.messages)), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"/rfms/smail\":" + std::to_string(ours.smail.size())), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"rfms.proto.JMail\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"metadata\":[\"rfms\"]"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\"at_middle\":0"), std::string::npos) << "seeking by time found nothing: " << r.out;
+}
+
+}  // namespace
+}  // namespace rfms

@@ -1,0 +1,79 @@
+// Reads an rfms run log with readers no one here wrote: the official MCAP reader (@mcap/core),
+// both indexed (summary, chunk and message indexes, seeking by time) and streaming (every record,
+// CRCs checked), and protobufjs to decode every message with the schema the log carries, as
+// Foxglove does. Prints one JSON object; exits 1 with a message on any failure.
+//   node tools/mcap-check/check.mjs LOG
+import { open } from "node:fs/promises";
+import { McapIndexedReader, McapStreamReader } from "@mcap/core";
+import protobuf from "protobufjs";
+import descriptor from "protobufjs/ext/descriptor/index.js";
+
+const path = process.argv[2];
+if (!path) {
+  console.error("usage: check.mjs LOG");
+  process.exit(2);
+}
+
+async function main() {
+  const file = await open(path, "r");
+  const size = (await file.stat()).size;
+  const readable = {
+    size: async () => BigInt(size),
+    read: async (offset, length) => {
+      const buffer = new Uint8Array(Number(length));
+      await file.read(buffer, 0, Number(length), Number(offset));
+      return buffer;
+    },
+  };
+  const reader = await McapIndexedReader.Initialize({ readable });
+  const types = new Map();  // schema id -> protobufjs Type
+  for (const [id, schema] of reader.schemasById) {
+    const set = descriptor.FileDescriptorSet.decode(schema.data);
+    const root = protobuf.Root.fromDescriptor(set);
+    types.set(id, root.lookupType(schema.name));
+  }
+  const perTopic = {};
+  let decoded = 0;
+  let first = null, last = null;
+  for await (const m of reader.readMessages({ validateCrcs: true })) {
+    const channel = reader.channelsById.get(m.channelId);
+    perTopic[channel.topic] = (perTopic[channel.topic] ?? 0) + 1;
+    types.get(channel.schemaId).decode(m.data);
+    decoded++;
+    if (first === null || m.logTime < first) first = m.logTime;
+    if (last === null || m.logTime > last) last = m.logTime;
+  }
+  // Seeking by time: the messages of one instant in the middle, through the index.
+  const middle = first + (last - first) / 2n;
+  let atMiddle = 0;
+  for await (const m of reader.readMessages({ startTime: middle, endTime: middle })) atMiddle += m.logTime === middle ? 1 : 0;
+  const metadata = [];
+  for await (const md of reader.readMetadata()) metadata.push(md.name);
+
+  // The same file streamed, record by record.
+  const stream = new McapStreamReader({ validateCrcs: true });
+  const whole = new Uint8Array(size);
+  await file.read(whole, 0, size, 0);
+  stream.append(whole);
+  let streamed = 0;
+  for (let r; (r = stream.nextRecord()); ) if (r.type === "Message") streamed++;
+  if (!stream.done()) throw new Error("the stream reader did not reach the end of the file");
+  await file.close();
+
+  console.log(JSON.stringify({
+    schemas: [...reader.schemasById.values()].map((s) => s.name),
+    channels: [...reader.channelsById.values()].map((c) => ({ topic: c.topic, encoding: c.messageEncoding })),
+    statistics: reader.statistics ? Number(reader.statistics.messageCount) : null,
+    chunks: reader.chunkIndexes.length,
+    messages: decoded,
+    streamed,
+    per_topic: perTopic,
+    at_middle: atMiddle,
+    metadata,
+  }));
+}
+
+main().catch((e) => {
+  console.error(`check.mjs: ${e.message}`);
+  process.exit(1);
+});
