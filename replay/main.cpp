@@ -1,8 +1,13 @@
-// rfms-replay: what a run log says happened.
-//   rfms-replay info LOG     duration, robot, rates, moves, states, emergencies, path deviation,
-//                            following error; a damaged log: what could be read, then the damage
-//                            and its byte offset (exit 1)
-#include <chrono>
+// rfms-replay: what a run log says happened, and running it again.
+//   rfms-replay info LOG      duration, robot, rates, moves, states, emergencies, path deviation,
+//                             following error; for a damaged log, what could be read, then the
+//                             damage and its byte offset (exit 1)
+//   rfms-replay verify LOG    re-run the logged requests through the cores with the logged
+//                             settings; every mailbox must match, else the first divergence
+//                             (period, mailbox, field) is printed (exit 1)
+//   rfms-replay rerun LOG --set key=value ...
+//                             the log's task again with changed settings, compared with the
+//                             logged settings in a table
 #include <iostream>
 
 #include <CLI/CLI.hpp>
@@ -11,40 +16,77 @@
 
 #include "common/error.hpp"
 #include "replay/log_info.hpp"
+#include "replay/progress.hpp"
+#include "replay/rerun.hpp"
+#include "replay/verify.hpp"
 
 int main(int argc, char** argv) {
   using namespace rfms;
   auto log = spdlog::stderr_color_mt("rfms-replay");
   log->set_pattern("%n: %^%l%$: %v");
-  CLI::App app{"rfms-replay: read a run log (MCAP) written by rfms-sim --log"};
+  CLI::App app{"rfms-replay: read, check and re-run run logs (MCAP) written by rfms-sim --log"};
   app.require_subcommand(1);
   std::string path;
   auto* info = app.add_subcommand("info", "summarise a run log");
   info->add_option("LOG", path, "the run log")->required();
+  auto* verify = app.add_subcommand("verify", "re-run the log's requests and compare every mailbox");
+  verify->add_option("LOG", path, "the run log")->required();
+  auto* rerun = app.add_subcommand("rerun", "run the log's task again with changed settings and compare");
+  rerun->add_option("LOG", path, "the run log")->required();
+  std::vector<std::string> sets;
+  rerun->add_option("--set", sets, "key=value: pik, serial_ik, dt_ms, update_periods, amplifier, servo_bandwidth_hz")
+      ->required();
   CLI11_PARSE(app, argc, argv);
   try {
-    // A progress bar once reading has taken more than a second.
-    const auto start = std::chrono::steady_clock::now();
-    auto last = start;
-    bool drew = false;
-    const RunLog run = readRunLog(path, [&](std::uint64_t done, std::uint64_t total) {
-      const auto now = std::chrono::steady_clock::now();
-      if (now - start < std::chrono::seconds(1) || now - last < std::chrono::milliseconds(200)) return;
-      last = std::chrono::steady_clock::now();
-      const int width = 40, filled = static_cast<int>(width * done / std::max<std::uint64_t>(total, 1));
-      std::cerr << "\rreading [" << std::string(static_cast<std::size_t>(filled), '#')
-                << std::string(static_cast<std::size_t>(width - filled), '.') << "]" << std::flush;
-      drew = true;
-    });
-    if (drew) std::cerr << "\r" << std::string(50, ' ') << "\r";
-    if (run.messages == 0 && !run.error.empty()) throw ConfigError(path + ": " + run.error + " at byte " + std::to_string(run.error_offset));
-    std::cout << infoText(summarise(run), run);
-    if (!run.error.empty()) {
-      log->error("{}: damaged at byte {} of {}: {}; the summary above covers what was read before it", path,
+    RunLog run;
+    {
+      ProgressBar bar("reading");
+      run = readRunLog(path, std::ref(bar));
+    }
+    if (run.messages == 0 && !run.error.empty())
+      throw ConfigError(path + ": " + run.error + " at byte " + std::to_string(run.error_offset));
+    auto damaged = [&] {
+      log->error("{}: damaged at byte {} of {}: {}; what is above covers what was read before it", path,
                  run.error_offset, run.file_size, run.error);
       return 1;
+    };
+    if (info->parsed()) {
+      std::cout << infoText(summarise(run), run);
+      return run.error.empty() ? 0 : damaged();
     }
-    return 0;
+    if (!run.error.empty()) {
+      damaged();
+      throw ConfigError("a damaged log cannot be re-run");
+    }
+    if (rerun->parsed()) {
+      std::map<std::string, std::string> changes;
+      for (const auto& s : sets) {
+        const auto eq = s.find('=');
+        if (eq == std::string::npos || eq == 0) throw ConfigError("--set " + s + ": expected key=value");
+        changes[s.substr(0, eq)] = s.substr(eq + 1);
+      }
+      RerunResult r;
+      {
+        ProgressBar bar("re-running");
+        bar(0, 1);
+        r = rerunLog(run, changes);
+      }
+      std::cout << comparisonTable(r);
+      return 0;
+    }
+    VerifyResult v;
+    {
+      ProgressBar bar("re-running");
+      v = verifyLog(run, std::ref(bar));
+    }
+    if (v.ok) {
+      std::cout << "verified: " << v.periods << " periods re-run, " << v.compared
+                << " mailboxes and events identical to the log\n";
+      return 0;
+    }
+    std::cout << "DIVERGES after " << v.periods << " periods (" << v.compared << " messages matched): " << v.divergence
+              << "\n";
+    return 1;
   } catch (const rfms::Error& e) {
     log->error("{}", e.what());
     return 2;

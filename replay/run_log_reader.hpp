@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -23,6 +24,8 @@ struct RunLog {
   std::vector<proto::TorqueCommand> torque;
   std::vector<proto::LogRequest> requests;
   std::vector<proto::LogEvent> events;
+  // The mailboxes and events in the order they were logged, as logged: what verify compares.
+  std::vector<std::pair<std::string, std::string>> sequence;  // topic, bytes
   bool have_drops = false;
   proto::LogDrops drops;
   std::uint64_t messages = 0, undecodable = 0;

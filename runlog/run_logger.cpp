@@ -35,7 +35,8 @@ std::string descriptorSet(const google::protobuf::Descriptor* type) {
 const char* softwareVersion() { return RFMS_VERSION; }
 
 mcap::KeyValues RunLogHeader::toMetadata() const {
-  return {{"source", source},
+  mcap::KeyValues kv = settings;
+  kv.insert({{"source", source},
           {"robot", robot_name},
           {"robot_model", robot_model_text},
           {"cluster_config", cluster_config_text},
@@ -45,7 +46,8 @@ mcap::KeyValues RunLogHeader::toMetadata() const {
           {"update_periods", std::to_string(update_periods)},
           {"pik", pik},
           {"serial_ik", serial_ik ? "true" : "false"},
-          {"version", softwareVersion()}};
+          {"version", softwareVersion()}});
+  return kv;
 }
 
 RunLogger::RunLogger(const std::string& path, const RunLogHeader& header, std::size_t queue_capacity)

@@ -48,6 +48,7 @@ struct RunLogHeader {
   int update_periods = 1;
   std::string pik;
   bool serial_ik = false;
+  mcap::KeyValues settings;  // every setting needed to run the same controller again ("harness.*")
   mcap::KeyValues toMetadata() const;
 };
 

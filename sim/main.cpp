@@ -91,6 +91,7 @@ int main(int argc, char** argv) {
       header.update_periods = update_periods;
       header.pik = pik;
       header.serial_ik = serial_ik;
+      header.settings = settingsOf(config);
       run_log = std::make_unique<RunLogger>(log_path, header);
       harness.on_period = [&](const PeriodMail& m) { recordPeriod(*run_log, m); };
       options.on_request = [&](std::uint64_t k, const proto::TaskRequest& r, const proto::TaskReply& a) {

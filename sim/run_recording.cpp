@@ -1,11 +1,68 @@
 #include "sim/run_recording.hpp"
 
+#include <cstdio>
+
+#include "common/error.hpp"
+
 namespace rfms {
 
-void recordEvents(RunLogger& log, std::uint64_t k, const SupervisorOutbox& out) {
+namespace {
+// Doubles at full precision, so that a re-run is bit-identical.
+std::string exact(double x) {
+  char b[40];
+  std::snprintf(b, sizeof b, "%.17g", x);
+  return b;
+}
+}  // namespace
+
+mcap::KeyValues settingsOf(const HarnessConfig& c) {
+  mcap::KeyValues kv{{"harness.dt_s", exact(c.dt)},
+                     {"harness.update_periods", std::to_string(c.update_periods)},
+                     {"harness.watchdog_periods", std::to_string(c.watchdog_periods)},
+                     {"harness.serial_ik", c.serial_ik ? "1" : "0"},
+                     {"harness.pik", toString(c.pik)},
+                     {"harness.amplifier", c.amplifier == Amplifier::kVoltage ? "voltage" : "current"},
+                     {"harness.power_up_error_rad", exact(c.power_up_error)},
+                     {"harness.seed", std::to_string(c.seed)},
+                     {"harness.servo_bandwidth_hz", exact(c.servo_bandwidth_hz)}};
+  for (int i = 0; i < kJoints; ++i) kv["harness.park." + std::to_string(i + 1)] = exact(c.park[i]);
+  return kv;
+}
+
+HarnessConfig harnessConfigFrom(const mcap::KeyValues& kv) {
+  HarnessConfig c;
+  auto get = [&](const std::string& key, auto apply) {
+    const auto it = kv.find("harness." + key);
+    if (it == kv.end()) return;
+    try {
+      apply(it->second);
+    } catch (const std::exception&) {
+      throw ConfigError("the log's setting harness." + key + " = '" + it->second + "' does not read");
+    }
+  };
+  get("dt_s", [&](const std::string& v) { c.dt = std::stod(v); });
+  get("update_periods", [&](const std::string& v) { c.update_periods = std::stoi(v); });
+  get("watchdog_periods", [&](const std::string& v) { c.watchdog_periods = std::stoi(v); });
+  get("serial_ik", [&](const std::string& v) { c.serial_ik = v == "1"; });
+  get("pik", [&](const std::string& v) {
+    const auto s = parsePikScheme(v);
+    if (!s) throw ConfigError("unknown PIK scheme");
+    c.pik = *s;
+  });
+  get("amplifier", [&](const std::string& v) { c.amplifier = v == "voltage" ? Amplifier::kVoltage : Amplifier::kCurrent; });
+  get("power_up_error_rad", [&](const std::string& v) { c.power_up_error = std::stod(v); });
+  get("seed", [&](const std::string& v) { c.seed = std::stoull(v); });
+  get("servo_bandwidth_hz", [&](const std::string& v) { c.servo_bandwidth_hz = std::stod(v); });
+  for (int i = 0; i < kJoints; ++i)
+    get("park." + std::to_string(i + 1), [&](const std::string& v) { c.park[i] = std::stod(v); });
+  return c;
+}
+
+std::vector<proto::LogEvent> eventsOf(std::uint64_t k, const SupervisorOutbox& out) {
+  std::vector<proto::LogEvent> events;
   for (int i = 0; i < out.event_count; ++i) {
     const SupervisorEvent& e = out.events[static_cast<std::size_t>(i)];
-    proto::LogEvent le;
+    proto::LogEvent& le = events.emplace_back();
     le.set_period(e.period != 0 ? e.period : k);
     switch (e.kind) {
       case SupervisorEvent::kMoveStarted: le.set_kind(proto::LogEvent::MOVE_STARTED); break;
@@ -18,8 +75,12 @@ void recordEvents(RunLogger& log, std::uint64_t k, const SupervisorOutbox& out) 
     le.set_state(e.state);
     le.set_reason(e.reason);
     le.set_node(e.node);
-    log.log(topic::kEvent, k, le);
   }
+  return events;
+}
+
+void recordEvents(RunLogger& log, std::uint64_t k, const SupervisorOutbox& out) {
+  for (const proto::LogEvent& e : eventsOf(k, out)) log.log(topic::kEvent, k, e);
 }
 
 void recordPeriod(RunLogger& log, const PeriodMail& m) {

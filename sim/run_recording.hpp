@@ -2,12 +2,21 @@
 // supervisor's events (task requests come from TaskScript::on_request).
 #pragma once
 
+#include <vector>
+
 #include "runlog/run_logger.hpp"
 #include "sim/harness.hpp"
 
 namespace rfms {
 
+// The harness's settings as a log's header keys ("harness.dt_s", ...), and back: a log carries
+// everything needed to build the same controller again. Keys missing from `kv` keep their defaults.
+mcap::KeyValues settingsOf(const HarnessConfig& c);
+HarnessConfig harnessConfigFrom(const mcap::KeyValues& kv);
+
 void recordPeriod(RunLogger& log, const PeriodMail& mail);
+// The supervisor's events of period k as the log records them.
+std::vector<proto::LogEvent> eventsOf(std::uint64_t k, const SupervisorOutbox& out);
 void recordEvents(RunLogger& log, std::uint64_t k, const SupervisorOutbox& out);
 void recordRequest(RunLogger& log, std::uint64_t k, const proto::TaskRequest& request, const proto::TaskReply& reply);
 

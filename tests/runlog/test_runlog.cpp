@@ -7,7 +7,10 @@
 
 #include "common/robot_model_loader.hpp"
 #include "common/task_file.hpp"
+#include "common/error.hpp"
 #include "replay/log_info.hpp"
+#include "replay/rerun.hpp"
+#include "replay/verify.hpp"
 #include "runlog/mcap_reader.hpp"
 #include "sim/run_recording.hpp"
 #include "sim/task_runner.hpp"
@@ -152,6 +155,67 @@ TEST(RunLog, TheExampleTaskLogOpensInTheOfficialMcapReader) {
   EXPECT_NE(r.out.find("\"rfms.proto.JMail\""), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"metadata\":[\"rfms\"]"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("\"at_middle\":0"), std::string::npos) << "seeking by time found nothing: " << r.out;
+}
+
+}  // namespace
+}  // namespace rfms
+
+namespace rfms {
+namespace {
+
+// A log of the example task, written with the settings `run_with`, but whose header claims
+// `header_says` (a tampered log, or one whose settings were lost).
+std::string exampleLog(const std::string& name, const HarnessConfig& run_with, const HarnessConfig& header_says) {
+  const fs::path p = tempFile(name);
+  const std::string model_path = std::string(RFMS_SOURCE_DIR) + "/deploy/robots/puma260.textproto";
+  const RobotModel model = loadRobotModel(model_path);
+  RunLogHeader h;
+  h.source = "test";
+  h.robot_model_text = test::readFile(model_path);
+  h.task_text = kExampleTask;
+  h.settings = settingsOf(header_says);
+  RunLogger log(p.string(), h);
+  Harness harness(model, run_with);
+  harness.on_period = [&](const PeriodMail& m) { recordPeriod(log, m); };
+  RunOptions o;
+  o.on_request = [&](std::uint64_t k, const proto::TaskRequest& r, const proto::TaskReply& a) { recordRequest(log, k, r, a); };
+  runTask(harness, parseTaskFile(kExampleTask, "example"), o);
+  log.finish();
+  return p.string();
+}
+
+TEST(Replay, VerifyRerunsTheLogIdenticallyAndNamesTheFirstDivergence) {
+  HarnessConfig c;
+  const RunLog good = readRunLog(exampleLog("good.mcap", c, c));
+  const VerifyResult ok = verifyLog(good);
+  EXPECT_TRUE(ok.ok) << ok.divergence;
+  EXPECT_EQ(ok.periods, good.smail.size());
+  EXPECT_EQ(ok.compared, good.sequence.size());
+
+  // The header says the joints used the paper's PIK; they did not: the first setpoint that PIK
+  // computes differently is named, with its field.
+  HarnessConfig paper = c;
+  paper.pik = PikScheme::kPaper;
+  const RunLog lying = readRunLog(exampleLog("lying.mcap", c, paper));
+  const VerifyResult bad = verifyLog(lying);
+  EXPECT_FALSE(bad.ok);
+  std::printf("the tampered log: %s\n", bad.divergence.c_str());
+  EXPECT_NE(bad.divergence.find("/rfms/jmail"), std::string::npos) << bad.divergence;
+  EXPECT_NE(bad.divergence.find("setpoint"), std::string::npos) << bad.divergence;
+  EXPECT_NE(bad.divergence.find("period "), std::string::npos) << bad.divergence;
+}
+
+TEST(Replay, RerunComparesTheLoggedSettingsWithChangedOnes) {
+  HarnessConfig c;
+  const RunLog log = readRunLog(exampleLog("rerun.mcap", c, c));
+  const RerunResult r = rerunLog(log, {{"pik", "paper"}});
+  EXPECT_TRUE(r.original.succeeded());
+  EXPECT_TRUE(r.changed.succeeded());
+  // The paper's PIK lags where the default does not (ACCURACY.md).
+  EXPECT_GT(r.changed.max_setpoint_deviation_mm, 100.0 * r.original.max_setpoint_deviation_mm);
+  EXPECT_NE(comparisonTable(r).find("max path deviation"), std::string::npos);
+  EXPECT_THROW(rerunLog(log, {{"warp", "9"}}), ConfigError);
+  EXPECT_THROW(rerunLog(log, {{"dt_ms", "0"}}), ConfigError);
 }
 
 }  // namespace
