@@ -5,9 +5,14 @@
 //   rfms-replay verify LOG    re-run the logged requests through the cores with the logged
 //                             settings; every mailbox must match, else the first divergence
 //                             (period, mailbox, field) is printed (exit 1)
+//   rfms-replay export LOG --csv [--signals jmail.3.angle,...] [-o FILE]
+//                             chosen signals as columns against time (replay/signals.hpp)
+//   rfms-replay plot LOG -o FILE.png|svg
+//                             setpoints vs angles, path deviation, torques, lateness (gnuplot)
 //   rfms-replay rerun LOG --set key=value ...
 //                             the log's task again with changed settings, compared with the
 //                             logged settings in a table
+#include <fstream>
 #include <iostream>
 
 #include <CLI/CLI.hpp>
@@ -16,8 +21,10 @@
 
 #include "common/error.hpp"
 #include "replay/log_info.hpp"
+#include "replay/plot.hpp"
 #include "replay/progress.hpp"
 #include "replay/rerun.hpp"
+#include "replay/signals.hpp"
 #include "replay/verify.hpp"
 
 int main(int argc, char** argv) {
@@ -36,6 +43,20 @@ int main(int argc, char** argv) {
   std::vector<std::string> sets;
   rerun->add_option("--set", sets, "key=value: pik, serial_ik, dt_ms, update_periods, amplifier, servo_bandwidth_hz")
       ->required();
+  auto* exporter = app.add_subcommand("export", "chosen signals as CSV columns against time");
+  exporter->add_option("LOG", path, "the run log")->required();
+  bool csv = false;
+  std::vector<std::string> signals;
+  std::string out_path;
+  exporter->add_flag("--csv", csv, "comma-separated values (the only format)")->required();
+  exporter->add_option("--signals", signals,
+                       "e.g. jmail.3.angle,smail.rtstate,sensors.encoder[0] (default: every joint's servo setpoint and angle)")
+      ->delimiter(',');
+  exporter->add_option("-o,--output", out_path, "file to write (default: standard output)");
+  auto* plot = app.add_subcommand("plot", "draw the run: setpoints vs angles, path deviation, torques, lateness");
+  plot->add_option("LOG", path, "the run log")->required();
+  std::string picture;
+  plot->add_option("-o,--output", picture, "FILE.png or FILE.svg")->required();
   CLI11_PARSE(app, argc, argv);
   try {
     RunLog run;
@@ -50,6 +71,25 @@ int main(int argc, char** argv) {
                  run.error_offset, run.file_size, run.error);
       return 1;
     };
+    if (exporter->parsed()) {
+      const SignalTable t = extractSignals(run, signals.empty() ? defaultSignals() : signals);
+      if (out_path.empty()) {
+        std::cout << toCsv(t);
+      } else {
+        std::ofstream out(out_path);
+        if (!(out << toCsv(t))) throw ConfigError("cannot write " + out_path);
+      }
+      return run.error.empty() ? 0 : damaged();
+    }
+    if (plot->parsed()) {
+      {
+        ProgressBar bar("drawing");
+        bar(0, 1);
+        plotLog(run, picture);
+      }
+      std::cout << "wrote " << picture << "\n";
+      return run.error.empty() ? 0 : damaged();
+    }
     if (info->parsed()) {
       std::cout << infoText(summarise(run), run);
       return run.error.empty() ? 0 : damaged();

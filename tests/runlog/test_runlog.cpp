@@ -9,7 +9,9 @@
 #include "common/task_file.hpp"
 #include "common/error.hpp"
 #include "replay/log_info.hpp"
+#include "replay/plot.hpp"
 #include "replay/rerun.hpp"
+#include "replay/signals.hpp"
 #include "replay/verify.hpp"
 #include "runlog/mcap_reader.hpp"
 #include "sim/run_recording.hpp"
@@ -216,6 +218,49 @@ TEST(Replay, RerunComparesTheLoggedSettingsWithChangedOnes) {
   EXPECT_NE(comparisonTable(r).find("max path deviation"), std::string::npos);
   EXPECT_THROW(rerunLog(log, {{"warp", "9"}}), ConfigError);
   EXPECT_THROW(rerunLog(log, {{"dt_ms", "0"}}), ConfigError);
+}
+
+}  // namespace
+}  // namespace rfms
+
+namespace rfms {
+namespace {
+
+TEST(Replay, ExportGivesTheLoggedFieldsAsColumnsAndPlotDrawsAPicture) {
+  HarnessConfig c;
+  const RunLog log = readRunLog(exampleLog("export.mcap", c, c));
+  const SignalTable t = extractSignals(log, {"jmail.3.angle", "smail.rtstate", "sensors.encoder[1]", "smail.t6.m[3]"});
+  ASSERT_EQ(t.columns.size(), 4u);
+  ASSERT_EQ(t.time_s.size(), log.smail.size());
+  // Row k holds period k's values.
+  const std::size_t k = 20000;
+  for (const auto& j : log.jmail)
+    if (j.joint() == 3 && j.header().period() == k) {
+      EXPECT_EQ(t.columns[0][k], j.angle());
+    }
+  EXPECT_EQ(t.columns[1][k], static_cast<double>(log.smail[k].rtstate()));
+  EXPECT_EQ(t.columns[2][k], static_cast<double>(log.sensors[k].encoder(1)));
+  EXPECT_EQ(t.columns[3][k], log.smail[k].t6().m(3));
+  EXPECT_NEAR(t.time_s[k], 20.0, 1e-12);
+  const std::string csv = toCsv(t);
+  EXPECT_EQ(csv.substr(0, csv.find('\n')), "time_s,jmail.3.angle,smail.rtstate,sensors.encoder[1],smail.t6.m[3]");
+  // A signal that does not exist is refused with what does.
+  try {
+    extractSignals(log, {"jmail.3.angel"});
+    ADD_FAILURE() << "a misspelt field was accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("has no field 'angel' (it has header"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(extractSignals(log, {"jmail.9.angle"}), ConfigError);
+  EXPECT_THROW(extractSignals(log, {"smail.t6"}), ConfigError);
+
+  const fs::path png = tempFile("run.png");
+  fs::remove(png);
+  plotLog(log, png.string());
+  const std::string bytes = test::readFile(png);
+  ASSERT_GT(bytes.size(), 10000u);
+  EXPECT_EQ(bytes.substr(1, 3), "PNG");
+  EXPECT_THROW(plotLog(log, tempFile("run.jpg").string()), ConfigError);
 }
 
 }  // namespace

@@ -1,0 +1,92 @@
+#include "replay/plot.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include <unistd.h>
+
+#include "common/error.hpp"
+#include "common/kinematics.hpp"
+#include "common/mail_codec.hpp"
+#include "common/robot_model_loader.hpp"
+
+namespace rfms {
+
+void plotLog(const RunLog& log, const std::string& output) {
+  namespace fs = std::filesystem;
+  const std::string ext = fs::path(output).extension().string();
+  if (ext != ".png" && ext != ".svg") throw ConfigError("plot: the output must end in .png or .svg, not '" + output + "'");
+  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0)
+    throw ConfigError("plot: gnuplot is not installed (apt-get install gnuplot-nox, or deploy/install-deps)");
+  const auto model_text = log.header.find("robot_model");
+  if (model_text == log.header.end()) throw ConfigError("plot: the log does not carry its robot model");
+  const RobotModel model = parseRobotModel(model_text->second, "the log's robot model");
+
+  // One row per period (thinned to at most 4000 rows): setpoints and angles in degrees, the path
+  // deviation in mm (NaN outside SETP), torques.
+  std::map<std::uint64_t, std::array<const proto::JMail*, 6>> joints;
+  for (const auto& j : log.jmail)
+    if (j.joint() >= 1 && j.joint() <= 6) joints[j.header().period()][j.joint() - 1] = &j;
+  const double dt = log.dtMs() * 1e-3, deg = 180.0 / M_PI;
+  const std::size_t every = std::max<std::size_t>(1, log.smail.size() / 4000);
+  const fs::path dir = fs::temp_directory_path() / ("rfms-plot-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path data = dir / "run.dat";
+  std::ofstream d(data);
+  for (std::size_t i = 0; i < log.smail.size(); i += every) {
+    const proto::SMail& s = log.smail[i];
+    const auto j = joints.find(s.header().period());
+    if (j == joints.end() || std::find(j->second.begin(), j->second.end(), nullptr) != j->second.end()) continue;
+    d << static_cast<double>(s.header().period()) * dt;
+    JointVec q;
+    for (int k = 0; k < 6; ++k) d << " " << j->second[static_cast<std::size_t>(k)]->servo_setpoint() * deg;
+    for (int k = 0; k < 6; ++k) {
+      q[k] = j->second[static_cast<std::size_t>(k)]->angle();
+      d << " " << q[k] * deg;
+    }
+    Transform commanded;
+    if (s.rtstate() == proto::RT_SETP && decode(s.t6(), commanded))
+      d << " " << (forwardKinematics(model, q).translation() - commanded.translation()).norm() * 1e3;
+    else
+      d << " NaN";
+    for (int k = 0; k < 6; ++k) d << " " << j->second[static_cast<std::size_t>(k)]->torque();
+    d << "\n";
+  }
+  d.close();
+  const fs::path script = dir / "run.gp";
+  std::ofstream g(script);
+  g << (ext == ".png" ? "set terminal png size 1600,1100 font ',11'\n" : "set terminal svg size 1600,1100 dynamic\n");
+  g << "set output '" << output << "'\nset termoption noenhanced\nset grid\nset key outside right\nset xlabel 'time (s)'\n";
+  g << "set multiplot layout 2,2 title 'rfms run: " << (log.header.count("robot") ? log.header.at("robot") : "?") << ", "
+    << log.smail.size() << " periods of " << log.dtMs() << " ms'\n";
+  g << "set title 'joint setpoints (dashed) and measured angles (solid)'\nset ylabel 'deg'\nplot ";
+  for (int k = 0; k < 6; ++k)
+    g << (k ? ", " : "") << "'" << data.string() << "' using 1:" << 2 + k << " with lines dt 2 lc " << k + 1
+      << " notitle, '' using 1:" << 8 + k << " with lines lc " << k + 1 << " title 'joint " << k + 1 << "'";
+  g << "\nset title 'Cartesian path deviation: |FK(measured angles) - commanded T6| in SETP'\nset ylabel 'mm'\n"
+    << "plot '" << data.string() << "' using 1:14 with lines lc 7 notitle\n";
+  g << "set title 'servo torque'\nset ylabel 'N m'\nplot ";
+  for (int k = 0; k < 6; ++k)
+    g << (k ? ", " : "") << "'" << data.string() << "' using 1:" << 15 + k << " with lines lc " << k + 1 << " title 'joint "
+      << k + 1 << "'";
+  g << "\nset title 'period lateness'\nunset xlabel\nunset ylabel\nunset key\nunset border\nunset tics\nunset grid\n"
+    << "set xrange [0:1]\nset yrange [0:1]\n"
+    << "set label 1 '" << (log.header.count("clock") && log.header.at("clock") == "realtime" ? "realtime lateness is not logged yet"
+                                                                                                : "a lockstep run: periods are never late")
+    << "' at 0.5,0.5 center\nplot NaN notitle\nunset multiplot\n";
+  g.close();
+  const std::string command = "gnuplot '" + script.string() + "' 2>'" + (dir / "gnuplot.err").string() + "'";
+  const int rc = std::system(command.c_str());
+  std::string err;
+  {
+    std::ifstream e(dir / "gnuplot.err");
+    std::getline(e, err);
+  }
+  fs::remove_all(dir);
+  if (rc != 0) throw ConfigError("plot: gnuplot failed: " + err);
+}
+
+}  // namespace rfms
