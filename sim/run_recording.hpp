@@ -6,6 +6,7 @@
 
 #include "runlog/run_logger.hpp"
 #include "sim/harness.hpp"
+#include "supervisor/event_log.hpp"
 
 namespace rfms {
 
@@ -15,8 +16,6 @@ mcap::KeyValues settingsOf(const HarnessConfig& c);
 HarnessConfig harnessConfigFrom(const mcap::KeyValues& kv);
 
 void recordPeriod(RunLogger& log, const PeriodMail& mail);
-// The supervisor's events of period k as the log records them.
-std::vector<proto::LogEvent> eventsOf(std::uint64_t k, const SupervisorOutbox& out);
 void recordEvents(RunLogger& log, std::uint64_t k, const SupervisorOutbox& out);
 void recordRequest(RunLogger& log, std::uint64_t k, const proto::TaskRequest& request, const proto::TaskReply& reply);
 

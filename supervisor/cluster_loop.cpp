@@ -292,6 +292,13 @@ void ClusterLoop::serveRemote() {
       }
       if (!r.accepted())
         log_.info("remote request {} of session {:x} refused: {}", r.number(), r.session(), r.reason());
+      if (log_file_ != nullptr) {
+        proto::LogRequest q;
+        q.set_period(k_);
+        *q.mutable_request() = remote_in_.task_request();
+        *q.mutable_reply() = r;
+        log_file_->log(topic::kRequest, k_, q);
+      }
     } else if (remote_in_.has_status_request()) {
       desk_->status(core_, k_, *remote_out_.mutable_status());
       remote_out_.mutable_status()->set_session(remote_in_.status_request().session());
@@ -377,6 +384,17 @@ void ClusterLoop::run(TaskScript* script, MailDigest* digest) {
       record(proto::NODE_SUPERVISOR, late);
       // Sending after the period is over is the supervisor's own deadline miss.
       if (late > s_.config.dt_ms()) ++misses_[proto::NODE_SUPERVISOR];
+    }
+    if (log_file_ != nullptr) {
+      // What this period used (the arm's sensors of k, the joints' mail and the PARCEL of k-1, at
+      // their own periods) and what it sent; the joints' torques go to the arm unseen.
+      if (in.arm != nullptr) log_file_->log(topic::kSensors, k_, *in.arm);
+      for (const proto::JMail* j : in.joints)
+        if (j != nullptr) log_file_->log(topic::kJMail, j->header().period(), *j);
+      if (in.parcel != nullptr) log_file_->log(topic::kParcel, in.parcel->header().period(), *in.parcel);
+      log_file_->log(topic::kSMail, k_, out.smail);
+      log_file_->log(topic::kMMail, k_, out.mmail);
+      for (const proto::LogEvent& e : eventsOf(k_, out)) log_file_->log(topic::kEvent, k_, e);
     }
     smail_.mutable_smail()->Swap(&out.smail);
     send(pub_, kTopicSMail, smail_, buffer_);

@@ -11,6 +11,8 @@
 
 #include "common/mail_codec.hpp"
 #include "common/node_shell.hpp"
+#include "runlog/run_logger.hpp"
+#include "supervisor/event_log.hpp"
 #include "supervisor/remote_desk.hpp"
 #include "supervisor/supervisor_core.hpp"
 #include "supervisor/task_script.hpp"
@@ -39,6 +41,8 @@ class ClusterLoop {
   void setStatusFile(const std::string& path) { status_path_ = path; }
   // Realtime without a task: stop after this many periods (0: run until a stop signal).
   void setPeriodLimit(std::uint64_t periods) { period_limit_ = periods; }
+  // Record every period's mail, events and remote requests into this run log.
+  void setLog(RunLogger* log) { log_file_ = log; }
   // Serve remote clients (rfms-bridge) on this ROUTER socket through `desk`, every period.
   void setRemoteTasks(zmq::socket_t* router, RemoteDesk* desk) {
     tasks_ = router;
@@ -89,6 +93,7 @@ class ClusterLoop {
   zmq::socket_t* tasks_ = nullptr;
   RemoteDesk* desk_ = nullptr;
   proto::Envelope remote_in_, remote_out_;
+  RunLogger* log_file_ = nullptr;
 };
 
 std::string scriptSummaryText(const ScriptLog& l, const ClusterLoop& loop, const RobotModel& model);

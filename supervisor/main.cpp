@@ -6,6 +6,9 @@
 #include <chrono>
 #include <fstream>
 #include <iostream>
+#include <sstream>
+
+#include <google/protobuf/text_format.h>
 #include <thread>
 
 #include "common/kinematics.hpp"
@@ -14,6 +17,16 @@
 #include "sim/node_main.hpp"
 #include "supervisor/cluster_loop.hpp"
 #include "supervisor/task_script.hpp"
+#include "sim/run_recording.hpp"
+
+namespace {
+std::string readText(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace rfms;
@@ -26,6 +39,10 @@ int main(int argc, char** argv) {
   app.add_flag("--json", json, "print the summary as JSON");
   app.add_option("--mail-digest", digest_path, "write a hash of every mail the supervisor sent and used");
   app.add_option("--run-for-s", run_for_s, "without a task: stop the cluster after this long (0: until a signal)");
+  std::string log_path;
+  bool no_log = false;
+  app.add_option("--log", log_path, "the run log (MCAP; default: run.mcap in the run directory)");
+  app.add_flag("--no-log", no_log, "write no run log");
   app.add_option("--stats", stats_path, "write deadline misses, lateness and bytes per period as JSON at the end");
   return runNode(argc, argv, app, [] { return std::string("supervisor"); }, 1, [&](NodeContext& c) {
     const ClusterSettings& s = c.settings;
@@ -56,10 +73,35 @@ int main(int argc, char** argv) {
       c.log.info("serving remote tasks on {}", s.config.supervisor_tasks());
     }
     loop.setStatusFile(c.options.run_dir + "/status.txt");
+    std::unique_ptr<RunLogger> run_log;
+    if (!no_log) {
+      RunLogHeader header;
+      header.source = "cluster";
+      header.robot_name = model.name;
+      header.robot_model_text = readText(s.config.robot());
+      google::protobuf::TextFormat::PrintToString(s.config, &header.cluster_config_text);
+      header.task_text = example ? kExampleTask : task_path.empty() ? "" : readText(task_path);
+      header.dt_ms = s.config.dt_ms();
+      header.clock = clockName(s.config.clock());
+      header.update_periods = static_cast<int>(s.config.update_periods());
+      header.pik = s.config.pik();
+      header.settings = settingsOf(settings);
+      if (log_path.empty()) log_path = c.options.run_dir + "/run.mcap";
+      run_log = std::make_unique<RunLogger>(log_path, header);
+      loop.setLog(run_log.get());
+      if (script)
+        script->on_request = [&](std::uint64_t k, const proto::TaskRequest& r, const proto::TaskReply& a) {
+          recordRequest(*run_log, k, r, a);
+        };
+    }
     if (run_for_s > 0.0) loop.setPeriodLimit(static_cast<std::uint64_t>(run_for_s / settings.dt));
     MailDigest digest;
     loop.run(script.get(), digest_path.empty() ? nullptr : &digest);
     loop.stopCluster(stopRequested() ? "supervisor stopped by signal" : (script ? "task finished" : "run ended"));
+    if (run_log) {
+      run_log->finish();
+      c.log.info("run log {}: {} messages, {} dropped", log_path, run_log->written(), run_log->dropped());
+    }
     // Lateness is measured against the wall-clock ticks, which only the realtime clock has.
     if (s.config.clock() == proto::CM_REALTIME) c.log.info("timing:\n{}", loop.statusText());
     if (!stats_path.empty()) std::ofstream(stats_path) << loop.statsJson() << "\n";

@@ -91,6 +91,10 @@ TEST(Cluster, LockstepClusterExchangesTheHarnessesMailboxes) {
   const std::string cluster = readFile(digest);
   ASSERT_EQ(cluster.size(), 17u) << cluster;
   EXPECT_EQ(cluster.substr(0, 16), harnessDigest());
+  // The run log the supervisor left in the run directory re-runs identically in one process.
+  const test::Outcome v = test::runCommand(kBin + "/rfms-replay", "verify " + (run.path / "run.mcap").string(), 300);
+  EXPECT_EQ(v.code, 0) << v.out << v.err;
+  EXPECT_NE(v.out.find("verified: "), std::string::npos) << v.out;
 }
 
 class KilledNode : public ::testing::TestWithParam<std::string> {};
