@@ -180,6 +180,50 @@ TEST(Cluster, RunsOverTcpOnLoopback) {
   EXPECT_NE(r.out.find("completed"), std::string::npos) << r.out;
 }
 
+// Another host reached over ssh: a private sshd on a free loopback port (its own host key, one
+// authorised client key), and joint 3 placed on it; deploy/rfms starts and stops it over ssh.
+TEST(Cluster, AJointStartedOverSsh) {
+  if (geteuid() != 0 || !fs::exists("/usr/sbin/sshd") || std::system("command -v ssh-keygen >/dev/null") != 0)
+    GTEST_SKIP() << "needs root and openssh-server (deploy/install-deps installs it)";
+  RunDir run("ssh");
+  const fs::path d = run.path;
+  ASSERT_EQ(std::system(("ssh-keygen -q -t ed25519 -N '' -f " + (d / "host_key").string() + " && ssh-keygen -q -t ed25519 -N '' -f " +
+                         (d / "client_key").string() + " && cp " + (d / "client_key.pub").string() + " " +
+                         (d / "authorized_keys").string() + " && mkdir -p /run/sshd")
+                            .c_str()),
+            0);
+  const int port = 43000 + static_cast<int>(getpid() % 5000);
+  std::ofstream(d / "sshd_config") << "Port " << port << "\nListenAddress 127.0.0.1\nHostKey " << (d / "host_key").string()
+                                   << "\nAuthorizedKeysFile " << (d / "authorized_keys").string()
+                                   << "\nPermitRootLogin prohibit-password\nPasswordAuthentication no\nUsePAM no\n"
+                                      "StrictModes no\nPidFile "
+                                   << (d / "sshd.pid").string() << "\n";
+  std::ofstream(d / "ssh_config") << "Host rfms-test-host\n  HostName 127.0.0.1\n  Port " << port << "\n  User root\n  IdentityFile "
+                                  << (d / "client_key").string()
+                                  << "\n  StrictHostKeyChecking no\n  UserKnownHostsFile /dev/null\n  LogLevel ERROR\n";
+  test::ProcessGroup g;
+  g.start({"/usr/sbin/sshd", "-D", "-f", (d / "sshd_config").string(), "-E", (d / "sshd.log").string()}, (d / "sshd.out").string());
+  ASSERT_TRUE(waitForText(d / "sshd.log", "Server listening", std::chrono::seconds(10))) << readFile(d / "sshd.log");
+  setenv("RFMS_SSH_CONFIG", (d / "ssh_config").c_str(), 1);
+  const int base = 44000 + static_cast<int>(getpid() % 5000) * 4;
+  auto tcp = [&](int i) { return "\"tcp://127.0.0.1:" + std::to_string(base + i) + "\""; };
+  std::string cfg = configWith(d, "ssh.textproto",
+                               {{"\"ipc://{run}/supervisor.pub\"", tcp(0)},
+                                {"\"ipc://{run}/supervisor.pull\"", tcp(1)},
+                                {"\"ipc://{run}/arm.pub\"", tcp(2)},
+                                {"\"ipc://{run}/arm.pull\"", tcp(3)}});
+  std::ofstream(cfg, std::ios::app) << "placement { node: \"joint3\" via: \"ssh:rfms-test-host\" }\n";
+  std::ofstream(d / "short.task") << kShortTask;
+  const test::Outcome r =
+      test::runCommand(kRfms, "run --config " + cfg + " --task " + (d / "short.task").string() + " --run-dir " + d.string(), 300);
+  unsetenv("RFMS_SSH_CONFIG");
+  EXPECT_EQ(r.code, 0) << r.out << r.err << readFile(d / "supervisor.log");
+  EXPECT_NE(r.out.find("completed"), std::string::npos) << r.out;
+  EXPECT_NE(readFile(d / "sshd.log").find("Accepted publickey"), std::string::npos) << readFile(d / "sshd.log");
+  EXPECT_NE(readFile(d / "joint3.log").find("stop: task finished"), std::string::npos) << readFile(d / "joint3.log");
+  EXPECT_FALSE(fs::exists(d / "joint3.pid"));  // stopped over ssh, and forgotten
+}
+
 // Two hosts on this machine: joint 3 alone in a network namespace of its own, reaching the rest
 // over a veth pair, as it would reach another machine.
 class Namespace {
