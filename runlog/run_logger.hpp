@@ -85,6 +85,7 @@ class RunLogger {
   std::condition_variable ready_;
   std::deque<Item> queue_;
   std::size_t capacity_;
+  static constexpr std::size_t kBatch = 512;
   bool stopping_ = false, finished_ = false;
   std::atomic<std::uint64_t> dropped_{0}, written_{0};
   std::thread thread_;
