@@ -7,6 +7,7 @@
 #include "common/kinematics.hpp"
 #include "common/mail_codec.hpp"
 #include "common/robot_model_loader.hpp"
+#include "common/statistics.hpp"
 #include "supervisor/supervisor_core.hpp"
 
 namespace rfms {
@@ -76,6 +77,18 @@ LogInfo summarise(const RunLog& log) {
     }
   }
   if (log.have_drops) info.dropped = log.drops.dropped();
+  std::map<int, std::vector<double>> late;
+  for (const proto::PeriodTiming& t : log.timing)
+    for (int n = 0; n < t.lateness_ms_size(); ++n) {
+      if ((t.missed() >> n) & 1u) ++info.timing[nodeName(static_cast<proto::Node>(n))].misses;
+      if (t.lateness_ms(n) >= 0.0) late[n].push_back(t.lateness_ms(n));
+    }
+  for (auto& [n, v] : late) {
+    auto& t = info.timing[nodeName(static_cast<proto::Node>(n))];
+    t.p50 = percentile(v, 50);
+    t.p99 = percentile(v, 99);
+    t.max = percentile(v, 100);
+  }
   return info;
 }
 
@@ -95,8 +108,18 @@ std::string infoText(const LogInfo& i, const RunLog& log) {
   o << "\nemergencies: " << (i.emergencies.empty() ? "none" : "") << "\n";
   for (const auto& e : i.emergencies) o << "  " << e << "\n";
   o << "requests: " << i.requests << ", refused " << i.refused << "\n";
-  o << "deadline misses: " << (i.clock == "realtime" ? "see the timing channel" : "none by construction (lockstep)")
-    << "\n";
+  if (i.timing.empty()) {
+    o << "deadline misses: " << (i.clock == "realtime" ? "no timing in this log" : "none: periods wait for their mail (" + i.clock + ")")
+      << "\n";
+  } else {
+    o << "deadline misses and lateness after the tick (p50 / p99 / max, ms):\n";
+    for (const auto& [name, t] : i.timing) {
+      char l[160];
+      std::snprintf(l, sizeof l, "  %-10s %6llu  %.3f / %.3f / %.3f\n", name.c_str(), static_cast<unsigned long long>(t.misses),
+                    t.p50, t.p99, t.max);
+      o << l;
+    }
+  }
   char line[256];
   std::snprintf(line, sizeof line, "max path deviation (FK of measured angles vs commanded T6, in SETP): %.4f mm\n",
                 i.max_path_deviation_mm);

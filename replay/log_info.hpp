@@ -1,6 +1,7 @@
 // `rfms-replay info`: what a run log says happened, for a person.
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "replay/run_log_reader.hpp"
@@ -23,6 +24,12 @@ struct LogInfo {
   double max_path_deviation_mm = 0.0;   // |FK(measured angles) - commanded T6| while following
   std::array<double, 6> max_following_error_deg{};
   std::uint64_t dropped = 0;
+  // Realtime logs: misses and lateness (p50, p99, max, ms) by node name.
+  struct Timing {
+    std::uint64_t misses = 0;
+    double p50 = 0, p99 = 0, max = 0;
+  };
+  std::map<std::string, Timing> timing;
 };
 
 // Needs the robot model the log carries (for the path deviation).

@@ -36,6 +36,7 @@ void plotLog(const RunLog& log, const std::string& output) {
   fs::create_directories(dir);
   const fs::path data = dir / "run.dat";
   std::ofstream d(data);
+  bool any_deviation = false;
   for (std::size_t i = 0; i < log.smail.size(); i += every) {
     const proto::SMail& s = log.smail[i];
     const auto j = joints.find(s.header().period());
@@ -48,9 +49,10 @@ void plotLog(const RunLog& log, const std::string& output) {
       d << " " << q[k] * deg;
     }
     Transform commanded;
-    if (s.rtstate() == proto::RT_SETP && decode(s.t6(), commanded))
+    if (s.rtstate() == proto::RT_SETP && decode(s.t6(), commanded)) {
       d << " " << (forwardKinematics(model, q).translation() - commanded.translation()).norm() * 1e3;
-    else
+      any_deviation = true;
+    } else
       d << " NaN";
     for (int k = 0; k < 6; ++k) d << " " << j->second[static_cast<std::size_t>(k)]->torque();
     d << "\n";
@@ -66,24 +68,42 @@ void plotLog(const RunLog& log, const std::string& output) {
   for (int k = 0; k < 6; ++k)
     g << (k ? ", " : "") << "'" << data.string() << "' using 1:" << 2 + k << " with lines dt 2 lc " << k + 1
       << " notitle, '' using 1:" << 8 + k << " with lines lc " << k + 1 << " title 'joint " << k + 1 << "'";
-  g << "\nset title 'Cartesian path deviation: |FK(measured angles) - commanded T6| in SETP'\nset ylabel 'mm'\n"
-    << "plot '" << data.string() << "' using 1:14 with lines lc 7 notitle\n";
+  g << "\nset title 'Cartesian path deviation: |FK(measured angles) - commanded T6| in SETP'\nset ylabel 'mm'\n";
+  if (any_deviation)
+    g << "plot '" << data.string() << "' using 1:14 with lines lc 7 notitle\n";
+  else  // gnuplot refuses a plot with no defined point
+    g << "set label 2 'no trajectory was followed (no SETP period)' at graph 0.5,0.5 center\n"
+      << "set xrange [0:1]\nset yrange [0:1]\nplot NaN notitle\nunset label 2\nset autoscale\n";
   g << "set title 'servo torque'\nset ylabel 'N m'\nplot ";
   for (int k = 0; k < 6; ++k)
     g << (k ? ", " : "") << "'" << data.string() << "' using 1:" << 15 + k << " with lines lc " << k + 1 << " title 'joint "
       << k + 1 << "'";
-  g << "\nset title 'period lateness'\nunset xlabel\nunset ylabel\nunset key\nunset border\nunset tics\nunset grid\n"
-    << "set xrange [0:1]\nset yrange [0:1]\n"
-    << "set label 1 '" << (log.header.count("clock") && log.header.at("clock") == "realtime" ? "realtime lateness is not logged yet"
-                                                                                                : "a lockstep run: periods are never late")
-    << "' at 0.5,0.5 center\nplot NaN notitle\nunset multiplot\n";
+  if (!log.timing.empty()) {
+    // Every answer of the joints and the math server, by how long after its tick it came.
+    const fs::path late = dir / "lateness.dat";
+    std::ofstream l(late);
+    for (const proto::PeriodTiming& t : log.timing)
+      for (int n = proto::NODE_JOINT1; n <= proto::NODE_MATH && n < t.lateness_ms_size(); ++n)
+        if (t.lateness_ms(n) >= 0.0) l << t.lateness_ms(n) << "\n";
+    l.close();
+    g << "\nset title 'lateness of the joints and the math server after the tick (period " << log.dtMs()
+      << " ms)'\nset xlabel 'ms'\nset ylabel 'answers'\nset logscale y\nunset key\nset style fill solid 0.6\n"
+      << "bin(x) = 0.02 * floor(x / 0.02)\nplot '" << late.string()
+      << "' using (bin($1)):(1.0) smooth frequency with boxes lc 3\nunset multiplot\n";
+  } else {
+    g << "\nset title 'period lateness'\nunset xlabel\nunset ylabel\nunset key\nunset border\nunset tics\nunset grid\n"
+      << "set xrange [0:1]\nset yrange [0:1]\n"
+      << "set label 1 'periods wait for their mail in a " << (log.header.count("clock") ? log.header.at("clock") : std::string("lockstep"))
+      << " run: none is late' at 0.5,0.5 center\nplot NaN notitle\nunset multiplot\n";
+  }
   g.close();
   const std::string command = "gnuplot '" + script.string() + "' 2>'" + (dir / "gnuplot.err").string() + "'";
   const int rc = std::system(command.c_str());
-  std::string err;
+  std::string err;  // gnuplot's last word is its error; warnings come before it
   {
     std::ifstream e(dir / "gnuplot.err");
-    std::getline(e, err);
+    for (std::string line; std::getline(e, line);)
+      if (!line.empty() && line.find_first_not_of(" ^") != std::string::npos) err = line;
   }
   fs::remove_all(dir);
   if (rc != 0) throw ConfigError("plot: gnuplot failed: " + err);

@@ -24,6 +24,7 @@ struct RunLog {
   std::vector<proto::TorqueCommand> torque;
   std::vector<proto::LogRequest> requests;
   std::vector<proto::LogEvent> events;
+  std::vector<proto::PeriodTiming> timing;  // realtime runs only
   // The mailboxes and events in the order they were logged, as logged: what verify compares.
   std::vector<std::pair<std::string, std::string>> sequence;  // topic, bytes
   bool have_drops = false;

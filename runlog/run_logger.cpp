@@ -64,6 +64,7 @@ RunLogger::RunLogger(const std::string& path, const RunLogHeader& header, std::s
   addTopic(topic::kRequest, proto::LogRequest::descriptor());
   addTopic(topic::kEvent, proto::LogEvent::descriptor());
   addTopic(topic::kDrops, proto::LogDrops::descriptor());
+  addTopic(topic::kTiming, proto::PeriodTiming::descriptor());
   thread_ = std::thread([this] { drain(); });
 }
 

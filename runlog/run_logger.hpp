@@ -35,6 +35,7 @@ inline constexpr const char* kTorque = "/rfms/torque";
 inline constexpr const char* kRequest = "/rfms/request";
 inline constexpr const char* kEvent = "/rfms/event";
 inline constexpr const char* kDrops = "/rfms/drops";
+inline constexpr const char* kTiming = "/rfms/timing";
 }  // namespace topic
 
 // The header: metadata record "rfms" of the log.

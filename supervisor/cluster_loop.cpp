@@ -87,6 +87,7 @@ ClusterLoop::ClusterLoop(const ClusterSettings& s, SupervisorCore& core, zmq::so
 }
 
 void ClusterLoop::record(proto::Node node, double ms) {
+  period_late_[static_cast<std::size_t>(node)] = ms;
   auto& v = lateness_[static_cast<std::size_t>(node)];
   if (v.size() < v.capacity()) v.push_back(static_cast<float>(ms));
 }
@@ -337,6 +338,8 @@ void ClusterLoop::run(TaskScript* script, MailDigest* digest) {
       }
     }
     if (paced) std::this_thread::sleep_until(tick);
+    period_late_.fill(-1.0);
+    misses_before_ = misses_;
     if (lockstep) gather(k_, in);
     else gatherRealtime(k_, tick, tick - period, in);
 
@@ -395,6 +398,20 @@ void ClusterLoop::run(TaskScript* script, MailDigest* digest) {
       log_file_->log(topic::kSMail, k_, out.smail);
       log_file_->log(topic::kMMail, k_, out.mmail);
       for (const proto::LogEvent& e : eventsOf(k_, out)) log_file_->log(topic::kEvent, k_, e);
+      if (!lockstep) {
+        timing_.set_period(k_);
+        timing_.set_tick_ns(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                std::chrono::system_clock::now().time_since_epoch() - (Clock::now() - tick))
+                                .count());
+        timing_.clear_lateness_ms();
+        std::uint32_t missed = 0;
+        for (std::size_t n = 0; n < period_late_.size(); ++n) {
+          timing_.add_lateness_ms(period_late_[n]);
+          if (misses_[n] > misses_before_[n]) missed |= 1u << n;
+        }
+        timing_.set_missed(missed);
+        log_file_->log(topic::kTiming, k_, timing_);
+      }
     }
     smail_.mutable_smail()->Swap(&out.smail);
     send(pub_, kTopicSMail, smail_, buffer_);

@@ -94,6 +94,10 @@ class ClusterLoop {
   RemoteDesk* desk_ = nullptr;
   proto::Envelope remote_in_, remote_out_;
   RunLogger* log_file_ = nullptr;
+  // Realtime: this period's answers' lateness by node (-1: none yet), for the run log.
+  std::array<double, 10> period_late_{};
+  std::array<std::uint64_t, 10> misses_before_{};
+  proto::PeriodTiming timing_;
 };
 
 std::string scriptSummaryText(const ScriptLog& l, const ClusterLoop& loop, const RobotModel& model);

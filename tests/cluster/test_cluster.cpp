@@ -290,6 +290,11 @@ TEST(Cluster, RealtimeClockRunsAndReportsItsTiming) {
   const test::Outcome status = test::runCommand(kRfms, "status " + run.path.string());
   EXPECT_EQ(status.code, 0);
   EXPECT_NE(status.out.find("supervisor"), std::string::npos) << status.out;
+  // The run log carries each period's timing: rfms-replay reads misses and lateness from it.
+  const test::Outcome info = test::runCommand(kBin + "/rfms-replay", "info " + (run.path / "run.mcap").string(), 120);
+  EXPECT_EQ(info.code, 0) << info.err;
+  EXPECT_NE(info.out.find("deadline misses and lateness after the tick"), std::string::npos) << info.out;
+  EXPECT_NE(info.out.find("joint 6"), std::string::npos) << info.out;
 }
 
 TEST(Cluster, ANodeWhoseConfigurationDisagreesIsRefused) {
