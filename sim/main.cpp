@@ -14,19 +14,12 @@
 #include <sstream>
 
 #include "common/error.hpp"
+#include "common/text_file.hpp"
 #include "common/robot_model_loader.hpp"
 #include "common/task_file.hpp"
 #include "sim/run_recording.hpp"
 #include "sim/task_runner.hpp"
 
-namespace {
-std::string readText(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-}  // namespace
 
 int main(int argc, char** argv) {
   using namespace rfms;
@@ -84,8 +77,8 @@ int main(int argc, char** argv) {
       RunLogHeader header;
       header.source = "rfms-sim";
       header.robot_name = model.name;
-      header.robot_model_text = readText(robot);
-      header.task_text = task_path.empty() ? kExampleTask : readText(task_path);
+      header.robot_model_text = readTextFile(robot);
+      header.task_text = task_path.empty() ? kExampleTask : readTextFile(task_path);
       header.dt_ms = dt_ms;
       header.clock = "lockstep";
       header.update_periods = update_periods;

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "common/kinematics.hpp"
+#include "common/text_file.hpp"
 #include "common/mail_codec.hpp"
 #include "sim/node_configs.hpp"
 #include "sim/node_main.hpp"
@@ -19,14 +20,6 @@
 #include "supervisor/task_script.hpp"
 #include "sim/run_recording.hpp"
 
-namespace {
-std::string readText(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-}  // namespace
 
 int main(int argc, char** argv) {
   using namespace rfms;
@@ -78,9 +71,9 @@ int main(int argc, char** argv) {
       RunLogHeader header;
       header.source = "cluster";
       header.robot_name = model.name;
-      header.robot_model_text = readText(s.config.robot());
+      header.robot_model_text = readTextFile(s.config.robot());
       google::protobuf::TextFormat::PrintToString(s.config, &header.cluster_config_text);
-      header.task_text = example ? kExampleTask : task_path.empty() ? "" : readText(task_path);
+      header.task_text = example ? kExampleTask : task_path.empty() ? "" : readTextFile(task_path);
       header.dt_ms = s.config.dt_ms();
       header.clock = clockName(s.config.clock());
       header.update_periods = static_cast<int>(s.config.update_periods());
