@@ -171,6 +171,12 @@ std::string ClusterLoop::statusText() const {
                   static_cast<unsigned long long>(misses_[static_cast<std::size_t>(n)]), l.p50, l.p99, l.max);
     o << buf;
   }
+  if (log_file_ != nullptr) {
+    // Never silent: what the run log had to drop shows here as it happens.
+    std::snprintf(buf, sizeof buf, "  run log    %llu messages written, %llu dropped\n",
+                  static_cast<unsigned long long>(log_file_->written()), static_cast<unsigned long long>(log_file_->dropped()));
+    o << buf;
+  }
   return o.str();
 }
 
