@@ -19,19 +19,19 @@ void BridgeCore::ack(const std::string& peer, const proto::LinkFrame& of, std::s
   count(&proto::LinkCounters::frames_out, &proto::LinkCounters::set_frames_out);
 }
 
-void BridgeCore::receive(const std::string& peer, std::string_view datagram, std::vector<Outgoing>& out,
+bool BridgeCore::receive(const std::string& peer, std::string_view datagram, std::vector<Outgoing>& out,
                          std::int64_t arrived_ns) {
   using C = proto::LinkCounters;
   count(&C::frames_in, &C::set_frames_in);
   switch (decodeDatagram(datagram, frame_)) {
-    case Datagram::kBadChecksum: count(&C::checksum_failures, &C::set_checksum_failures); return;
-    case Datagram::kMalformed: count(&C::malformed, &C::set_malformed); return;
+    case Datagram::kBadChecksum: count(&C::checksum_failures, &C::set_checksum_failures); return false;
+    case Datagram::kMalformed: count(&C::malformed, &C::set_malformed); return false;
     case Datagram::kOk: break;
   }
   const std::uint64_t id = frame_.session();
   if (frame_.type() == proto::FT_ACK || frame_.count() == 0) {  // the bridge never waits for an ACK
     count(&C::malformed, &C::set_malformed);
-    return;
+    return false;
   }
   if (frame_.type() == proto::FT_SYNC) {
     Session& s = sessions_[id];
@@ -39,12 +39,12 @@ void BridgeCore::receive(const std::string& peer, std::string_view datagram, std
     if (frame_.count() > s.last_count) s.last_count = frame_.count();
     counters_.set_clients(sessions_.size());
     ack(peer, frame_, "", false, out);
-    return;
+    return true;
   }
   auto it = sessions_.find(id);
   if (it == sessions_.end()) {
     ack(peer, frame_, "", true, out);
-    return;
+    return true;
   }
   Session& s = it->second;
   s.peer = peer;
@@ -54,13 +54,13 @@ void BridgeCore::receive(const std::string& peer, std::string_view datagram, std
     count(&C::retransmissions, &C::set_retransmissions);
     if (frame_.type() == proto::FT_REG) count(&C::duplicates, &C::set_duplicates);
     if (!s.pending && frame_.count() == s.last_ack_count) resendLast(s, peer, out);
-    return;
+    return true;
   }
   if (s.pending) {
     // A new frame while the previous answer is outstanding cannot come from a stop-and-wait
     // client; dropped, and the client will retry.
     count(&C::malformed, &C::set_malformed);
-    return;
+    return true;
   }
   proto::Envelope message;
   if (frame_.type() == proto::FT_SENDREQ) {
@@ -77,14 +77,14 @@ void BridgeCore::receive(const std::string& peer, std::string_view datagram, std
       s.last_count = s.last_ack_count = frame_.count();
       count(&C::malformed, &C::set_malformed);
       ack(peer, frame_, refused.SerializeAsString(), false, out, &s.last_ack);
-      return;
+      return true;
     }
     request.set_arrived_ns(arrived_ns);
     s.pending_number = request.number();
   }
   if (queueDepth() >= capacity_) {
     count(&C::withheld, &C::set_withheld);
-    return;  // no ACK: the client retries
+    return true;  // no ACK: the client retries
   }
   s.last_count = frame_.count();
   s.pending = true;
@@ -92,6 +92,7 @@ void BridgeCore::receive(const std::string& peer, std::string_view datagram, std
   s.pending_count = frame_.count();
   waiting_.push_back(std::move(message));
   counters_.set_queue_depth(queueDepth());
+  return true;
 }
 
 void BridgeCore::resendLast(const Session& s, const std::string& peer, std::vector<Outgoing>& out) {

@@ -40,7 +40,9 @@ class BridgeCore {
   explicit BridgeCore(std::size_t queue_capacity) : capacity_(queue_capacity) {}
 
   // `arrived_ns`: when the datagram arrived (system clock), stamped on the request it carries.
-  void receive(const std::string& peer, std::string_view datagram, std::vector<Outgoing>& out,
+  // False when the datagram is not a sound frame (checksum or format): its sender need not be
+  // remembered.
+  bool receive(const std::string& peer, std::string_view datagram, std::vector<Outgoing>& out,
                std::int64_t arrived_ns = 0);
   // The next message for the supervisor (a task_request or a status_request), oldest first. It
   // stays in the queue (counted against its capacity) until answered.

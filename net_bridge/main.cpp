@@ -93,9 +93,10 @@ int main(int argc, char** argv) {
       }
       while (udp.receive(datagram, from, 0)) {
         const std::string key = from.key();
-        peers[key] = from;
         const auto arrived = std::chrono::system_clock::now().time_since_epoch();
-        core.receive(key, datagram, out, std::chrono::duration_cast<std::chrono::nanoseconds>(arrived).count());
+        // Only senders of sound frames are remembered: garbage must not grow the table.
+        if (core.receive(key, datagram, out, std::chrono::duration_cast<std::chrono::nanoseconds>(arrived).count()))
+          peers[key] = from;
       }
       zmq::message_t message;
       while (supervisor.recv(message, zmq::recv_flags::dontwait)) {
