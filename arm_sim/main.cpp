@@ -1,7 +1,8 @@
 // rfms-arm: the emulated arm as a cluster node. It publishes its sensor mail for period k, then
 // integrates [k, k+1] with the six joints' torque commands. Lockstep: it waits (up to the
 // configured timeout) for all six commands of period k; a missing one counts as no power.
-// Realtime: it ticks on the wall clock with the latest commands.
+// Realtime: it ticks on the wall clock with the latest commands. After each period it reports the
+// commands it received and applied, for the supervisor's run log.
 #include <algorithm>
 #include <chrono>
 #include <thread>
@@ -45,6 +46,15 @@ int main(int argc, char** argv) {
     std::array<std::uint32_t, kJoints> silent{};  // consecutive periods without a command
     std::array<bool, kJoints> heard{};            // a command has come from this joint
     std::int64_t supervisor_period = -1;          // the latest S_MAIL's period
+    // What the arm tells the supervisor's run log after each period: every command that came,
+    // and which one of each joint it integrated with.
+    proto::Envelope report;
+    proto::AppliedTorques& applied = *report.mutable_applied();
+    auto take = [&](int j) {
+      proto::TorqueCommand& received = *applied.add_received();
+      received.Swap(in.mutable_torque());
+      latest[static_cast<std::size_t>(j)].CopyFrom(received);
+    };
     while (!stopRequested()) {
       const std::uint64_t k = arm.period();
       arm.sense(*out.mutable_sensors());
@@ -76,7 +86,7 @@ int main(int argc, char** argv) {
           if (!in.has_torque() || in.torque().header().period() != k) continue;
           const int j = static_cast<int>(in.torque().joint()) - 1;
           if (j < 0 || j >= kJoints || commands[static_cast<std::size_t>(j)] != nullptr) continue;
-          latest[static_cast<std::size_t>(j)].Swap(in.mutable_torque());
+          take(j);
           commands[static_cast<std::size_t>(j)] = &latest[static_cast<std::size_t>(j)];
           heard[static_cast<std::size_t>(j)] = true;
           ++have;
@@ -91,7 +101,7 @@ int main(int argc, char** argv) {
         while (receive(pull, in, 0)) {
           const int j = static_cast<int>(in.torque().joint()) - 1;
           if (!in.has_torque() || j < 0 || j >= kJoints) continue;
-          latest[static_cast<std::size_t>(j)].Swap(in.mutable_torque());
+          take(j);
           commands[static_cast<std::size_t>(j)] = &latest[static_cast<std::size_t>(j)];
         }
         std::this_thread::sleep_until(t0 + (k + 1) * std::chrono::duration_cast<std::chrono::steady_clock::duration>(period));
@@ -105,7 +115,14 @@ int main(int argc, char** argv) {
           return 0;
         }
       }
+      applied.mutable_header()->set_period(k);
+      applied.mutable_header()->set_sequence(k);
+      applied.clear_applied_period();
+      for (const proto::TorqueCommand* command : commands)
+        applied.add_applied_period(command != nullptr ? static_cast<std::int64_t>(command->header().period()) : -1);
       arm.step(commands);
+      send(pub, kTopicTorques, report, buffer);
+      applied.clear_received();
     }
     c.log.info("stopped by signal after {} periods ({} torque commands missed); the power is {}, fastest joint {:.3g} rad/s",
               arm.period(), missing, arm.powered() ? "on" : "off", arm.qd().cwiseAbs().maxCoeff());

@@ -1,6 +1,7 @@
 // The mailbox transport of the cluster: ZeroMQ sockets carrying one proto::Envelope per message,
 // behind a one-character topic frame so that subscribers take only what they need
-// ('S' S_MAIL, 'M' M_MAIL, 'A' arm sensors, 'C' control: hello, start, stop, refuse).
+// ('S' S_MAIL, 'M' M_MAIL, 'A' arm sensors, 'T' the torques the arm applied (for the run log),
+// 'C' control: hello, start, stop, refuse).
 // "Would block" is an empty result (false); real failures are exceptions (cppzmq's).
 #pragma once
 
@@ -12,7 +13,7 @@
 
 namespace rfms {
 
-enum Topic : char { kTopicSMail = 'S', kTopicMMail = 'M', kTopicArm = 'A', kTopicControl = 'C' };
+enum Topic : char { kTopicSMail = 'S', kTopicMMail = 'M', kTopicArm = 'A', kTopicTorques = 'T', kTopicControl = 'C' };
 
 class Transport {
  public:

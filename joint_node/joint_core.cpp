@@ -276,6 +276,7 @@ void JointCore::step(const proto::SMail& s, const proto::ArmSensors& sensors, pr
   out.set_faults(faults);
   out.set_ik_status(ik_status_);
   out.set_parcel_period(parcel_period_);
+  out.set_sensors_period(sensors.header().period());
 
   torque.mutable_header()->set_period(k);
   torque.mutable_header()->set_sequence(sequence_);

@@ -3,8 +3,9 @@
 //                             following error; for a damaged log, what could be read, then the
 //                             damage and its byte offset (exit 1)
 //   rfms-replay verify LOG    re-run the logged requests through the cores with the logged
-//                             settings; every mailbox must match, else the first divergence
-//                             (period, mailbox, field) is printed (exit 1)
+//                             settings (realtime logs: each core alone on the mail it read);
+//                             every mailbox must match, else the first divergence (period,
+//                             mailbox, field) is printed (exit 1)
 //   rfms-replay export LOG --csv [--signals jmail.3.angle,...] [-o FILE]
 //                             chosen signals as columns against time (replay/signals.hpp)
 //   rfms-replay plot LOG -o FILE.png|svg
@@ -121,11 +122,11 @@ int main(int argc, char** argv) {
     }
     if (v.ok) {
       std::cout << "verified: " << v.periods << " periods re-run, " << v.compared
-                << " mailboxes and events identical to the log\n";
+                << " mailboxes and events identical to the log (" << v.method << ")\n";
       return 0;
     }
-    std::cout << "DIVERGES after " << v.periods << " periods (" << v.compared << " messages matched): " << v.divergence
-              << "\n";
+    std::cout << "DIVERGES after " << v.periods << " periods (" << v.compared << " messages matched; " << v.method
+              << "): " << v.divergence << "\n";
     return 1;
   } catch (const rfms::Error& e) {
     log->error("{}", e.what());

@@ -27,7 +27,7 @@ RunLog readRunLog(const std::string& path, const std::function<void(std::uint64_
       if (v.ParseFromString(m.data)) into.push_back(std::move(v));
       else ++log.undecodable;
     };
-    if (t != topic::kRequest && t != topic::kDrops && t != topic::kTiming) log.sequence.emplace_back(t, m.data);
+    if (t != topic::kRequest && t != topic::kDrops && t != topic::kTiming && t != topic::kApplied) log.sequence.emplace_back(t, m.data);
     if (t == topic::kSMail) add(log.smail);
     else if (t == topic::kJMail) add(log.jmail);
     else if (t == topic::kMMail) add(log.mmail);
@@ -37,6 +37,7 @@ RunLog readRunLog(const std::string& path, const std::function<void(std::uint64_
     else if (t == topic::kRequest) add(log.requests);
     else if (t == topic::kEvent) add(log.events);
     else if (t == topic::kTiming) add(log.timing);
+    else if (t == topic::kApplied) add(log.applied);
     else if (t == topic::kDrops) log.have_drops = log.drops.ParseFromString(m.data);
   }
   return log;

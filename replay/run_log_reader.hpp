@@ -25,6 +25,7 @@ struct RunLog {
   std::vector<proto::LogRequest> requests;
   std::vector<proto::LogEvent> events;
   std::vector<proto::PeriodTiming> timing;  // realtime runs only
+  std::vector<proto::AppliedTorques> applied;  // cluster runs only
   // The mailboxes and events in the order they were logged, as logged: what verify compares.
   std::vector<std::pair<std::string, std::string>> sequence;  // topic, bytes
   bool have_drops = false;

@@ -65,6 +65,7 @@ RunLogger::RunLogger(const std::string& path, const RunLogHeader& header, std::s
   addTopic(topic::kEvent, proto::LogEvent::descriptor());
   addTopic(topic::kDrops, proto::LogDrops::descriptor());
   addTopic(topic::kTiming, proto::PeriodTiming::descriptor());
+  addTopic(topic::kApplied, proto::AppliedTorques::descriptor());
   thread_ = std::thread([this] { drain(); });
 }
 

@@ -36,6 +36,7 @@ inline constexpr const char* kRequest = "/rfms/request";
 inline constexpr const char* kEvent = "/rfms/event";
 inline constexpr const char* kDrops = "/rfms/drops";
 inline constexpr const char* kTiming = "/rfms/timing";
+inline constexpr const char* kApplied = "/rfms/applied";  // cluster runs: which torque drove each arm period
 }  // namespace topic
 
 // The header: metadata record "rfms" of the log.

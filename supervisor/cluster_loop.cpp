@@ -101,14 +101,22 @@ void ClusterLoop::gatherRealtime(std::uint64_t k, Clock_time_point deadline, Clo
   auto since = [&] { return std::chrono::duration<double, std::milli>(Clock::now() - previous_tick).count(); };
   for (;;) {
     while (receive(arm_, in_, 0)) {
+      if (in_.has_applied()) logApplied(*in_.mutable_applied());
       if (!in_.has_sensors()) continue;
       bytes_ += static_cast<std::uint64_t>(in_.ByteSizeLong()) * (kJoints + 1);  // to 6 joints and here
+      // Realtime logs hold every mail as it came, used or not: the joints read sensors the
+      // supervisor skipped, and re-running each core needs exactly what it read.
+      if (log_file_ != nullptr) log_file_->log(topic::kSensors, in_.sensors().header().period(), in_.sensors());
       sensors_.Swap(&in_);
       have_sensors = true;
     }
     while (receive(pull_, in_, 0)) {
       if (k == 0) continue;
       bytes_ += in_.ByteSizeLong();
+      if (log_file_ != nullptr) {
+        if (in_.has_jmail()) log_file_->log(topic::kJMail, in_.jmail().header().period(), in_.jmail());
+        if (in_.has_parcel()) log_file_->log(topic::kParcel, in_.parcel().header().period(), in_.parcel());
+      }
       if (in_.has_jmail() && in_.jmail().header().period() == k - 1) {
         const int j = static_cast<int>(in_.jmail().joint()) - 1;
         if (j < 0 || j >= kJoints) continue;
@@ -214,6 +222,7 @@ void ClusterLoop::gather(std::uint64_t k, SupervisorInbox& in) {
   const auto deadline = Clock::now() + std::chrono::milliseconds(lockstep ? s_.config.lockstep_timeout_ms() : 0);
   for (;;) {
     while (receive(arm_, in_, 0)) {
+      if (in_.has_applied()) logApplied(*in_.mutable_applied());
       // Lockstep: the sensors of this period; realtime: the latest.
       if (in_.has_sensors() && (!lockstep || in_.sensors().header().period() == k)) {
         sensors_.Swap(&in_);
@@ -276,6 +285,25 @@ void ClusterLoop::logEvents(const SupervisorOutbox& out) {
   }
 }
 
+void ClusterLoop::logRequest(const proto::TaskRequest& request, const proto::TaskReply& reply, bool desk_only) {
+  if (log_file_ == nullptr) return;
+  proto::LogRequest q;
+  q.set_period(k_);
+  *q.mutable_request() = request;
+  *q.mutable_reply() = reply;
+  q.set_desk_only(desk_only);
+  log_file_->log(topic::kRequest, k_, q);
+}
+
+void ClusterLoop::logApplied(proto::AppliedTorques& a) {
+  if (log_file_ == nullptr) return;
+  // The commands on the torque channel, each at its own period as the harness logs them; the
+  // report itself keeps only which command drove each joint.
+  for (const proto::TorqueCommand& t : a.received()) log_file_->log(topic::kTorque, t.header().period(), t);
+  a.clear_received();
+  log_file_->log(topic::kApplied, a.header().period(), a);
+}
+
 void ClusterLoop::serveRemote() {
   // Requests that arrived since the last period, a bounded number of them so that a flood cannot
   // hold up the period (the bridge's queue holds the rest, and its clients wait for answers).
@@ -290,7 +318,8 @@ void ClusterLoop::serveRemote() {
     remote_out_.Clear();
     if (remote_in_.has_task_request()) {
       proto::TaskReply& r = *remote_out_.mutable_task_reply();
-      r = desk_->accept(remote_in_.task_request(), core_, k_);
+      bool reached_core = false;
+      r = desk_->accept(remote_in_.task_request(), core_, k_, &reached_core);
       // This period's step computes the first setpoints that see it (at an update instant).
       if (remote_in_.task_request().arrived_ns() > 0) {
         const auto now = std::chrono::system_clock::now().time_since_epoch();
@@ -299,13 +328,7 @@ void ClusterLoop::serveRemote() {
       }
       if (!r.accepted())
         log_.info("remote request {} of session {:x} refused: {}", r.number(), r.session(), r.reason());
-      if (log_file_ != nullptr) {
-        proto::LogRequest q;
-        q.set_period(k_);
-        *q.mutable_request() = remote_in_.task_request();
-        *q.mutable_reply() = r;
-        log_file_->log(topic::kRequest, k_, q);
-      }
+      logRequest(remote_in_.task_request(), r, !reached_core);
     } else if (remote_in_.has_status_request()) {
       desk_->status(core_, k_, *remote_out_.mutable_status());
       remote_out_.mutable_status()->set_session(remote_in_.status_request().session());
@@ -324,7 +347,7 @@ void ClusterLoop::run(TaskScript* script, MailDigest* digest) {
   const auto period = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s_.config.dt_ms() * 1e-3));
   auto t0 = Clock::now();
   SupervisorOutbox out;
-  bool stopping = false;
+  bool stopping = false, power_off_sent = false;
   Clock::time_point stop_deadline;
   auto last_status = Clock::now();
   for (;; ++k_) {
@@ -356,15 +379,16 @@ void ClusterLoop::run(TaskScript* script, MailDigest* digest) {
       log_.info("stop requested: bringing the arm to rest");
       proto::TaskRequest stop;
       stop.mutable_control()->set_command(proto::CC_STOP);
-      core_.handle(stop);
+      logRequest(stop, core_.handle(stop), false);
     }
-    if (stopping) {
+    if (stopping && !power_off_sent) {
       // At rest, or 5 s gone (a stop that cannot finish must not hold the power on).
       const bool at_rest = core_.rtstate() != proto::RT_SETP && core_.rtstate() != proto::RT_STOP;
       if (at_rest || Clock::now() > stop_deadline) {
         proto::TaskRequest off;
         off.mutable_control()->set_command(proto::CC_POWER_OFF);
-        core_.handle(off);
+        logRequest(off, core_.handle(off), false);
+        power_off_sent = true;
       }
     }
     if (tasks_ != nullptr && !stopping) serveRemote();
@@ -395,12 +419,14 @@ void ClusterLoop::run(TaskScript* script, MailDigest* digest) {
       if (late > s_.config.dt_ms()) ++misses_[proto::NODE_SUPERVISOR];
     }
     if (log_file_ != nullptr) {
-      // What this period used (the arm's sensors of k, the joints' mail and the PARCEL of k-1, at
-      // their own periods) and what it sent; the joints' torques go to the arm unseen.
-      if (in.arm != nullptr) log_file_->log(topic::kSensors, k_, *in.arm);
-      for (const proto::JMail* j : in.joints)
-        if (j != nullptr) log_file_->log(topic::kJMail, j->header().period(), *j);
-      if (in.parcel != nullptr) log_file_->log(topic::kParcel, in.parcel->header().period(), *in.parcel);
+      // Lockstep: what this period used (the arm's sensors of k, the joints' mail and the PARCEL
+      // of k-1, at their own periods); realtime logged every mail as it came. Then what it sent.
+      if (lockstep) {
+        if (in.arm != nullptr) log_file_->log(topic::kSensors, k_, *in.arm);
+        for (const proto::JMail* j : in.joints)
+          if (j != nullptr) log_file_->log(topic::kJMail, j->header().period(), *j);
+        if (in.parcel != nullptr) log_file_->log(topic::kParcel, in.parcel->header().period(), *in.parcel);
+      }
       log_file_->log(topic::kSMail, k_, out.smail);
       log_file_->log(topic::kMMail, k_, out.mmail);
       for (const proto::LogEvent& e : eventsOf(k_, out)) log_file_->log(topic::kEvent, k_, e);
@@ -416,6 +442,13 @@ void ClusterLoop::run(TaskScript* script, MailDigest* digest) {
           if (misses_[n] > misses_before_[n]) missed |= 1u << n;
         }
         timing_.set_missed(missed);
+        std::uint32_t used = 0;
+        if (in.arm != nullptr) used |= 1u << proto::NODE_ARM;
+        for (int j = 0; j < kJoints; ++j)
+          if (in.joints[static_cast<std::size_t>(j)] != nullptr) used |= 1u << (proto::NODE_JOINT1 + j);
+        if (in.parcel != nullptr) used |= 1u << proto::NODE_MATH;
+        timing_.set_used(used);
+        timing_.set_sensors_period(in.arm != nullptr ? static_cast<std::int64_t>(in.arm->header().period()) : -1);
         log_file_->log(topic::kTiming, k_, timing_);
       }
     }

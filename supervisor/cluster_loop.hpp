@@ -73,6 +73,8 @@ class ClusterLoop {
   void writeStatus() const;
   void logEvents(const SupervisorOutbox& out);
   void serveRemote();
+  void logRequest(const proto::TaskRequest& request, const proto::TaskReply& reply, bool desk_only);
+  void logApplied(proto::AppliedTorques& a);
 
   const ClusterSettings& s_;
   SupervisorCore& core_;

@@ -54,7 +54,9 @@ int main(int argc, char** argv) {
     Transport transport;
     zmq::socket_t pub = transport.bindPublisher(s.config.supervisor_pub());
     zmq::socket_t pull = transport.bindPull(s.config.supervisor_pull());
-    zmq::socket_t arm = transport.connectSubscriber(s.config.arm_pub(), {kTopicArm, kTopicControl});
+    // The arm's reports of the torques it applied are for the run log only.
+    zmq::socket_t arm = no_log ? transport.connectSubscriber(s.config.arm_pub(), {kTopicArm, kTopicControl})
+                               : transport.connectSubscriber(s.config.arm_pub(), {kTopicArm, kTopicTorques, kTopicControl});
     if (!waitForNodes(s, pub, pull, arm, c.log)) return stopRequested() ? 0 : 1;
 
     ClusterLoop loop(s, core, pub, pull, arm, c.log);

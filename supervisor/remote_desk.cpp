@@ -32,7 +32,9 @@ std::string RemoteDesk::arbitrate(const proto::TaskRequest& r, std::uint64_t ses
   }
 }
 
-proto::TaskReply RemoteDesk::accept(const proto::TaskRequest& request, SupervisorCore& core, std::uint64_t k) {
+proto::TaskReply RemoteDesk::accept(const proto::TaskRequest& request, SupervisorCore& core, std::uint64_t k,
+                                    bool* reached_core) {
+  if (reached_core != nullptr) *reached_core = false;
   const std::uint64_t session = request.session();
   Session none;  // requests without a session (a local task script) are not tracked
   Session& s = session != 0 ? sessions_[session] : none;
@@ -67,6 +69,7 @@ proto::TaskReply RemoteDesk::accept(const proto::TaskRequest& request, Superviso
     task_name_.clear();
   } else {
     reply = core.handle(request);
+    if (reached_core != nullptr) *reached_core = true;
     if (reply.accepted() && reply.move_id() > 0) last_move_id_ = std::max(last_move_id_, reply.move_id());
   }
   reply.set_session(session);

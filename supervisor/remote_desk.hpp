@@ -27,8 +27,11 @@ class RemoteDesk {
  public:
   RemoteDesk(const RobotModel& model, const SupervisorConfig& config) : model_(model), config_(config) {}
 
-  // One request, before the supervisor's step k (whose setpoints then see it).
-  proto::TaskReply accept(const proto::TaskRequest& request, SupervisorCore& core, std::uint64_t k);
+  // One request, before the supervisor's step k (whose setpoints then see it). `reached_core`,
+  // when given, says whether the core handled it or the desk answered alone (what a run log
+  // must know to re-run the core with exactly the requests it saw).
+  proto::TaskReply accept(const proto::TaskRequest& request, SupervisorCore& core, std::uint64_t k,
+                          bool* reached_core = nullptr);
   // After step k: which moves ended.
   void observe(const SupervisorOutbox& out);
   void status(const SupervisorCore& core, std::uint64_t k, proto::ArmStatus& s) const;

@@ -13,6 +13,8 @@
 
 #include "common/mail_codec.hpp"
 #include "common/robot_model_loader.hpp"
+#include "replay/verify.hpp"
+#include "sim/run_recording.hpp"
 #include "sim/task_runner.hpp"
 #include "tests/support/files.hpp"
 #include "tests/support/process_group.hpp"
@@ -95,6 +97,10 @@ TEST(Cluster, LockstepClusterExchangesTheHarnessesMailboxes) {
   const test::Outcome v = test::runCommand(kBin + "/rfms-replay", "verify " + (run.path / "run.mcap").string(), 300);
   EXPECT_EQ(v.code, 0) << v.out << v.err;
   EXPECT_NE(v.out.find("verified: "), std::string::npos) << v.out;
+  // The joints' torques reach the log through the arm's reports: six a period, all compared.
+  const RunLog log = readRunLog((run.path / "run.mcap").string());
+  EXPECT_GE(log.torque.size() + kJoints, kJoints * log.smail.size());
+  EXPECT_EQ(log.applied.size(), log.torque.size() / kJoints);
 }
 
 class KilledNode : public ::testing::TestWithParam<std::string> {};
@@ -295,6 +301,71 @@ TEST(Cluster, RealtimeClockRunsAndReportsItsTiming) {
   EXPECT_EQ(info.code, 0) << info.err;
   EXPECT_NE(info.out.find("deadline misses and lateness after the tick"), std::string::npos) << info.out;
   EXPECT_NE(info.out.find("joint 6"), std::string::npos) << info.out;
+}
+
+// A realtime run's mail depends on the wall clock (late J_MAILs are not read, joints read the
+// latest sensors), so its log is verified core by core from what each read; a tampered log fails
+// where the tampering is.
+TEST(Cluster, ARealtimeRunLogVerifiesCoreByCore) {
+  RunDir run("rt-verify");
+  const std::string cfg = configWith(run.path, "rt.textproto", {{"clock: CM_LOCKSTEP", "clock: CM_REALTIME"}});
+  const fs::path task = run.path / "short.task";
+  std::ofstream(task) << kShortTask;
+  // Whether the move completes depends on the machine's stalls (the watchdog may stop it); the
+  // log must verify either way.
+  const test::Outcome r = test::runCommand(kRfms, "run --task " + task.string() + " --config " + cfg + " --run-dir " +
+                                                      run.path.string(), 300);
+  ASSERT_TRUE(fs::exists(run.path / "run.mcap")) << r.out << r.err;
+  const test::Outcome v = test::runCommand(kBin + "/rfms-replay", "verify " + (run.path / "run.mcap").string(), 300);
+  EXPECT_EQ(v.code, 0) << v.out << v.err;
+  EXPECT_NE(v.out.find("each core re-run alone"), std::string::npos) << v.out;
+
+  const RunLog log = readRunLog((run.path / "run.mcap").string());
+  const RobotModel model = parseRobotModel(log.header.at("robot_model"), "the log's robot model");
+  const HarnessConfig c = harnessConfigFrom(log.header);
+  ASSERT_GT(log.smail.size(), 2000u);
+  std::size_t late = 0;
+  for (const proto::PeriodTiming& t : log.timing) late += t.missed() != 0;
+  std::printf("realtime log: %zu periods, %zu with late mail, %zu J_MAILs\n", log.smail.size(), late, log.jmail.size());
+  ASSERT_TRUE(verifyEachCore(log, model, c).ok);
+
+  // A joint's torque nudged: that joint's re-run differs in that period.
+  RunLog nudged = log;
+  proto::JMail& j = nudged.jmail[nudged.jmail.size() / 2];
+  j.set_torque(j.torque() + 1e-9);
+  const VerifyResult a = verifyEachCore(nudged, model, c);
+  EXPECT_FALSE(a.ok);
+  EXPECT_EQ(a.divergence.rfind("period " + std::to_string(j.header().period()) + ", /rfms/jmail joint " +
+                                   std::to_string(j.joint()) + ": logged vs re-run: modified: torque", 0),
+            0u)
+      << a.divergence;
+
+  // The inbox record says the supervisor did not read joint 3's mail: what it sends that period
+  // differs.
+  RunLog unread = log;
+  proto::PeriodTiming* t = nullptr;
+  for (proto::PeriodTiming& candidate : unread.timing)
+    if (candidate.period() > 3000 && ((candidate.used() >> proto::NODE_JOINT3) & 1u)) {
+      t = &candidate;
+      break;
+    }
+  ASSERT_NE(t, nullptr);
+  t->set_used(t->used() & ~(1u << proto::NODE_JOINT3));
+  const VerifyResult b = verifyEachCore(unread, model, c);
+  EXPECT_FALSE(b.ok);
+  EXPECT_EQ(b.divergence.rfind("period " + std::to_string(t->period()) + ", /rfms/", 0), 0u) << b.divergence;
+  EXPECT_NE(b.divergence.find("mail"), std::string::npos) << b.divergence;
+
+  // The arm's report says joint 2's command did not come: the arm integrates without it (no
+  // power), and its next sensor mail differs.
+  RunLog unpowered = log;
+  proto::AppliedTorques& applied = unpowered.applied[1000];
+  applied.set_applied_period(1, -1);
+  const VerifyResult d = verifyEachCore(unpowered, model, c);
+  EXPECT_FALSE(d.ok);
+  EXPECT_EQ(d.divergence.rfind("period " + std::to_string(applied.header().period() + 1) + ", /rfms/sensors", 0), 0u)
+      << d.divergence;
+  std::printf("tampered: %s\n  %s\n  %s\n", a.divergence.c_str(), b.divergence.c_str(), d.divergence.c_str());
 }
 
 TEST(Cluster, ANodeWhoseConfigurationDisagreesIsRefused) {

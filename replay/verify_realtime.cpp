@@ -1,0 +1,267 @@
+// Verifying a realtime log. Its mail was timed by wall clocks: a J_MAIL that missed its period
+// was not read, a joint read whichever sensors were latest. A lockstep re-run of the whole
+// controller cannot reproduce that, but each core is a pure function of the mail it read, and
+// the log says what that was: the supervisor's inbox each period (/rfms/timing), the sensors
+// each J_MAIL was computed from (sensors_period), the torques each arm period integrated with
+// (/rfms/applied). So each core runs again alone on exactly its logged inputs, and every mailbox
+// it wrote must come out the same but for the send times the wall clock stamped.
+#include <map>
+#include <optional>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "common/error.hpp"
+#include "replay/mail_compare.hpp"
+#include "replay/verify.hpp"
+#include "runlog/run_logger.hpp"
+#include "sim/node_configs.hpp"
+#include "supervisor/event_log.hpp"
+
+namespace rfms {
+
+namespace {
+
+using Progress = std::function<void(std::uint64_t, std::uint64_t)>;
+using JointKey = std::pair<std::uint64_t, std::uint32_t>;  // period, joint
+
+// The log's messages by period (and joint).
+struct Index {
+  std::map<std::uint64_t, const proto::ArmSensors*> sensors;  // by the arm's own period
+  std::map<std::uint64_t, const proto::SMail*> smail;
+  std::map<std::uint64_t, const proto::MMail*> mmail;
+  std::map<std::uint64_t, const proto::Parcel*> parcel;
+  std::map<JointKey, const proto::JMail*> jmail;
+  std::map<JointKey, const proto::TorqueCommand*> torque;
+  std::map<std::uint64_t, const proto::PeriodTiming*> timing;
+  std::map<std::uint64_t, const proto::AppliedTorques*> applied;  // by the arm's period
+  std::map<std::uint64_t, std::vector<const proto::LogEvent*>> events;
+  std::multimap<std::uint64_t, const proto::LogRequest*> requests;
+  std::size_t events_total = 0;
+
+  explicit Index(const RunLog& log) {
+    for (const auto& m : log.sensors) sensors[m.header().period()] = &m;
+    for (const auto& m : log.smail) smail[m.header().period()] = &m;
+    for (const auto& m : log.mmail) mmail[m.header().period()] = &m;
+    for (const auto& m : log.parcel) parcel[m.header().period()] = &m;
+    for (const auto& m : log.jmail) jmail[{m.header().period(), m.joint()}] = &m;
+    for (const auto& m : log.torque) torque[{m.header().period(), m.joint()}] = &m;
+    for (const auto& m : log.timing) timing[m.period()] = &m;
+    for (const auto& m : log.applied) applied[m.header().period()] = &m;
+    for (const auto& e : log.events) events[e.period()].push_back(&e);
+    for (const auto& q : log.requests) requests.emplace(q.period(), &q);
+    events_total = log.events.size();
+  }
+  std::size_t mailboxes() const {
+    return sensors.size() + smail.size() + mmail.size() + parcel.size() + jmail.size() + torque.size() + events_total;
+  }
+};
+
+// A mailbox without its send time: the one field a re-run cannot reproduce.
+template <class M>
+std::string timeless(const M& m) {
+  M copy = m;
+  if constexpr (!std::is_same_v<M, proto::LogEvent>) copy.mutable_header()->clear_send_time_ns();
+  if constexpr (std::is_same_v<M, proto::SMail>)
+    if (copy.has_parcel()) copy.mutable_parcel()->mutable_header()->clear_send_time_ns();
+  return copy.SerializeAsString();
+}
+
+struct Divergence {
+  std::uint64_t period = 0;
+  std::string what;
+};
+
+// One core's re-run: its first divergence, and how many messages matched.
+struct Pass {
+  std::optional<Divergence> divergence;
+  std::uint64_t compared = 0;
+
+  void fail(std::uint64_t k, std::string what) { divergence = Divergence{k, std::move(what)}; }
+  template <class M>
+  bool same(const char* topic, std::uint64_t k, std::uint32_t joint, const M& logged, const M& rerun) {
+    const std::string a = timeless(logged), b = timeless(rerun);
+    if (a == b) {
+      ++compared;
+      return true;
+    }
+    fail(k, "period " + std::to_string(k) + ", " + topic + (joint > 0 ? " joint " + std::to_string(joint) : "") + ": " +
+                firstDifference(topic, a, b));
+    return false;
+  }
+};
+
+std::string at(std::uint64_t k) { return "period " + std::to_string(k) + ": "; }
+
+Pass rerunSupervisor(const Index& log, const RobotModel& model, const HarnessConfig& c, std::uint64_t periods,
+                     const std::function<void(std::uint64_t)>& tick) {
+  Pass pass;
+  SupervisorCore core(model, supervisorConfigFor(c));
+  SupervisorOutbox out;
+  for (std::uint64_t k = 0; k < periods; ++k) {
+    tick(k);
+    const auto [from, to] = log.requests.equal_range(k);
+    for (auto it = from; it != to; ++it) {
+      if (it->second->desk_only()) continue;
+      if (std::string why = replyDivergence(k, *it->second, core.handle(it->second->request())); !why.empty())
+        return pass.fail(k, why), pass;
+    }
+    const auto timing = log.timing.find(k);
+    if (timing == log.timing.end())
+      return pass.fail(k, at(k) + "no /rfms/timing record, which says what the supervisor read"), pass;
+    const proto::PeriodTiming& t = *timing->second;
+    auto read = [&](proto::Node n) { return ((t.used() >> n) & 1u) != 0; };
+    SupervisorInbox in;
+    if (read(proto::NODE_ARM)) {
+      const auto s = log.sensors.find(static_cast<std::uint64_t>(t.sensors_period()));
+      if (t.sensors_period() < 0 || s == log.sensors.end())
+        return pass.fail(k, at(k) + "the supervisor read the arm's sensors of its period " +
+                                std::to_string(t.sensors_period()) + ", which are not in the log"), pass;
+      in.arm = s->second;
+    }
+    for (std::uint32_t j = 1; j <= kJoints && k > 0; ++j) {
+      if (!read(static_cast<proto::Node>(proto::NODE_JOINT1 + j - 1))) continue;
+      const auto m = log.jmail.find({k - 1, j});
+      if (m == log.jmail.end())
+        return pass.fail(k, at(k) + "the supervisor read joint " + std::to_string(j) + "'s J_MAIL of period " +
+                                std::to_string(k - 1) + ", which is not in the log"), pass;
+      in.joints[j - 1] = m->second;
+    }
+    if (k > 0 && read(proto::NODE_MATH)) {
+      const auto p = log.parcel.find(k - 1);
+      if (p == log.parcel.end())
+        return pass.fail(k, at(k) + "the supervisor read the PARCEL of period " + std::to_string(k - 1) +
+                                ", which is not in the log"), pass;
+      in.parcel = p->second;
+    }
+    core.step(k, in, out);
+    const auto smail = log.smail.find(k);
+    const auto mmail = log.mmail.find(k);
+    if (smail == log.smail.end() || mmail == log.mmail.end())
+      return pass.fail(k, at(k) + "the log lacks the S_MAIL or M_MAIL the supervisor sent"), pass;
+    if (!pass.same(topic::kSMail, k, 0, *smail->second, out.smail)) return pass;
+    if (!pass.same(topic::kMMail, k, 0, *mmail->second, out.mmail)) return pass;
+    const std::vector<proto::LogEvent> events = eventsOf(k, out);
+    const auto logged = log.events.find(k);
+    const std::size_t n = logged == log.events.end() ? 0 : logged->second.size();
+    if (n != events.size())
+      return pass.fail(k, at(k) + topic::kEvent + ": " + std::to_string(n) + " logged, " +
+                              std::to_string(events.size()) + " re-run"), pass;
+    for (std::size_t i = 0; i < n; ++i)
+      if (!pass.same(topic::kEvent, k, 0, *logged->second[i], events[i])) return pass;
+  }
+  return pass;
+}
+
+Pass rerunMath(const Index& log, const RobotModel& model, const HarnessConfig& c) {
+  Pass pass;
+  MathCore math(model, mathConfigFor(model, c));
+  proto::Parcel parcel;
+  // The math server answers every M_MAIL it gets, in order.
+  for (const auto& [k, mmail] : log.mmail) {
+    math.step(*mmail, parcel);
+    const auto logged = log.parcel.find(k);
+    if (logged != log.parcel.end() && !pass.same(topic::kParcel, k, 0, *logged->second, parcel)) return pass;
+  }
+  return pass;
+}
+
+Pass rerunJoint(const Index& log, const RobotModel& model, const JointServoConfig& servo, std::uint32_t j) {
+  Pass pass;
+  JointCore core(model, servo);
+  proto::JMail jmail;
+  proto::TorqueCommand torque;
+  std::uint64_t unanswered = 0;
+  for (const auto& [k, smail] : log.smail) {
+    const auto logged = log.jmail.find({k, j});
+    if (logged == log.jmail.end()) {
+      ++unanswered;  // the answer never reached the supervisor (the run ended, or it was lost)
+      continue;
+    }
+    const auto sensors = log.sensors.find(logged->second->sensors_period());
+    if (sensors == log.sensors.end())
+      return pass.fail(k, at(k) + "joint " + std::to_string(j) + " read the arm's sensors of its period " +
+                              std::to_string(logged->second->sensors_period()) + ", which are not in the log"), pass;
+    core.step(*smail, *sensors->second, jmail, torque);
+    if (!pass.same(topic::kJMail, k, j, *logged->second, jmail)) {
+      if (unanswered > 0)
+        pass.divergence->what += " (the log lacks this joint's answers to " + std::to_string(unanswered) +
+                                 " earlier S_MAILs; if it answered them, its state moved on without the log)";
+      return pass;
+    }
+    const auto command = log.torque.find({k, j});
+    if (command != log.torque.end() && !pass.same(topic::kTorque, k, j, *command->second, torque)) return pass;
+  }
+  return pass;
+}
+
+Pass rerunArm(const Index& log, const RobotModel& model, const HarnessConfig& c) {
+  Pass pass;
+  ArmCore arm(model, armConfigFor(model, c));
+  proto::ArmSensors sensors;
+  for (std::uint64_t p = 0;; ++p) {
+    arm.sense(sensors);
+    const auto logged = log.sensors.find(p);
+    if (logged != log.sensors.end() && !pass.same(topic::kSensors, p, 0, *logged->second, sensors)) return pass;
+    const auto applied = log.applied.find(p);
+    if (applied == log.applied.end()) break;  // the arm's last report in the log
+    const proto::AppliedTorques& a = *applied->second;
+    if (a.applied_period_size() != kJoints)
+      return pass.fail(p, "arm period " + std::to_string(p) + ": its report names " +
+                              std::to_string(a.applied_period_size()) + " joints' commands, not 6"), pass;
+    std::array<const proto::TorqueCommand*, kJoints> commands{};
+    for (std::uint32_t j = 1; j <= kJoints; ++j) {
+      const std::int64_t q = a.applied_period(static_cast<int>(j - 1));
+      if (q < 0) continue;
+      const auto command = log.torque.find({static_cast<std::uint64_t>(q), j});
+      if (command == log.torque.end())
+        return pass.fail(p, "arm period " + std::to_string(p) + " applied joint " + std::to_string(j) +
+                                "'s command of period " + std::to_string(q) + ", which is not in the log"), pass;
+      commands[j - 1] = command->second;
+    }
+    arm.step(commands);
+  }
+  return pass;
+}
+
+}  // namespace
+
+VerifyResult verifyEachCore(const RunLog& log, const RobotModel& model, const HarnessConfig& c, const Progress& progress) {
+  VerifyResult r;
+  r.method = "each core re-run alone on the mail it read; send times not compared";
+  const Index index(log);
+  if (index.timing.empty())
+    throw ConfigError("the log has no /rfms/timing records: it is not a realtime cluster log this tool can re-run");
+  const std::uint64_t periods = index.smail.empty() ? 0 : index.smail.rbegin()->first + 1;
+  const std::uint64_t work = 2 * periods;
+  std::vector<Pass> passes;
+  passes.push_back(rerunSupervisor(index, model, c, periods, [&](std::uint64_t k) {
+    if (progress && k % 1000 == 0) progress(k, work);
+  }));
+  passes.push_back(rerunMath(index, model, c));
+  const auto servos = servoConfigsFor(model, c);
+  for (std::uint32_t j = 1; j <= kJoints; ++j) {
+    passes.push_back(rerunJoint(index, model, servos[j - 1], j));
+    if (progress) progress(periods + j * periods / (kJoints + 1), work);
+  }
+  passes.push_back(rerunArm(index, model, c));
+  if (progress) progress(work, work);
+
+  // The earliest divergence of any core is where the run and its log first part ways.
+  const Divergence* first = nullptr;
+  for (const Pass& p : passes) {
+    r.compared += p.compared;
+    if (p.divergence && (first == nullptr || p.divergence->period < first->period)) first = &*p.divergence;
+  }
+  r.periods = first != nullptr ? first->period : periods;
+  if (first != nullptr) {
+    r.divergence = first->what;
+  } else if (r.compared != index.mailboxes()) {
+    r.divergence = std::to_string(index.mailboxes() - r.compared) + " logged messages were not produced again (of " +
+                   std::to_string(index.mailboxes()) + ")";
+  }
+  r.ok = r.divergence.empty();
+  return r;
+}
+
+}  // namespace rfms
