@@ -16,8 +16,8 @@ namespace {
 
 // Where a message belongs: its mailbox, its period, and its joint (or, for events, its place
 // among the period's events). The supervisor of a cluster logs J_MAIL and PARCEL of k-1 in its
-// period k and sees no torques; the harness logs everything of period k together. Matching by key
-// compares the two whatever the order, and whatever a log lacks.
+// period k and the arm's torques when the arm reports them; the harness logs everything of period
+// k together. Matching by key compares the two whatever the order, and whatever a log lacks.
 struct Key {
   std::string topic;
   std::uint64_t period = 0;
@@ -82,7 +82,7 @@ VerifyResult verifyLog(const RunLog& log, const std::function<void(std::uint64_t
     Key k;
     if (!keyOf(topic, bytes, events, k)) return;
     const auto it = logged.find(k);
-    if (it == logged.end()) return;  // not in this log (a cluster's supervisor sees no torques)
+    if (it == logged.end()) return;  // not in this log (the arm's last report came after the end)
     if (*it->second != bytes) {
       failure = "period " + std::to_string(k.period) + ", " + topic +
                 (k.joint > 0 && std::string(topic) != topic::kEvent ? " joint " + std::to_string(k.joint) : std::string()) +
