@@ -132,6 +132,11 @@ std::string infoText(const LogInfo& i, const RunLog& log) {
   o << "\nmessages " << log.messages << (log.undecodable ? ", " + std::to_string(log.undecodable) + " undecodable" : "")
     << ", dropped by the logger "
     << (log.have_drops ? std::to_string(i.dropped) : std::string("unknown (the log's end is missing)")) << "\n";
+  if (i.periods > 0) {
+    std::snprintf(line, sizeof line, "log size %.1f MB, %.0f bytes per period\n", static_cast<double>(log.file_size) * 1e-6,
+                  static_cast<double>(log.file_size) / static_cast<double>(i.periods));
+    o << line;
+  }
   return o.str();
 }
 

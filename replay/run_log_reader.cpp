@@ -27,7 +27,6 @@ RunLog readRunLog(const std::string& path, const std::function<void(std::uint64_
       if (v.ParseFromString(m.data)) into.push_back(std::move(v));
       else ++log.undecodable;
     };
-    if (t != topic::kRequest && t != topic::kDrops && t != topic::kTiming && t != topic::kApplied) log.sequence.emplace_back(t, m.data);
     if (t == topic::kSMail) add(log.smail);
     else if (t == topic::kJMail) add(log.jmail);
     else if (t == topic::kMMail) add(log.mmail);

@@ -26,8 +26,6 @@ struct RunLog {
   std::vector<proto::LogEvent> events;
   std::vector<proto::PeriodTiming> timing;  // realtime runs only
   std::vector<proto::AppliedTorques> applied;  // cluster runs only
-  // The mailboxes and events in the order they were logged, as logged: what verify compares.
-  std::vector<std::pair<std::string, std::string>> sequence;  // topic, bytes
   bool have_drops = false;
   proto::LogDrops drops;
   std::uint64_t messages = 0, undecodable = 0;

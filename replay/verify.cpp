@@ -1,49 +1,75 @@
 #include "replay/verify.hpp"
 
-#include <map>
-#include <memory>
-#include <tuple>
-
 #include "common/error.hpp"
 #include "common/robot_model_loader.hpp"
-#include "runlog/run_logger.hpp"
+#include "replay/log_index.hpp"
 #include "replay/mail_compare.hpp"
+#include "runlog/run_logger.hpp"
 #include "sim/run_recording.hpp"
 
 namespace rfms {
 
 namespace {
 
-// Where a message belongs: its mailbox, its period, and its joint (or, for events, its place
-// among the period's events). The supervisor of a cluster logs J_MAIL and PARCEL of k-1 in its
-// period k and the arm's torques when the arm reports them; the harness logs everything of period
-// k together. Matching by key compares the two whatever the order, and whatever a log lacks.
-struct Key {
-  std::string topic;
-  std::uint64_t period = 0;
-  std::uint32_t joint = 0;
-  bool operator<(const Key& o) const { return std::tie(topic, period, joint) < std::tie(o.topic, o.period, o.joint); }
-};
+// The lockstep re-run of the whole controller in one process. Messages are matched by mailbox,
+// period and joint (events by their place among the period's): a cluster's supervisor logs the
+// J_MAILs and PARCEL of k-1 in its period k and the arm's torques when the arm reports them, the
+// harness logs everything of period k together; matching by key compares the two whatever the
+// order, and whatever a log lacks.
+class LockstepCheck {
+ public:
+  explicit LockstepCheck(const LogIndex& log) : log_(log) {}
 
-bool keyOf(const std::string& topic, const std::string& bytes, std::map<std::uint64_t, std::uint32_t>& events, Key& key) {
-  auto m = emptyOf(topic);
-  if (!m || !m->ParseFromString(bytes)) return false;
-  key.topic = topic;
-  if (topic == topic::kEvent) {
-    const auto& e = static_cast<const proto::LogEvent&>(*m);
-    key.period = e.period();
-    key.joint = events[e.period()]++;
-    return true;
+  void period(const PeriodMail& m) {
+    if (m.sensors) compare(topic::kSensors, log_.sensors, m.sensors->header().period(), *m.sensors);
+    if (m.smail) compare(topic::kSMail, log_.smail, m.k, *m.smail);
+    if (m.mmail) compare(topic::kMMail, log_.mmail, m.k, *m.mmail);
+    if (m.parcel) compare(topic::kParcel, log_.parcel, m.k, *m.parcel);
+    for (const proto::JMail* j : m.jmail)
+      if (j) compare(topic::kJMail, log_.jmail, JointKey{m.k, j->joint()}, *j);
+    for (const proto::TorqueCommand* t : m.torque)
+      if (t) compare(topic::kTorque, log_.torque, JointKey{m.k, t->joint()}, *t);
+    if (!m.supervisor) return;
+    const auto logged = log_.events.find(m.k);
+    const std::vector<proto::LogEvent> events = eventsOf(m.k, *m.supervisor);
+    for (std::size_t i = 0; i < events.size() && logged != log_.events.end() && i < logged->second.size(); ++i)
+      same(topic::kEvent, m.k, 0, *logged->second[i], events[i]);
   }
-  const auto* d = m->GetDescriptor();
-  const auto* r = m->GetReflection();
-  if (const auto* h = d->FindFieldByName("header")) {
-    const auto& header = static_cast<const proto::Header&>(r->GetMessage(*m, h));
-    key.period = header.period();
+  void fail(std::string why) {
+    if (failure_.empty()) failure_ = std::move(why);
   }
-  if (const auto* j = d->FindFieldByName("joint")) key.joint = r->GetUInt32(*m, j);
-  return true;
-}
+  const std::string& failure() const { return failure_; }
+  std::uint64_t compared() const { return compared_; }
+
+ private:
+  template <class Key, class M>
+  void compare(const char* topic, const std::map<Key, const M*>& logged, const Key& key, const M& rerun) {
+    const auto it = logged.find(key);
+    if (it == logged.end()) return;  // not in this log (the arm's last report came after the end)
+    std::uint32_t joint = 0;
+    std::uint64_t k = 0;
+    if constexpr (std::is_same_v<Key, JointKey>) k = key.first, joint = key.second;
+    else k = key;
+    same(topic, k, joint, *it->second, rerun);
+  }
+  void same(const char* topic, std::uint64_t k, std::uint32_t joint, const google::protobuf::Message& logged,
+            const google::protobuf::Message& rerun) {
+    if (!failure_.empty()) return;
+    // A parsed message serialises to the bytes it was parsed from: comparing the serialisations
+    // is comparing the bytes in the log, every bit of every double.
+    const std::string a = logged.SerializeAsString(), b = rerun.SerializeAsString();
+    if (a == b) {
+      ++compared_;
+      return;
+    }
+    fail("period " + std::to_string(k) + ", " + topic + (joint > 0 ? " joint " + std::to_string(joint) : "") + ": " +
+         firstDifference(topic, a, b));
+  }
+
+  const LogIndex& log_;
+  std::string failure_;
+  std::uint64_t compared_ = 0;
+};
 
 }  // namespace
 
@@ -61,64 +87,27 @@ VerifyResult verifyLog(const RunLog& log, const std::function<void(std::uint64_t
   r.method = "the whole controller re-run in lockstep";
   Harness h(model, harnessConfigFrom(log.header));
 
-  std::map<Key, const std::string*> logged;
-  {
-    std::map<std::uint64_t, std::uint32_t> events;
-    for (const auto& [topic, bytes] : log.sequence) {
-      Key k;
-      if (keyOf(topic, bytes, events, k)) logged[k] = &bytes;
-    }
-  }
-  std::multimap<std::uint64_t, const proto::LogRequest*> requests;
-  for (const auto& q : log.requests) requests.emplace(q.period(), &q);
-  std::uint64_t periods = 0;
-  for (const auto& s : log.smail) periods = std::max(periods, s.header().period() + 1);
-
-  std::string failure;
-  std::map<std::uint64_t, std::uint32_t> events;
-  auto compare = [&](const char* topic, const google::protobuf::Message& m) {
-    if (!failure.empty()) return;
-    const std::string bytes = m.SerializeAsString();
-    Key k;
-    if (!keyOf(topic, bytes, events, k)) return;
-    const auto it = logged.find(k);
-    if (it == logged.end()) return;  // not in this log (the arm's last report came after the end)
-    if (*it->second != bytes) {
-      failure = "period " + std::to_string(k.period) + ", " + topic +
-                (k.joint > 0 && std::string(topic) != topic::kEvent ? " joint " + std::to_string(k.joint) : std::string()) +
-                ": " + firstDifference(topic, *it->second, bytes);
-      return;
-    }
-    ++r.compared;
-  };
-  h.on_period = [&](const PeriodMail& m) {
-    if (m.sensors) compare(topic::kSensors, *m.sensors);
-    if (m.smail) compare(topic::kSMail, *m.smail);
-    if (m.mmail) compare(topic::kMMail, *m.mmail);
-    if (m.parcel) compare(topic::kParcel, *m.parcel);
-    for (const auto* j : m.jmail)
-      if (j) compare(topic::kJMail, *j);
-    for (const auto* t : m.torque)
-      if (t) compare(topic::kTorque, *t);
-    if (m.supervisor)
-      for (const auto& e : eventsOf(m.k, *m.supervisor)) compare(topic::kEvent, e);
-  };
-  for (std::uint64_t k = 0; k < periods && failure.empty(); ++k) {
-    const auto [from, to] = requests.equal_range(k);
-    for (auto it = from; it != to && failure.empty(); ++it) {
+  const LogIndex index(log);
+  const std::uint64_t periods = index.smail.empty() ? 0 : index.smail.rbegin()->first + 1;
+  LockstepCheck check(index);
+  h.on_period = [&](const PeriodMail& m) { check.period(m); };
+  for (std::uint64_t k = 0; k < periods && check.failure().empty(); ++k) {
+    const auto [from, to] = index.requests.equal_range(k);
+    for (auto it = from; it != to; ++it) {
       if (it->second->desk_only()) continue;  // the remote desk answered; the core never saw it
-      failure = replyDivergence(k, *it->second, h.request(it->second->request()));
+      check.fail(replyDivergence(k, *it->second, h.request(it->second->request())));
     }
-    if (!failure.empty()) break;
+    if (!check.failure().empty()) break;
     h.step();
     ++r.periods;
     if (progress && k % 1000 == 0) progress(k, periods);
   }
-  if (failure.empty() && r.compared != logged.size())
-    failure = std::to_string(logged.size() - r.compared) + " logged messages were not produced again (of " +
-              std::to_string(logged.size()) + ")";
-  r.ok = failure.empty();
-  r.divergence = failure;
+  r.compared = check.compared();
+  r.divergence = check.failure();
+  if (r.divergence.empty() && r.compared != index.mailboxes())
+    r.divergence = std::to_string(index.mailboxes() - r.compared) + " logged messages were not produced again (of " +
+                   std::to_string(index.mailboxes()) + ")";
+  r.ok = r.divergence.empty();
   return r;
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "replay/log_index.hpp"
 #include "replay/mail_compare.hpp"
 #include "replay/verify.hpp"
 #include "runlog/run_logger.hpp"
@@ -23,40 +24,6 @@ namespace rfms {
 namespace {
 
 using Progress = std::function<void(std::uint64_t, std::uint64_t)>;
-using JointKey = std::pair<std::uint64_t, std::uint32_t>;  // period, joint
-
-// The log's messages by period (and joint).
-struct Index {
-  std::map<std::uint64_t, const proto::ArmSensors*> sensors;  // by the arm's own period
-  std::map<std::uint64_t, const proto::SMail*> smail;
-  std::map<std::uint64_t, const proto::MMail*> mmail;
-  std::map<std::uint64_t, const proto::Parcel*> parcel;
-  std::map<JointKey, const proto::JMail*> jmail;
-  std::map<JointKey, const proto::TorqueCommand*> torque;
-  std::map<std::uint64_t, const proto::PeriodTiming*> timing;
-  std::map<std::uint64_t, const proto::AppliedTorques*> applied;  // by the arm's period
-  std::map<std::uint64_t, std::vector<const proto::LogEvent*>> events;
-  std::multimap<std::uint64_t, const proto::LogRequest*> requests;
-  std::size_t events_total = 0;
-
-  explicit Index(const RunLog& log) {
-    for (const auto& m : log.sensors) sensors[m.header().period()] = &m;
-    for (const auto& m : log.smail) smail[m.header().period()] = &m;
-    for (const auto& m : log.mmail) mmail[m.header().period()] = &m;
-    for (const auto& m : log.parcel) parcel[m.header().period()] = &m;
-    for (const auto& m : log.jmail) jmail[{m.header().period(), m.joint()}] = &m;
-    for (const auto& m : log.torque) torque[{m.header().period(), m.joint()}] = &m;
-    for (const auto& m : log.timing) timing[m.period()] = &m;
-    for (const auto& m : log.applied) applied[m.header().period()] = &m;
-    for (const auto& e : log.events) events[e.period()].push_back(&e);
-    for (const auto& q : log.requests) requests.emplace(q.period(), &q);
-    events_total = log.events.size();
-  }
-  std::size_t mailboxes() const {
-    return sensors.size() + smail.size() + mmail.size() + parcel.size() + jmail.size() + torque.size() + events_total;
-  }
-};
-
 // A mailbox without its send time: the one field a re-run cannot reproduce.
 template <class M>
 std::string timeless(const M& m) {
@@ -93,7 +60,7 @@ struct Pass {
 
 std::string at(std::uint64_t k) { return "period " + std::to_string(k) + ": "; }
 
-Pass rerunSupervisor(const Index& log, const RobotModel& model, const HarnessConfig& c, std::uint64_t periods,
+Pass rerunSupervisor(const LogIndex& log, const RobotModel& model, const HarnessConfig& c, std::uint64_t periods,
                      const std::function<void(std::uint64_t)>& tick) {
   Pass pass;
   SupervisorCore core(model, supervisorConfigFor(c));
@@ -153,7 +120,7 @@ Pass rerunSupervisor(const Index& log, const RobotModel& model, const HarnessCon
   return pass;
 }
 
-Pass rerunMath(const Index& log, const RobotModel& model, const HarnessConfig& c) {
+Pass rerunMath(const LogIndex& log, const RobotModel& model, const HarnessConfig& c) {
   Pass pass;
   MathCore math(model, mathConfigFor(model, c));
   proto::Parcel parcel;
@@ -166,7 +133,7 @@ Pass rerunMath(const Index& log, const RobotModel& model, const HarnessConfig& c
   return pass;
 }
 
-Pass rerunJoint(const Index& log, const RobotModel& model, const JointServoConfig& servo, std::uint32_t j) {
+Pass rerunJoint(const LogIndex& log, const RobotModel& model, const JointServoConfig& servo, std::uint32_t j) {
   Pass pass;
   JointCore core(model, servo);
   proto::JMail jmail;
@@ -195,7 +162,7 @@ Pass rerunJoint(const Index& log, const RobotModel& model, const JointServoConfi
   return pass;
 }
 
-Pass rerunArm(const Index& log, const RobotModel& model, const HarnessConfig& c) {
+Pass rerunArm(const LogIndex& log, const RobotModel& model, const HarnessConfig& c) {
   Pass pass;
   ArmCore arm(model, armConfigFor(model, c));
   proto::ArmSensors sensors;
@@ -229,7 +196,7 @@ Pass rerunArm(const Index& log, const RobotModel& model, const HarnessConfig& c)
 VerifyResult verifyEachCore(const RunLog& log, const RobotModel& model, const HarnessConfig& c, const Progress& progress) {
   VerifyResult r;
   r.method = "each core re-run alone on the mail it read; send times not compared";
-  const Index index(log);
+  const LogIndex index(log);
   if (index.timing.empty())
     throw ConfigError("the log has no /rfms/timing records: it is not a realtime cluster log this tool can re-run");
   const std::uint64_t periods = index.smail.empty() ? 0 : index.smail.rbegin()->first + 1;

@@ -328,6 +328,13 @@ TEST(Cluster, ARealtimeRunLogVerifiesCoreByCore) {
   for (const proto::PeriodTiming& t : log.timing) late += t.missed() != 0;
   std::printf("realtime log: %zu periods, %zu with late mail, %zu J_MAILs\n", log.smail.size(), late, log.jmail.size());
   ASSERT_TRUE(verifyEachCore(log, model, c).ok);
+  // The official reader takes the cluster's log too, the arm's reports included.
+  const test::Outcome official = test::runCommand(
+      "node", std::string(RFMS_SOURCE_DIR) + "/tools/mcap-check/check.mjs " + (run.path / "run.mcap").string(), 300);
+  ASSERT_EQ(official.code, 0) << official.err;
+  EXPECT_NE(official.out.find("\"messages\":" + std::to_string(log.messages)), std::string::npos) << official.out;
+  EXPECT_NE(official.out.find("\"/rfms/applied\":" + std::to_string(log.applied.size())), std::string::npos) << official.out;
+  EXPECT_NE(official.out.find("\"rfms.proto.AppliedTorques\""), std::string::npos) << official.out;
 
   // A joint's torque nudged: that joint's re-run differs in that period.
   RunLog nudged = log;
