@@ -101,7 +101,10 @@ void ClusterLoop::gatherRealtime(std::uint64_t k, Clock_time_point deadline, Clo
   auto since = [&] { return std::chrono::duration<double, std::milli>(Clock::now() - previous_tick).count(); };
   for (;;) {
     while (receive(arm_, in_, 0)) {
-      if (in_.has_applied()) logApplied(*in_.mutable_applied());
+      if (in_.has_applied()) {
+        bytes_ += in_.ByteSizeLong();  // the arm's report, sent only when the run is logged
+        logApplied(*in_.mutable_applied());
+      }
       if (!in_.has_sensors()) continue;
       bytes_ += static_cast<std::uint64_t>(in_.ByteSizeLong()) * (kJoints + 1);  // to 6 joints and here
       // Realtime logs hold every mail as it came, used or not: the joints read sensors the
