@@ -1,6 +1,7 @@
 #include "client/remote_task.hpp"
 
 #include <chrono>
+#include <thread>
 
 namespace rfms {
 
@@ -15,9 +16,15 @@ RemoteTaskResult runRemoteTask(RfmsClient& client, const std::vector<TaskStateme
   try {
     client.beginTask(name);
     if (options.calibrate) client.calibrate();
+    const auto statements_began = std::chrono::steady_clock::now();
     for (const TaskStatement& s : task) {
       if (s.kind == TaskStatement::kWait) {
         client.waitAll(options.move_timeout_s);
+        continue;
+      }
+      if (s.kind == TaskStatement::kAt) {
+        std::this_thread::sleep_until(statements_began + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                             std::chrono::duration<double>(s.at_s)));
         continue;
       }
       ++r.requests;

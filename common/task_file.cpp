@@ -176,6 +176,11 @@ std::vector<TaskStatement> parseTaskFile(const std::string& text, const std::str
       m->set_motion(p.need("a motion name"));
     } else if (keyword == "wait") {
       st.kind = TaskStatement::kWait;
+    } else if (keyword == "at") {
+      st.kind = TaskStatement::kAt;
+      st.at_s = p.number("seconds after the task's statements began");
+      if (!(st.at_s >= 0.0) || !std::isfinite(st.at_s))
+        p.fail("at " + std::to_string(st.at_s) + ": the time must be a finite number of seconds >= 0");
     } else if (keyword == "control") {
       auto* c = st.request.mutable_control();
       const std::string what = p.need("a control command");
@@ -198,7 +203,7 @@ std::vector<TaskStatement> parseTaskFile(const std::string& text, const std::str
       }
     } else {
       p.fail("unknown statement '" + keyword +
-             "': expected units, transform, position, motion, move, wait or control");
+             "': expected units, transform, position, motion, move, wait, at or control");
     }
     p.end();
     out.push_back(std::move(st));

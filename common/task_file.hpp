@@ -14,6 +14,7 @@
 //   motion mcartcz cartesian 20 0.5 compliance z      # compliance: none, x,y,z,rx,ry,rz or 0x..
 //   move home mcartcz
 //   wait                                              # until every move so far has completed
+//   at 2.5                                            # not before 2.5 s after the statements began
 //   control calibrate | hold | free | stop | reset | power_off | emergency_stop | jog 2 +
 #pragma once
 
@@ -25,8 +26,9 @@
 namespace rfms {
 
 struct TaskStatement {
-  enum Kind { kRequest, kWait } kind = kRequest;
+  enum Kind { kRequest, kWait, kAt } kind = kRequest;
   proto::TaskRequest request;  // for kRequest; ids are the statement's line number
+  double at_s = 0.0;           // for kAt: seconds after the task's first statement was taken up
   int line = 0;
 };
 

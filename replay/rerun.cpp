@@ -1,6 +1,8 @@
 #include "replay/rerun.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 #include <cstdio>
 #include <sstream>
 
@@ -55,17 +57,54 @@ HarnessConfig applyChanges(HarnessConfig c, const std::map<std::string, std::str
 
 }  // namespace
 
+std::vector<TaskStatement> taskFromRequests(const RunLog& log) {
+  std::map<std::uint64_t, std::uint64_t> ended;  // move id -> the period it ended in
+  for (const proto::LogEvent& e : log.events)
+    if (e.kind() == proto::LogEvent::MOVE_COMPLETED || e.kind() == proto::LogEvent::MOVE_ABORTED)
+      ended[e.move_id()] = e.period();
+  const double dt = log.dtMs() * 1e-3;
+  std::vector<TaskStatement> task;
+  std::vector<std::uint64_t> moves;  // accepted so far
+  std::optional<std::uint64_t> first, last;
+  for (const proto::LogRequest& q : log.requests) {
+    const proto::TaskRequest& r = q.request();
+    if (q.desk_only() || r.session() == 0 || !q.reply().accepted()) continue;
+    if (r.has_control() && r.control().command() == proto::CC_CALIBRATE) continue;
+    const std::uint64_t k = q.period();
+    if (!first) first = k;
+    const bool all_ended = std::all_of(moves.begin(), moves.end(), [&](std::uint64_t id) {
+      const auto it = ended.find(id);
+      return it != ended.end() && it->second < k;
+    });
+    if (r.has_move() && !moves.empty() && all_ended) task.push_back(TaskStatement{TaskStatement::kWait, {}, 0.0, 0});
+    if (last && k > *last)
+      task.push_back(TaskStatement{TaskStatement::kAt, {}, static_cast<double>(k - *first) * dt, 0});
+    task.push_back(TaskStatement{TaskStatement::kRequest, r, 0.0, static_cast<int>(task.size()) + 1});
+    last = k;
+    if (q.reply().move_id() > 0) moves.push_back(q.reply().move_id());
+  }
+  return task;
+}
+
 RerunResult rerunLog(const RunLog& log, const std::map<std::string, std::string>& changes) {
   const auto model_text = log.header.find("robot_model");
   const auto task_text = log.header.find("task");
   if (model_text == log.header.end() || model_text->second.empty())
     throw ConfigError("the log does not carry its robot model: it cannot be re-run");
-  if (task_text == log.header.end() || task_text->second.empty())
-    throw ConfigError("the log holds no task file to re-run (a run driven by remote clients)");
   const RobotModel model = parseRobotModel(model_text->second, "the log's robot model");
-  const auto task = parseTaskFile(task_text->second, "the log's task");
-  const HarnessConfig logged = harnessConfigFrom(log.header);
   RerunResult r;
+  std::vector<TaskStatement> task;
+  if (task_text != log.header.end() && !task_text->second.empty()) {
+    task = parseTaskFile(task_text->second, "the log's task");
+    r.source = "the log's task file";
+  } else {
+    task = taskFromRequests(log);
+    const auto requests = std::count_if(task.begin(), task.end(),
+                                        [](const TaskStatement& s) { return s.kind == TaskStatement::kRequest; });
+    if (requests == 0) throw ConfigError("the log holds neither a task file nor requests from clients to re-run");
+    r.source = std::to_string(requests) + " client requests, each at its logged time, waiting where the client waited";
+  }
+  const HarnessConfig logged = harnessConfigFrom(log.header);
   r.changes = changes;
   {
     Harness h(model, logged);
@@ -80,7 +119,7 @@ RerunResult rerunLog(const RunLog& log, const std::map<std::string, std::string>
 
 std::string comparisonTable(const RerunResult& r) {
   std::ostringstream o;
-  o << "changed:";
+  o << "task: " << r.source << "\nchanged:";
   for (const auto& [k, v] : r.changes) o << " " << k << "=" << v;
   o << "\n";
   char line[200];

@@ -1,6 +1,7 @@
 // `rfms-replay rerun`: the log's task again, once with the logged settings and once with some
 // changed (serial IK instead of PIK, another sample period or setpoint update period, ...), and a
-// table comparing the two runs.
+// table comparing the two runs. A run driven by remote clients carries no task file; its task is
+// rebuilt from the requests the clients made (taskFromRequests).
 #pragma once
 
 #include <map>
@@ -14,7 +15,14 @@ namespace rfms {
 struct RerunResult {
   RunSummary original, changed;
   std::map<std::string, std::string> changes;  // what was set
+  std::string source;                          // where the task came from, for the table
 };
+
+// The task of a run driven by remote clients, from its log: the requests the supervisor core took
+// from clients and accepted, in order (calibration aside: a re-run calibrates first), each `at`
+// its logged time after the first, with a `wait` before a move wherever every earlier move had
+// ended when it came: there the client waited for the arm.
+std::vector<TaskStatement> taskFromRequests(const RunLog& log);
 
 // `changes`: key=value pairs; keys: pik, serial_ik, dt_ms, update_periods, amplifier,
 // servo_bandwidth_hz. Throws ConfigError on an unknown key or a bad value.

@@ -30,6 +30,7 @@ ScriptOptions scriptOptions(const RunOptions& options, double dt) {
   o.calibrate = options.calibrate;
   o.timeout_periods = static_cast<std::uint64_t>(std::ceil(options.timeout_s / dt));
   o.settle_periods = static_cast<std::uint64_t>(std::ceil(options.settle_s / dt));
+  o.dt_s = dt;
   return o;
 }
 

@@ -48,6 +48,7 @@ int main(int argc, char** argv) {
       ScriptOptions so;
       so.settle_periods = static_cast<std::uint64_t>(0.5 / settings.dt);
       so.timeout_periods = static_cast<std::uint64_t>(600.0 / settings.dt);
+      so.dt_s = settings.dt;
       script = std::make_unique<TaskScript>(task, so);
     }
 

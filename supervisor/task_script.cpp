@@ -1,6 +1,7 @@
 #include "supervisor/task_script.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace rfms {
 
@@ -58,10 +59,20 @@ void TaskScript::beforeStep(std::uint64_t k, SupervisorCore& supervisor) {
         }
         break;
       case Phase::kStatements:
+        if (!began_) {
+          began_ = true;
+          statements_from_ = k;
+        }
         while (next_ < task_.size() && !emergency) {
           const TaskStatement& st = task_[next_];
           if (st.kind == TaskStatement::kWait) {
             if (!movesEnded()) return;  // wait here
+            ++next_;
+            continue;
+          }
+          if (st.kind == TaskStatement::kAt) {
+            const auto due = statements_from_ + static_cast<std::uint64_t>(std::llround(st.at_s / options_.dt_s));
+            if (k < due) return;  // not yet
             ++next_;
             continue;
           }

@@ -21,6 +21,7 @@ struct ScriptOptions {
   bool calibrate = true;
   std::uint64_t timeout_periods = 600000;  // the whole task
   std::uint64_t settle_periods = 500;      // after the last move
+  double dt_s = 1e-3;                      // the sample period, for `at` statements
 };
 
 struct MoveRecord {
@@ -68,6 +69,8 @@ class TaskScript {
   Phase phase_ = Phase::kPowerUp;
   std::size_t next_ = 0;
   std::uint64_t settle_until_ = 0;
+  bool began_ = false;
+  std::uint64_t statements_from_ = 0;  // the period the statements began in (`at` counts from it)
 };
 
 }  // namespace rfms

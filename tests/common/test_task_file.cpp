@@ -59,7 +59,7 @@ TEST(TaskFile, UnitsAnglesAndForms) {
 
 TEST(TaskFile, ErrorsNameTheLine) {
   EXPECT_EQ(refusal("\n\nmve home m\n"),
-            "t.task:3: unknown statement 'mve': expected units, transform, position, motion, move, wait or control");
+            "t.task:3: unknown statement 'mve': expected units, transform, position, motion, move, wait, at or control");
   EXPECT_NE(refusal("transform a trans 1 2 x\n").find("t.task:1: z: 'x' is not a number"), std::string::npos);
   EXPECT_NE(refusal("motion m jnt 2 0.2\n").find("expected joint or cartesian"), std::string::npos);
   EXPECT_NE(refusal("position p righty,down T6 = a\n").find("configuration"), std::string::npos);
@@ -67,6 +67,16 @@ TEST(TaskFile, ErrorsNameTheLine) {
   EXPECT_NE(refusal("motion m joint 2 0.2 compliance q\n").find("compliance 'q'"), std::string::npos);
   EXPECT_NE(refusal("move a b c\n").find("unexpected 'c'"), std::string::npos);
   EXPECT_NE(refusal("units cm deg\n").find("length unit 'cm'"), std::string::npos);
+  EXPECT_NE(refusal("at -1\n").find("t.task:1: at -1"), std::string::npos);
+  EXPECT_NE(refusal("at soon\n").find("'soon' is not a number"), std::string::npos);
+}
+
+TEST(TaskFile, AtHoldsTheStatementsThatFollowUntilItsTime) {
+  const auto task = parseTaskFile("transform a trans 0 0 0\nat 2.5\ntransform b trans 0 0 0\n", "t.task");
+  ASSERT_EQ(task.size(), 3u);
+  EXPECT_EQ(task[1].kind, TaskStatement::kAt);
+  EXPECT_EQ(task[1].at_s, 2.5);
+  EXPECT_EQ(task[1].line, 2);
 }
 
 }  // namespace

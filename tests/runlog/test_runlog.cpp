@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "common/robot_model_loader.hpp"
 #include "common/task_file.hpp"
@@ -219,6 +220,96 @@ TEST(Replay, RerunComparesTheLoggedSettingsWithChangedOnes) {
   EXPECT_NE(comparisonTable(r).find("max path deviation"), std::string::npos);
   EXPECT_THROW(rerunLog(log, {{"warp", "9"}}), ConfigError);
   EXPECT_THROW(rerunLog(log, {{"dt_ms", "0"}}), ConfigError);
+}
+
+// The log of a run a remote client drove, as the cluster's supervisor writes it: no task file,
+// the client's requests with its session, calibration first, a second move sent 0.3 s after the
+// first had ended (the client waited), and a transform updated while that move ran.
+std::string clientLog(const std::string& name) {
+  const fs::path p = tempFile(name);
+  const std::string model_path = std::string(RFMS_SOURCE_DIR) + "/deploy/robots/puma260.textproto";
+  const RobotModel model = loadRobotModel(model_path);
+  RunLogHeader header;
+  header.source = "cluster";
+  header.robot_model_text = test::readFile(model_path);
+  header.settings = settingsOf(HarnessConfig{});
+  RunLogger log(p.string(), header);
+  Harness h(model, HarnessConfig{});
+  h.on_period = [&](const PeriodMail& m) { recordPeriod(log, m); };
+  std::uint64_t number = 0;
+  auto send = [&](proto::TaskRequest r) {
+    r.set_session(0xc1);
+    r.set_number(++number);
+    const proto::TaskReply a = h.request(r);
+    EXPECT_TRUE(a.accepted()) << a.reason();
+    recordRequest(log, h.period(), r, a);
+    return a;
+  };
+  auto moveEnded = [&](std::uint64_t id) {
+    return [&, id] {
+      for (int i = 0; i < h.lastOutbox().event_count; ++i) {
+        const SupervisorEvent& e = h.lastOutbox().events[static_cast<std::size_t>(i)];
+        if (e.move_id == id && e.kind == SupervisorEvent::kMoveCompleted) return true;
+      }
+      return false;
+    };
+  };
+  h.runUntil([] { return false; }, 10);
+  proto::TaskRequest calibrate;
+  calibrate.mutable_control()->set_command(proto::CC_CALIBRATE);
+  send(calibrate);
+  h.runUntil([&] { return h.supervisor().rtstate() == proto::RT_HOLD; }, 60000);
+  h.runUntil([] { return false; }, 40);  // the client polls its status
+  const auto task = parseTaskFile("transform a rpy 180 -126.24 250 0 90 0\ntransform b rpy 180 -126.24 200 0 90 0\n"
+                                  "position pa righty,down,flip T6 = a\nposition pb righty,down,flip T6 = b\n"
+                                  "motion m joint 1.0 0.2\nmove pa m\nmove pb m\n",
+                                  "client");
+  std::uint64_t first_move = 0;
+  for (std::size_t i = 0; i < 6; ++i) {
+    const proto::TaskReply a = send(task[i].request);
+    if (task[i].request.has_move()) first_move = a.move_id();
+  }
+  h.runUntil(moveEnded(first_move), 10000);
+  h.runUntil([] { return false; }, 300);
+  const std::uint64_t second_move = send(task[6].request).move_id();
+  h.runUntil([] { return false; }, 400);
+  send(task[1].request);  // b again, the same value: an update while the move runs
+  h.runUntil(moveEnded(second_move), 10000);
+  h.runUntil([] { return false; }, 500);
+  log.finish();
+  return p.string();
+}
+
+TEST(Replay, ARunDrivenByAClientIsRerunFromItsRequests) {
+  const RunLog log = readRunLog(clientLog("client.mcap"));
+  // Its task: the requests in order, calibration left to the re-run, a wait where the client
+  // waited for the first move, each at its time.
+  const std::vector<TaskStatement> task = taskFromRequests(log);
+  std::string shape;
+  for (const TaskStatement& s : task)
+    shape += s.kind == TaskStatement::kWait ? 'w' : s.kind == TaskStatement::kAt ? '@' : 'r';
+  EXPECT_EQ(shape, "rrrrrrw@r@r");
+  EXPECT_NEAR(task[9].at_s - task[7].at_s, 0.4, 1e-9);
+
+  const RerunResult r = rerunLog(log, {{"update_periods", "6"}});
+  EXPECT_NE(r.source.find("8 client requests"), std::string::npos) << r.source;
+  EXPECT_NE(comparisonTable(r).find("task: 8 client requests"), std::string::npos);
+  for (const RunSummary* s : {&r.original, &r.changed}) {
+    ASSERT_EQ(s->script.moves.size(), 2u) << summaryText(*s);
+    EXPECT_TRUE(s->succeeded()) << summaryText(*s);
+    // The client waited: the second move starts from rest, not blended into the first.
+    EXPECT_GT(s->script.moves[1].started, s->script.moves[0].ended) << summaryText(*s);
+  }
+  // With the logged settings the moves keep the logged spacing (0.3 s after the first ended).
+  std::map<std::uint64_t, std::uint64_t> started, ended;
+  for (const proto::LogEvent& e : log.events) {
+    if (e.kind() == proto::LogEvent::MOVE_STARTED) started[e.move_id()] = e.period();
+    if (e.kind() == proto::LogEvent::MOVE_COMPLETED) ended[e.move_id()] = e.period();
+  }
+  ASSERT_EQ(started.size(), 2u);
+  const auto& m = r.original.script.moves;
+  EXPECT_EQ(m[1].started - m[0].started, started.rbegin()->second - started.begin()->second);
+  EXPECT_EQ(m[1].ended - m[0].ended, ended.rbegin()->second - ended.begin()->second);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -42,6 +43,21 @@ TEST(Controller, TheManualsExampleTaskEndsAtHome) {
   EXPECT_TRUE(s.succeeded()) << summaryText(s);
   EXPECT_LT(s.final_position_error_mm, 0.1) << summaryText(s);
   EXPECT_TRUE(s.script.refused.empty()) << summaryText(s);
+}
+
+// `at T` holds the statements that follow until T seconds after the task's statements began.
+TEST(Controller, AtSendsTheRestOfTheTaskAtItsTime) {
+  Harness h(puma(), HarnessConfig{});
+  std::map<std::string, std::uint64_t> entered;
+  RunOptions o;
+  o.on_request = [&](std::uint64_t k, const proto::TaskRequest& r, const proto::TaskReply&) {
+    if (r.has_transform()) entered[r.transform().name()] = k;
+  };
+  runTask(h, parseTaskFile("transform a trans 0 0 0\nat 0.25\ntransform b trans 0 0 0\nat 0.1\n"
+                           "transform c trans 0 0 0\n", "t.task"), o);
+  ASSERT_EQ(entered.size(), 3u);
+  EXPECT_EQ(entered["b"] - entered["a"], 250u);  // 0.25 s at 1 ms
+  EXPECT_EQ(entered["c"], entered["b"]);          // a time already past holds nothing
 }
 
 // A 300 mm vertical line in front of the PUMA 260, the tool pointing forward (well away from the
