@@ -10,21 +10,15 @@ double RunLog::dtMs() const {
 }
 
 RunLog readRunLog(const std::string& path, const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
-  const mcap::Contents c = mcap::readFile(path, progress);
   RunLog log;
-  log.error = c.error;
-  log.error_offset = c.error_offset;
-  log.file_size = c.file_size;
-  for (const auto& [name, values] : c.metadata)
-    if (name == "rfms") log.header = values;
-  std::map<std::uint16_t, std::string> topics;
-  for (const auto& [id, ch] : c.channels) topics[id] = ch.topic;
-  for (const mcap::Message& m : c.messages) {
+  // Decoded as read, so that no message's bytes are held beside its decoded form.
+  const std::string none;
+  const mcap::Contents c = mcap::readFile(path, progress, [&](const mcap::Channel* ch, std::uint64_t, std::string_view data) {
     ++log.messages;
-    const std::string& t = topics[m.channel];
+    const std::string& t = ch != nullptr ? ch->topic : none;
     auto add = [&](auto& into) {
       typename std::decay_t<decltype(into)>::value_type v;
-      if (v.ParseFromString(m.data)) into.push_back(std::move(v));
+      if (v.ParseFromArray(data.data(), static_cast<int>(data.size()))) into.push_back(std::move(v));
       else ++log.undecodable;
     };
     if (t == topic::kSMail) add(log.smail);
@@ -37,8 +31,13 @@ RunLog readRunLog(const std::string& path, const std::function<void(std::uint64_
     else if (t == topic::kEvent) add(log.events);
     else if (t == topic::kTiming) add(log.timing);
     else if (t == topic::kApplied) add(log.applied);
-    else if (t == topic::kDrops) log.have_drops = log.drops.ParseFromString(m.data);
-  }
+    else if (t == topic::kDrops) log.have_drops = log.drops.ParseFromArray(data.data(), static_cast<int>(data.size()));
+  });
+  log.error = c.error;
+  log.error_offset = c.error_offset;
+  log.file_size = c.file_size;
+  for (const auto& [name, values] : c.metadata)
+    if (name == "rfms") log.header = values;
   return log;
 }
 

@@ -34,7 +34,7 @@ std::string hex(std::uint8_t op) {
 }
 
 // Schema, Channel and Message records, in the data section or inside a chunk.
-bool dataRecord(std::uint8_t op, std::string_view content, Contents& out) {
+bool dataRecord(std::uint8_t op, std::string_view content, Contents& out, const MessageSink& sink) {
   Cursor c(content);
   switch (op) {
     case kSchema: {
@@ -62,6 +62,11 @@ bool dataRecord(std::uint8_t op, std::string_view content, Contents& out) {
       m.sequence = c.le<std::uint32_t>();
       m.log_time = c.le<std::uint64_t>();
       m.publish_time = c.le<std::uint64_t>();
+      if (sink) {
+        const auto ch = out.channels.find(m.channel);
+        sink(ch != out.channels.end() ? &ch->second : nullptr, m.log_time, c.rest());
+        return true;
+      }
       m.data = std::string(c.rest());
       out.messages.push_back(std::move(m));
       return true;
@@ -78,16 +83,22 @@ const Channel* Contents::channel(const std::string& topic) const {
   return nullptr;
 }
 
-Contents readFile(const std::string& path, const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
+Contents readFile(const std::string& path, const std::function<void(std::uint64_t, std::uint64_t)>& progress,
+                  const MessageSink& sink) {
   Contents out;
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) {
     out.error = "cannot open " + path;
     return out;
   }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  const std::string file = buffer.str();
+  // One copy of the file in memory, read in one go.
+  std::string file(static_cast<std::size_t>(in.tellg()), '\0');
+  in.seekg(0);
+  in.read(file.data(), static_cast<std::streamsize>(file.size()));
+  if (!in) {
+    out.error = "cannot read " + path;
+    return out;
+  }
   out.file_size = file.size();
   auto fail = [&](std::uint64_t at, const std::string& what) {
     out.error = what;
@@ -136,7 +147,7 @@ Contents readFile(const std::string& path, const std::function<void(std::uint64_
           Cursor ih(records.substr(in_chunk + 1, 8));
           const auto inner_length = ih.le<std::uint64_t>();
           if (inner_length > records.size() - in_chunk - 9) return fail(at, "chunk: a record inside runs past its end");
-          dataRecord(inner_op, records.substr(in_chunk + 9, inner_length), out);
+          dataRecord(inner_op, records.substr(in_chunk + 9, inner_length), out, sink);
           in_chunk += 9 + inner_length;
         }
       } else if (op == kMetadata) {
@@ -152,7 +163,7 @@ Contents readFile(const std::string& path, const std::function<void(std::uint64_
       } else if (op == kFooter) {
         footer = true;
       } else if (!data_ended) {
-        dataRecord(op, content, out);  // others (message indexes, attachments) are not needed here
+        dataRecord(op, content, out, sink);  // others (message indexes, attachments) are not needed here
       }
     } catch (const std::out_of_range&) {
       return fail(at, "record " + hex(op) + " is malformed (its fields run past its length)");

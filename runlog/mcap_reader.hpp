@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "runlog/mcap_writer.hpp"
@@ -44,7 +45,13 @@ struct Contents {
   const Channel* channel(const std::string& topic) const;
 };
 
+// Each message as it is read, instead of into Contents::messages: a reader that decodes as it
+// goes need not hold every message's bytes twice. `channel` is null for a message on a channel
+// the file has not declared; `data` lives only for the call.
+using MessageSink = std::function<void(const Channel* channel, std::uint64_t log_time, std::string_view data)>;
+
 // `progress(bytes read, file size)` is called now and then.
-Contents readFile(const std::string& path, const std::function<void(std::uint64_t, std::uint64_t)>& progress = {});
+Contents readFile(const std::string& path, const std::function<void(std::uint64_t, std::uint64_t)>& progress = {},
+                  const MessageSink& sink = {});
 
 }  // namespace rfms::mcap

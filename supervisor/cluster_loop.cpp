@@ -421,6 +421,15 @@ void ClusterLoop::run(TaskScript* script, MailDigest* digest) {
       // Sending after the period is over is the supervisor's own deadline miss.
       if (late > s_.config.dt_ms()) ++misses_[proto::NODE_SUPERVISOR];
     }
+    smail_.mutable_smail()->Swap(&out.smail);
+    send(pub_, kTopicSMail, smail_, buffer_);
+    bytes_ += buffer_.size() * kJoints;
+    smail_.mutable_smail()->Swap(&out.smail);
+    mmail_.mutable_mmail()->Swap(&out.mmail);
+    send(pub_, kTopicMMail, mmail_, buffer_);
+    bytes_ += buffer_.size();
+    mmail_.mutable_mmail()->Swap(&out.mmail);
+    // The log after the mail is out: serialising it must not delay the joints.
     if (log_file_ != nullptr) {
       // Lockstep: what this period used (the arm's sensors of k, the joints' mail and the PARCEL
       // of k-1, at their own periods); realtime logged every mail as it came. Then what it sent.
@@ -455,14 +464,6 @@ void ClusterLoop::run(TaskScript* script, MailDigest* digest) {
         log_file_->log(topic::kTiming, k_, timing_);
       }
     }
-    smail_.mutable_smail()->Swap(&out.smail);
-    send(pub_, kTopicSMail, smail_, buffer_);
-    bytes_ += buffer_.size() * kJoints;
-    smail_.mutable_smail()->Swap(&out.smail);
-    mmail_.mutable_mmail()->Swap(&out.mmail);
-    send(pub_, kTopicMMail, mmail_, buffer_);
-    bytes_ += buffer_.size();
-    mmail_.mutable_mmail()->Swap(&out.mmail);
     if (Clock::now() - last_status > std::chrono::seconds(1)) {
       last_status = Clock::now();
       writeStatus();
