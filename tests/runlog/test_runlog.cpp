@@ -166,17 +166,24 @@ TEST(RunLog, TheExampleTaskLogOpensInTheOfficialMcapReader) {
 namespace rfms {
 namespace {
 
+const std::string kPuma260 = std::string(RFMS_SOURCE_DIR) + "/deploy/robots/puma260.textproto";
+
+// A header as the tools write one: the PUMA 260's model and these settings.
+RunLogHeader headerOf(const std::string& source, const HarnessConfig& settings) {
+  RunLogHeader h;
+  h.source = source;
+  h.robot_model_text = test::readFile(kPuma260);
+  h.settings = settingsOf(settings);
+  return h;
+}
+
 // A log of the example task, written with the settings `run_with`, but whose header claims
 // `header_says` (a tampered log, or one whose settings were lost).
 std::string exampleLog(const std::string& name, const HarnessConfig& run_with, const HarnessConfig& header_says) {
   const fs::path p = tempFile(name);
-  const std::string model_path = std::string(RFMS_SOURCE_DIR) + "/deploy/robots/puma260.textproto";
-  const RobotModel model = loadRobotModel(model_path);
-  RunLogHeader h;
-  h.source = "test";
-  h.robot_model_text = test::readFile(model_path);
+  const RobotModel model = loadRobotModel(kPuma260);
+  RunLogHeader h = headerOf("test", header_says);
   h.task_text = kExampleTask;
-  h.settings = settingsOf(header_says);
   RunLogger log(p.string(), h);
   Harness harness(model, run_with);
   harness.on_period = [&](const PeriodMail& m) { recordPeriod(log, m); };
@@ -227,13 +234,8 @@ TEST(Replay, RerunComparesTheLoggedSettingsWithChangedOnes) {
 // first had ended (the client waited), and a transform updated while that move ran.
 std::string clientLog(const std::string& name) {
   const fs::path p = tempFile(name);
-  const std::string model_path = std::string(RFMS_SOURCE_DIR) + "/deploy/robots/puma260.textproto";
-  const RobotModel model = loadRobotModel(model_path);
-  RunLogHeader header;
-  header.source = "cluster";
-  header.robot_model_text = test::readFile(model_path);
-  header.settings = settingsOf(HarnessConfig{});
-  RunLogger log(p.string(), header);
+  const RobotModel model = loadRobotModel(kPuma260);
+  RunLogger log(p.string(), headerOf("cluster", HarnessConfig{}));
   Harness h(model, HarnessConfig{});
   h.on_period = [&](const PeriodMail& m) { recordPeriod(log, m); };
   std::uint64_t number = 0;
