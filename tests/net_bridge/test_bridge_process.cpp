@@ -13,15 +13,15 @@
 #include "net_bridge/udp_socket.hpp"
 #include "tests/support/files.hpp"
 #include "tests/support/process_group.hpp"
+#include "tests/support/process_paths.hpp"
 #include "tests/support/run_command.hpp"
 
 namespace rfms {
 namespace {
 
 namespace fs = std::filesystem;
-const std::string kRfms = std::string(RFMS_SOURCE_DIR) + "/deploy/rfms";
-const std::string kBin = RFMS_BIN_DIR;
-
+using test::kBin;
+using test::kRfms;
 using test::readFile;
 
 // A UDP port nobody is using now.
