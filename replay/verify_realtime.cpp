@@ -44,7 +44,10 @@ struct Pass {
   std::optional<Divergence> divergence;
   std::uint64_t compared = 0;
 
-  void fail(std::uint64_t k, std::string what) { divergence = Divergence{k, std::move(what)}; }
+  Pass& fail(std::uint64_t k, std::string what) {
+    divergence = Divergence{k, std::move(what)};
+    return *this;
+  }
   template <class M>
   bool same(const char* topic, std::uint64_t k, std::uint32_t joint, const M& logged, const M& rerun) {
     const std::string a = timeless(logged), b = timeless(rerun);
@@ -71,11 +74,11 @@ Pass rerunSupervisor(const LogIndex& log, const RobotModel& model, const Harness
     for (auto it = from; it != to; ++it) {
       if (it->second->desk_only()) continue;
       if (std::string why = replyDivergence(k, *it->second, core.handle(it->second->request())); !why.empty())
-        return pass.fail(k, why), pass;
+        return pass.fail(k, why);
     }
     const auto timing = log.timing.find(k);
     if (timing == log.timing.end())
-      return pass.fail(k, at(k) + "no /rfms/timing record, which says what the supervisor read"), pass;
+      return pass.fail(k, at(k) + "no /rfms/timing record, which says what the supervisor read");
     const proto::PeriodTiming& t = *timing->second;
     auto read = [&](proto::Node n) { return ((t.used() >> n) & 1u) != 0; };
     SupervisorInbox in;
@@ -83,7 +86,7 @@ Pass rerunSupervisor(const LogIndex& log, const RobotModel& model, const Harness
       const auto s = log.sensors.find(static_cast<std::uint64_t>(t.sensors_period()));
       if (t.sensors_period() < 0 || s == log.sensors.end())
         return pass.fail(k, at(k) + "the supervisor read the arm's sensors of its period " +
-                                std::to_string(t.sensors_period()) + ", which are not in the log"), pass;
+                                std::to_string(t.sensors_period()) + ", which are not in the log");
       in.arm = s->second;
     }
     for (std::uint32_t j = 1; j <= kJoints && k > 0; ++j) {
@@ -91,21 +94,21 @@ Pass rerunSupervisor(const LogIndex& log, const RobotModel& model, const Harness
       const auto m = log.jmail.find({k - 1, j});
       if (m == log.jmail.end())
         return pass.fail(k, at(k) + "the supervisor read joint " + std::to_string(j) + "'s J_MAIL of period " +
-                                std::to_string(k - 1) + ", which is not in the log"), pass;
+                                std::to_string(k - 1) + ", which is not in the log");
       in.joints[j - 1] = m->second;
     }
     if (k > 0 && read(proto::NODE_MATH)) {
       const auto p = log.parcel.find(k - 1);
       if (p == log.parcel.end())
         return pass.fail(k, at(k) + "the supervisor read the PARCEL of period " + std::to_string(k - 1) +
-                                ", which is not in the log"), pass;
+                                ", which is not in the log");
       in.parcel = p->second;
     }
     core.step(k, in, out);
     const auto smail = log.smail.find(k);
     const auto mmail = log.mmail.find(k);
     if (smail == log.smail.end() || mmail == log.mmail.end())
-      return pass.fail(k, at(k) + "the log lacks the S_MAIL or M_MAIL the supervisor sent"), pass;
+      return pass.fail(k, at(k) + "the log lacks the S_MAIL or M_MAIL the supervisor sent");
     if (!pass.same(topic::kSMail, k, 0, *smail->second, out.smail)) return pass;
     if (!pass.same(topic::kMMail, k, 0, *mmail->second, out.mmail)) return pass;
     const std::vector<proto::LogEvent> events = eventsOf(k, out);
@@ -113,7 +116,7 @@ Pass rerunSupervisor(const LogIndex& log, const RobotModel& model, const Harness
     const std::size_t n = logged == log.events.end() ? 0 : logged->second.size();
     if (n != events.size())
       return pass.fail(k, at(k) + topic::kEvent + ": " + std::to_string(n) + " logged, " +
-                              std::to_string(events.size()) + " re-run"), pass;
+                              std::to_string(events.size()) + " re-run");
     for (std::size_t i = 0; i < n; ++i)
       if (!pass.same(topic::kEvent, k, 0, *logged->second[i], events[i])) return pass;
   }
@@ -148,7 +151,7 @@ Pass rerunJoint(const LogIndex& log, const RobotModel& model, const JointServoCo
     const auto sensors = log.sensors.find(logged->second->sensors_period());
     if (sensors == log.sensors.end())
       return pass.fail(k, at(k) + "joint " + std::to_string(j) + " read the arm's sensors of its period " +
-                              std::to_string(logged->second->sensors_period()) + ", which are not in the log"), pass;
+                              std::to_string(logged->second->sensors_period()) + ", which are not in the log");
     core.step(*smail, *sensors->second, jmail, torque);
     if (!pass.same(topic::kJMail, k, j, *logged->second, jmail)) {
       if (unanswered > 0)
@@ -175,7 +178,7 @@ Pass rerunArm(const LogIndex& log, const RobotModel& model, const HarnessConfig&
     const proto::AppliedTorques& a = *applied->second;
     if (a.applied_period_size() != kJoints)
       return pass.fail(p, "arm period " + std::to_string(p) + ": its report names " +
-                              std::to_string(a.applied_period_size()) + " joints' commands, not 6"), pass;
+                              std::to_string(a.applied_period_size()) + " joints' commands, not 6");
     std::array<const proto::TorqueCommand*, kJoints> commands{};
     for (std::uint32_t j = 1; j <= kJoints; ++j) {
       const std::int64_t q = a.applied_period(static_cast<int>(j - 1));
@@ -183,7 +186,7 @@ Pass rerunArm(const LogIndex& log, const RobotModel& model, const HarnessConfig&
       const auto command = log.torque.find({static_cast<std::uint64_t>(q), j});
       if (command == log.torque.end())
         return pass.fail(p, "arm period " + std::to_string(p) + " applied joint " + std::to_string(j) +
-                                "'s command of period " + std::to_string(q) + ", which is not in the log"), pass;
+                                "'s command of period " + std::to_string(q) + ", which is not in the log");
       commands[j - 1] = command->second;
     }
     arm.step(commands);
