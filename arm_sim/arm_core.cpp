@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <random>
 
 #include "common/crba.hpp"
 #include "common/kinematics.hpp"
@@ -11,6 +12,18 @@
 #include "common/rne.hpp"
 
 namespace rfms {
+
+ArmSimConfig armConfigFor(const RobotModel& model, const proto::ControllerSettings& s) {
+  ArmSimConfig a;
+  a.dt = sampleSeconds(s);
+  a.amplifier = s.amplifier() == proto::ControllerSettings::VOLTAGE ? Amplifier::kVoltage : Amplifier::kCurrent;
+  const JointVec park = parkPose(s);
+  std::mt19937_64 rng(s.seed());
+  std::uniform_real_distribution<double> offset(-s.power_up_error_rad(), s.power_up_error_rad());
+  for (int i = 0; i < kJoints; ++i)
+    a.q_initial[i] = std::clamp(park[i] + offset(rng), model.joints[i].q_min, model.joints[i].q_max);
+  return a;
+}
 
 namespace {
 constexpr double kTwoPi = 2.0 * std::numbers::pi;

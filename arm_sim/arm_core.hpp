@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 
+#include "common/controller_settings.hpp"
 #include "common/robot_model.hpp"
 #include "proto/mailboxes.pb.h"
 
@@ -32,6 +33,10 @@ struct ArmSimConfig {
   double brake_torque_factor = 2.0; // brake torque = factor * the joint's torque limit
   double brake_lock_velocity = 1e-3;  // rad/s: a braked joint slower than this (or reversing) locks
 };
+
+// The emulated arm's configuration from the controller's settings: its amplifiers, and its true
+// power-up angles, off the park pose by a seeded draw that only calibration reveals.
+ArmSimConfig armConfigFor(const RobotModel& model, const proto::ControllerSettings& s);
 
 class ArmCore {
  public:

@@ -8,8 +8,8 @@
 #include <thread>
 
 #include "arm_sim/arm_core.hpp"
-#include "sim/node_configs.hpp"
-#include "sim/node_main.hpp"
+#include "node/node_main.hpp"
+#include "node/start_handshake.hpp"
 
 int main(int argc, char** argv) {
   using namespace rfms;
@@ -17,7 +17,7 @@ int main(int argc, char** argv) {
   return runNode(argc, argv, app, [] { return std::string("arm"); }, 0, [](NodeContext& c) {
     const ClusterSettings& s = c.settings;
     const RobotModel& model = c.model;
-    const HarnessConfig& settings = c.controller;
+    const proto::ControllerSettings& settings = c.controller();
     ArmCore arm(model, armConfigFor(model, settings));
 
     Transport transport;
@@ -29,14 +29,14 @@ int main(int argc, char** argv) {
     const StartResult start = awaitStart(proto::NODE_ARM, s, sub, push, nullptr, &pub, c.log);
     if (start == StartResult::kRefused) return 2;
     if (start == StartResult::kStopped) return 0;
-    c.log.info("ready: {} at {} ms, {}", model.name, s.config.dt_ms(),
+    c.log.info("ready: {} at {} ms, {}", model.name, settings.dt_ms(),
               clockName(s.config.clock()));
 
     const bool lockstep = waitsForMail(s.config.clock());
     // Half the supervisor's wait: when a joint is missing, the arm must still publish in time
     // for the supervisor, or the supervisor would blame the arm for the joint's silence.
     const int timeout_ms = std::max(1, static_cast<int>(s.config.lockstep_timeout_ms()) / 2);
-    const auto period = std::chrono::duration<double>(settings.dt);
+    const auto period = std::chrono::duration<double>(sampleSeconds(settings));
     const auto t0 = std::chrono::steady_clock::now();
     proto::Envelope out, in;
     std::array<proto::TorqueCommand, kJoints> latest;
@@ -77,7 +77,7 @@ int main(int argc, char** argv) {
         commands.fill(nullptr);
         int have = 0, expected = 0;
         for (int j = 0; j < kJoints; ++j)
-          expected += !heard[static_cast<std::size_t>(j)] || silent[static_cast<std::size_t>(j)] < s.config.watchdog_periods();
+          expected += !heard[static_cast<std::size_t>(j)] || silent[static_cast<std::size_t>(j)] < settings.watchdog_periods();
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
         while (have < expected && !stopRequested()) {
           const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());

@@ -23,7 +23,7 @@
 #include "common/kinematics.hpp"
 #include "common/rne.hpp"
 #include "common/robot_model_loader.hpp"
-#include "tests/support/kdl_chain.hpp"
+#include "oracle/kdl_chain.hpp"
 
 namespace {
 
@@ -48,7 +48,7 @@ struct Inputs {
         c[i] = std::uniform_real_distribution<double>(-5, 5)(rng);
       }
       q.push_back(a), qd.push_back(b), qdd.push_back(c);
-      kq.push_back(test::kdlJoints(a)), kqd.push_back(test::kdlJoints(b)), kqdd.push_back(test::kdlJoints(c));
+      kq.push_back(oracle::kdlJoints(a)), kqd.push_back(oracle::kdlJoints(b)), kqdd.push_back(oracle::kdlJoints(c));
       const Transform t = forwardKinematics(model, a);
       t6.push_back(t);
       config.push_back(ik.configOf(a));
@@ -97,8 +97,8 @@ int main(int argc, char** argv) {
   const RobotModel& m = model();
   const PumaIk ik(m);
   const Inputs in(m, ik);
-  const KDL::Chain chain = test::kdlChain(m);
-  const KDL::Vector grav = test::kdlVector(m.gravity);
+  const KDL::Chain chain = oracle::kdlChain(m);
+  const KDL::Vector grav = oracle::kdlVector(m.gravity);
   KDL::ChainFkSolverPos_recursive kdl_fk(chain);
   KDL::ChainJntToJacSolver kdl_jac(chain);
   KDL::ChainIdSolver_RNE kdl_id(chain, grav);

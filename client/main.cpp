@@ -13,7 +13,7 @@
 #include "client/remote_task.hpp"
 #include "common/error.hpp"
 #include "common/mail_codec.hpp"
-#include "supervisor/supervisor_core.hpp"
+#include "common/mail_names.hpp"
 
 using namespace rfms;
 
@@ -85,7 +85,11 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : 2;
   }
   options.link.timeout_s = timeout_ms * 1e-3;
-  try {
+  // A bad file or flag exits 2; a request the supervisor refused, a move that failed or a link
+  // that gave up are outcomes of the run, not errors of this program's input: exit 1.
+  return guardedMain(
+      [&] {
+        try {
     if (run->parsed() && example == !task_path.empty())
       throw ConfigError("run: give a task file or --example, not both");
     // Parse the task before touching the arm: a bad file changes nothing.
@@ -115,14 +119,12 @@ int main(int argc, char** argv) {
     if (hold->parsed()) client.hold();
     if (free->parsed()) client.free();
     return 0;
-  } catch (const RequestRefused& e) {
-    log->error("{}", e.what());
-    return 1;
-  } catch (const rfms::Error& e) {
-    log->error("{}", e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    log->error("{}", e.what());
-    return 1;
-  }
+        } catch (const ConfigError&) {
+          throw;
+        } catch (const Error& e) {
+          log->error("{}", e.what());
+          return 1;
+        }
+      },
+      [&](const std::string& message) { log->error("{}", message); });
 }

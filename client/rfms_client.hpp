@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "common/error.hpp"
 #include "common/ik_puma.hpp"
 #include "common/transform.hpp"
 #include "net_bridge/link_client.hpp"
@@ -26,10 +27,10 @@
 
 namespace rfms {
 
-class RequestRefused : public std::runtime_error {
+class RequestRefused : public Error {
  public:
   RequestRefused(const std::string& what, proto::TaskReply reply)
-      : std::runtime_error(what), reply_(std::move(reply)) {}
+      : Error(what), reply_(std::move(reply)) {}
   const proto::TaskReply& reply() const { return reply_; }
 
  private:
@@ -37,9 +38,9 @@ class RequestRefused : public std::runtime_error {
 };
 
 // A move ended without completing (a stop, an emergency), or did not end in time.
-class MoveFailed : public std::runtime_error {
+class MoveFailed : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 struct ClientOptions {

@@ -1,7 +1,9 @@
-// The project's exception types. Exceptions are for configuration time only (loading files,
-// parsing command lines); inside the period loop, faults are status codes carried as data.
+// The project's exception types, all under rfms::Error. Exceptions are for configuration time and
+// for the tools (loading files, parsing command lines, a client's link); inside the period loop,
+// faults are status codes carried as data.
 #pragma once
 
+#include <exception>
 #include <stdexcept>
 #include <string>
 
@@ -23,5 +25,27 @@ class ProtocolError : public Error {
  public:
   using Error::Error;
 };
+
+// The operating system refused something the program needs (a socket, a file); the message names
+// the call and the system's reason.
+class SystemError : public Error {
+ public:
+  using Error::Error;
+};
+
+// Every program's main ends in this: `body` runs, and whatever it throws becomes one line through
+// `report` and exit code 2 (a refused configuration or input, or a failure the program cannot go
+// on from). `report` takes the message.
+template <class Body, class Report>
+int guardedMain(Body&& body, Report&& report) {
+  try {
+    return body();
+  } catch (const Error& e) {
+    report(std::string(e.what()));
+  } catch (const std::exception& e) {  // a library's own (ZeroMQ's, the standard library's)
+    report(std::string(e.what()));
+  }
+  return 2;
+}
 
 }  // namespace rfms

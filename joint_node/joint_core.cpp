@@ -4,7 +4,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "common/crba.hpp"
+#include "common/servo_gains.hpp"
 #include "common/mail_codec.hpp"
 #include "common/transform.hpp"
 
@@ -19,13 +19,18 @@ JointServoConfig defaultServoConfig(const RobotModel& model, int joint, const Jo
   JointServoConfig c;
   c.joint = joint;
   c.dt = dt;
-  const double inertia = massMatrix(model, park)(joint - 1, joint - 1);
-  const double w = kTwoPi * bandwidth_hz;
-  c.kp = inertia * w * w;
-  c.kd = 2.0 * inertia * w;
-  c.ki = c.kp * w / 10.0;
-  c.integral_limit = 0.3 * model.joints[joint - 1].tau_max;
+  const ServoGains g = designServoGains(model, joint, park, bandwidth_hz);
+  c.kp = g.kp;
+  c.kd = g.kd;
+  c.ki = g.ki;
+  c.integral_limit = g.integral_limit;
   c.park_angle = park[joint - 1];
+  return c;
+}
+
+JointServoConfig jointConfigFor(const RobotModel& model, const proto::ControllerSettings& s, int joint) {
+  JointServoConfig c = defaultServoConfig(model, joint, parkPose(s), sampleSeconds(s), s.servo().bandwidth_hz());
+  c.pik = pikScheme(s);
   return c;
 }
 

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 
+#include "common/controller_settings.hpp"
 #include "common/ik_puma.hpp"
 #include "common/robot_model.hpp"
 #include "proto/mailboxes.pb.h"
@@ -41,12 +42,15 @@ struct JointServoConfig {
   // |sin(theta5)| below which joint 4 holds its angle: PIK's inner angles are a period old, so
   // theta4 computed from a nearly vertical approach vector would follow their error, not the path.
   double wrist_singular_sin = 1e-3;
-  PikScheme pik = kDefaultPikScheme;
+  PikScheme pik = pikScheme(proto::ControllerSettings::default_instance());
 };
 
-// Gains of a critically damped loop of `bandwidth_hz` on the joint's own inertia at `park`.
+// Gains of a critically damped loop of `bandwidth_hz` on the joint's own inertia at `park`
+// (common/servo_gains.hpp), the rest at their defaults.
 JointServoConfig defaultServoConfig(const RobotModel& model, int joint, const JointVec& park,
                                     double dt, double bandwidth_hz = 8.0);
+// Joint `joint`'s configuration from the controller's settings (checked by the caller).
+JointServoConfig jointConfigFor(const RobotModel& model, const proto::ControllerSettings& s, int joint);
 
 class JointCore {
  public:

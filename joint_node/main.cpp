@@ -2,8 +2,8 @@
 // the arm's sensor mail of the same period (lockstep) or the latest one (realtime), and sends its
 // J_MAIL to the supervisor and its torque command to the arm.
 #include "joint_node/joint_core.hpp"
-#include "sim/node_configs.hpp"
-#include "sim/node_main.hpp"
+#include "node/node_main.hpp"
+#include "node/start_handshake.hpp"
 
 int main(int argc, char** argv) {
   using namespace rfms;
@@ -12,7 +12,7 @@ int main(int argc, char** argv) {
   app.add_option("--joint", joint, "joint number, 1..6")->required()->check(CLI::Range(1, 6));
   return runNode(argc, argv, app, [&] { return "joint" + std::to_string(joint); }, 0, [&](NodeContext& c) {
     const ClusterSettings& s = c.settings;
-    JointCore core(c.model, servoConfigsFor(c.model, c.controller)[static_cast<std::size_t>(joint - 1)]);
+    JointCore core(c.model, jointConfigFor(c.model, c.controller(), joint));
     const auto node = static_cast<proto::Node>(proto::NODE_JOINT1 + joint - 1);
     Transport transport;
     zmq::socket_t sup = transport.connectSubscriber(s.config.supervisor_pub(), {kTopicSMail, kTopicControl});

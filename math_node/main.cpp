@@ -1,15 +1,15 @@
 // rfms-math: the math server as a cluster node. For every M_MAIL it answers with the PARCEL of
 // the joint the mail names, from its background results.
 #include "math_node/math_core.hpp"
-#include "sim/node_configs.hpp"
-#include "sim/node_main.hpp"
+#include "node/node_main.hpp"
+#include "node/start_handshake.hpp"
 
 int main(int argc, char** argv) {
   using namespace rfms;
   CLI::App app{"rfms-math: the math server of the RFMS cluster (dynamics and Jacobians, PARCELs)"};
   return runNode(argc, argv, app, [] { return std::string("math"); }, 0, [](NodeContext& c) {
     const ClusterSettings& s = c.settings;
-    MathCore math(c.model, mathConfigFor(c.model, c.controller));
+    MathCore math(c.model, mathConfigFor(c.model, c.controller()));
     Transport transport;
     zmq::socket_t sub = transport.connectSubscriber(s.config.supervisor_pub(), {kTopicMMail, kTopicControl});
     zmq::socket_t push = transport.connectPush(s.config.supervisor_pull());

@@ -1,8 +1,15 @@
 #include "math_node/math_core.hpp"
 
 #include "common/mail_codec.hpp"
+#include "common/servo_gains.hpp"
 
 namespace rfms {
+
+MathConfig mathConfigFor(const RobotModel& model, const proto::ControllerSettings& s) {
+  MathConfig m;
+  for (int i = 0; i < kJoints; ++i) m.stiffness[i] = designServoGains(model, i + 1, parkPose(s), s.servo().bandwidth_hz()).kp;
+  return m;
+}
 
 Mat6 complianceMatrix(const DynamicsSnapshot& s, std::uint32_t bits, const JointVec& stiffness) {
   if ((bits & 0x3f) == 0 || s.singular) return Mat6::Identity();

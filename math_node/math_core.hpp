@@ -13,6 +13,7 @@
 #include <array>
 #include <cstdint>
 
+#include "common/controller_settings.hpp"
 #include "common/dynamics_snapshot.hpp"
 #include "common/robot_model.hpp"
 #include "proto/mailboxes.pb.h"
@@ -26,6 +27,10 @@ struct MathConfig {
   // is removed, so that the resulting joint stiffness stays symmetric and stable.
   JointVec stiffness = JointVec::Ones();
 };
+
+// The math server's configuration from the controller's settings: the joints' position gains as
+// the joint servers design them.
+MathConfig mathConfigFor(const RobotModel& model, const proto::ControllerSettings& s);
 
 class MathCore {
  public:

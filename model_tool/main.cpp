@@ -93,7 +93,8 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : kUsageError;
   }
 
-  try {
+  return guardedMain(
+      [&] {
     const RobotModel model = loadRobotModel(robot);
     if (*demo) {
       if (at_in.size() != 3) throw ProtocolError("--at: expected X,Y,Z in mm");
@@ -149,8 +150,6 @@ int main(int argc, char** argv) {
       }
     }
     return 0;
-  } catch (const rfms::Error& e) {
-    log->error("{}", e.what());
-    return kUsageError;
-  }
+      },
+      [&](const std::string& message) { log->error("{}", message); });
 }

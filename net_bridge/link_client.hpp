@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/error.hpp"
 #include "net_bridge/client_link.hpp"
 #include "net_bridge/fault_injector.hpp"
 #include "net_bridge/udp_socket.hpp"
@@ -14,9 +15,9 @@
 namespace rfms {
 
 // The bridge did not answer within the retry limit.
-class LinkError : public std::runtime_error {
+class LinkError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 struct LinkClientCounts {

@@ -10,7 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "common/error.hpp"
-#include "common/node_shell.hpp"
+#include "node/node_shell.hpp"
 #include "net_bridge/bridge_core.hpp"
 #include "net_bridge/fault_injector.hpp"
 #include "net_bridge/udp_socket.hpp"
@@ -50,7 +50,8 @@ int main(int argc, char** argv) {
   }
   auto log = makeNodeLogger("bridge");
   installStopSignals();
-  try {
+  return guardedMain(
+      [&] {
     const ClusterSettings s = loadClusterConfig(options.config, options.run_dir);
     if (s.config.supervisor_tasks().empty())
       throw ConfigError(options.config + ": supervisor_tasks: missing; the bridge needs the supervisor's task endpoint");
@@ -123,11 +124,6 @@ int main(int argc, char** argv) {
       log->info("faults injected on {} datagrams: {} lost, {} duplicated, {} reordered, {} corrupted", f.datagrams,
                 f.lost, f.duplicated, f.reordered, f.corrupted);
     return 0;
-  } catch (const rfms::Error& e) {
-    log->error("{}", e.what());
-    return 2;
-  } catch (const zmq::error_t& e) {
-    log->error("transport: {}", e.what());
-    return 2;
-  }
+      },
+      [&](const std::string& message) { log->error("{}", message); });
 }

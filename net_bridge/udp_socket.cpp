@@ -42,7 +42,7 @@ UdpPeer resolvePeer(const std::string& host_port) {
 UdpSocket UdpSocket::bound(const std::string& host, std::uint16_t port) {
   const UdpPeer where = resolvePeer(host + ":" + std::to_string(port));
   const int fd = socket(where.address.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) throw std::runtime_error(std::string("socket: ") + std::strerror(errno));
+  if (fd < 0) throw SystemError(std::string("socket: ") + std::strerror(errno));
   UdpSocket s(fd);
   if (::bind(fd, reinterpret_cast<const sockaddr*>(&where.address), where.length) != 0)
     throw ConfigError("cannot bind UDP " + host + ":" + std::to_string(port) + ": " + std::strerror(errno));
@@ -51,7 +51,7 @@ UdpSocket UdpSocket::bound(const std::string& host, std::uint16_t port) {
 
 UdpSocket UdpSocket::forPeer(const UdpPeer& peer) {
   const int fd = socket(peer.address.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) throw std::runtime_error(std::string("socket: ") + std::strerror(errno));
+  if (fd < 0) throw SystemError(std::string("socket: ") + std::strerror(errno));
   return UdpSocket(fd);
 }
 

@@ -54,7 +54,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
   }
-  try {
+  return guardedMain(
+      [&] {
     if (count < 1) throw ConfigError("--count must be at least 1");
     if (threads < 1 || threads > 64) throw ConfigError("--threads must be 1 .. 64");
     StudyOptions options;
@@ -124,11 +125,6 @@ int main(int argc, char** argv) {
     }
     log->info("done in {:.1f} s", d.runtime_s);
     return 0;
-  } catch (const rfms::Error& e) {
-    log->error("{}", e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    log->error("{}", e.what());
-    return 2;
-  }
+      },
+      [&](const std::string& message) { log->error("{}", message); });
 }

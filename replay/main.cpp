@@ -59,7 +59,8 @@ int main(int argc, char** argv) {
   std::string picture;
   plot->add_option("-o,--output", picture, "FILE.png or FILE.svg")->required();
   CLI11_PARSE(app, argc, argv);
-  try {
+  return guardedMain(
+      [&] {
     RunLog run;
     {
       ProgressBar bar("reading");
@@ -128,8 +129,6 @@ int main(int argc, char** argv) {
     std::cout << "DIVERGES after " << v.periods << " periods (" << v.compared << " messages matched; " << v.method
               << "): " << v.divergence << "\n";
     return 1;
-  } catch (const rfms::Error& e) {
-    log->error("{}", e.what());
-    return 2;
-  }
+      },
+      [&](const std::string& message) { log->error("{}", message); });
 }

@@ -9,50 +9,22 @@
 #include "common/error.hpp"
 #include "common/robot_model_loader.hpp"
 #include "common/task_file.hpp"
-#include "sim/run_recording.hpp"
+#include "common/controller_settings.hpp"
 
 namespace rfms {
 
 namespace {
 
-HarnessConfig applyChanges(HarnessConfig c, const std::map<std::string, std::string>& changes) {
-  for (const auto& [key, value] : changes) {
+proto::ControllerSettings applyChanges(proto::ControllerSettings s, const std::map<std::string, std::string>& changes) {
+  for (const auto& [path, value] : changes) {
     try {
-      if (key == "pik") {
-        const auto s = parsePikScheme(value);
-        if (!s) throw ConfigError("");
-        c.pik = *s;
-      } else if (key == "serial_ik") {
-        if (value != "true" && value != "false") throw ConfigError("");
-        c.serial_ik = value == "true";
-      } else if (key == "dt_ms") {
-        const double dt = std::stod(value);
-        if (!(dt >= 0.5 && dt <= 10.0)) throw ConfigError("");
-        c.dt = dt * 1e-3;
-      } else if (key == "update_periods") {
-        const int n = std::stoi(value);
-        if (n < 1 || n > 100) throw ConfigError("");
-        c.update_periods = n;
-      } else if (key == "amplifier") {
-        if (value != "current" && value != "voltage") throw ConfigError("");
-        c.amplifier = value == "voltage" ? Amplifier::kVoltage : Amplifier::kCurrent;
-      } else if (key == "servo_bandwidth_hz") {
-        const double b = std::stod(value);
-        if (!(b > 0.0 && b <= 50.0)) throw ConfigError("");
-        c.servo_bandwidth_hz = b;
-      } else {
-        throw ConfigError("--set " + key + ": unknown setting (pik, serial_ik, dt_ms, update_periods, amplifier, "
-                          "servo_bandwidth_hz)");
-      }
+      setControllerField(s, path, value);
     } catch (const ConfigError& e) {
-      if (std::string(e.what()).empty() || std::string(e.what()).find("unknown setting") == std::string::npos)
-        throw ConfigError("--set " + key + "=" + value + ": not a valid value");
-      throw;
-    } catch (const std::exception&) {
-      throw ConfigError("--set " + key + "=" + value + ": not a valid value");
+      throw ConfigError(std::string("--set ") + e.what());
     }
   }
-  return c;
+  checkControllerSettings(s, "--set");
+  return s;
 }
 
 }  // namespace
@@ -104,7 +76,7 @@ RerunResult rerunLog(const RunLog& log, const std::map<std::string, std::string>
     if (requests == 0) throw ConfigError("the log holds neither a task file nor requests from clients to re-run");
     r.source = std::to_string(requests) + " client requests, each at its logged time, waiting where the client waited";
   }
-  const HarnessConfig logged = harnessConfigFrom(log.header);
+  const proto::ControllerSettings& logged = log.requireSettings();
   r.changes = changes;
   {
     Harness h(model, logged);

@@ -24,8 +24,9 @@ struct RerunResult {
 // ended when it came: there the client waited for the arm.
 std::vector<TaskStatement> taskFromRequests(const RunLog& log);
 
-// `changes`: key=value pairs; keys: pik, serial_ik, dt_ms, update_periods, amplifier,
-// servo_bandwidth_hz. Throws ConfigError on an unknown key or a bad value.
+// `changes`: field path = value pairs of the controller settings (proto/controller.proto: pik,
+// serial_ik, dt_ms, update_periods, amplifier, servo.bandwidth_hz, ...). Throws ConfigError on an
+// unknown field or a bad value, naming it.
 RerunResult rerunLog(const RunLog& log, const std::map<std::string, std::string>& changes);
 std::string comparisonTable(const RerunResult& r);
 

@@ -1,12 +1,24 @@
 #include "replay/run_log_reader.hpp"
 
+#include <cstdlib>
+
+#include "common/error.hpp"
 #include "runlog/run_logger.hpp"
 
 namespace rfms {
 
+const proto::ControllerSettings& RunLog::requireSettings() const {
+  if (!settings) throw ConfigError(settings_error);
+  return *settings;
+}
+
 double RunLog::dtMs() const {
+  if (settings) return settings->dt_ms();
   const auto it = header.find("dt_ms");
-  return it == header.end() ? 1.0 : std::stod(it->second);
+  if (it == header.end()) return 1.0;
+  char* end = nullptr;
+  const double dt = std::strtod(it->second.c_str(), &end);
+  return end != it->second.c_str() && dt >= 0.5 && dt <= 10.0 ? dt : 1.0;
 }
 
 RunLog readRunLog(const std::string& path, const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
@@ -38,6 +50,11 @@ RunLog readRunLog(const std::string& path, const std::function<void(std::uint64_
   log.file_size = c.file_size;
   for (const auto& [name, values] : c.metadata)
     if (name == "rfms") log.header = values;
+  try {
+    log.settings = settingsOfHeader(log.header);
+  } catch (const ConfigError& e) {
+    log.settings_error = e.what();
+  }
   return log;
 }
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,12 @@ struct RunLog {
   std::uint64_t file_size = 0;
   std::string error;               // empty when the file is sound
   std::uint64_t error_offset = 0;
+  // The controller settings of the header, when it has them (settings_error says why not).
+  std::optional<proto::ControllerSettings> settings;
+  std::string settings_error;
+  // The settings, or a ConfigError saying why the log has none: for what re-runs the controller.
+  const proto::ControllerSettings& requireSettings() const;
+  // The sample period: the settings', or what an older log's header said (1 ms when neither).
   double dtMs() const;
 };
 

@@ -78,14 +78,13 @@ VerifyResult verifyLog(const RunLog& log, const std::function<void(std::uint64_t
   const auto model_text = log.header.find("robot_model");
   if (model_text == log.header.end() || model_text->second.empty())
     throw ConfigError("the log does not carry its robot model: it cannot be re-run");
-  if (log.header.find("harness.dt_s") == log.header.end())
-    throw ConfigError("the log does not carry the controller's settings (harness.*): it cannot be re-run");
+  const proto::ControllerSettings& settings = log.requireSettings();
   const RobotModel model = parseRobotModel(model_text->second, "the log's robot model");
   const auto clock = log.header.find("clock");
   if (clock != log.header.end() && clock->second == "realtime")
-    return verifyEachCore(log, model, harnessConfigFrom(log.header), progress);
+    return verifyEachCore(log, model, settings, progress);
   r.method = "the whole controller re-run in lockstep";
-  Harness h(model, harnessConfigFrom(log.header));
+  Harness h(model, settings);
 
   const LogIndex index(log);
   const std::uint64_t periods = index.smail.empty() ? 0 : index.smail.rbegin()->first + 1;

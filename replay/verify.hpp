@@ -21,7 +21,7 @@ struct VerifyResult {
 };
 
 // The realtime form, for logs whose clock was realtime.
-VerifyResult verifyEachCore(const RunLog& log, const RobotModel& model, const HarnessConfig& c,
+VerifyResult verifyEachCore(const RunLog& log, const RobotModel& model, const proto::ControllerSettings& c,
                             const std::function<void(std::uint64_t, std::uint64_t)>& progress = {});
 
 VerifyResult verifyLog(const RunLog& log, const std::function<void(std::uint64_t, std::uint64_t)>& progress = {});

@@ -16,7 +16,10 @@
 #include "replay/mail_compare.hpp"
 #include "replay/verify.hpp"
 #include "runlog/run_logger.hpp"
-#include "sim/node_configs.hpp"
+#include "arm_sim/arm_core.hpp"
+#include "joint_node/joint_core.hpp"
+#include "math_node/math_core.hpp"
+#include "supervisor/supervisor_core.hpp"
 #include "supervisor/event_log.hpp"
 
 namespace rfms {
@@ -63,7 +66,7 @@ struct Pass {
 
 std::string at(std::uint64_t k) { return "period " + std::to_string(k) + ": "; }
 
-Pass rerunSupervisor(const LogIndex& log, const RobotModel& model, const HarnessConfig& c, std::uint64_t periods,
+Pass rerunSupervisor(const LogIndex& log, const RobotModel& model, const proto::ControllerSettings& c, std::uint64_t periods,
                      const std::function<void(std::uint64_t)>& tick) {
   Pass pass;
   SupervisorCore core(model, supervisorConfigFor(c));
@@ -123,7 +126,7 @@ Pass rerunSupervisor(const LogIndex& log, const RobotModel& model, const Harness
   return pass;
 }
 
-Pass rerunMath(const LogIndex& log, const RobotModel& model, const HarnessConfig& c) {
+Pass rerunMath(const LogIndex& log, const RobotModel& model, const proto::ControllerSettings& c) {
   Pass pass;
   MathCore math(model, mathConfigFor(model, c));
   proto::Parcel parcel;
@@ -165,7 +168,7 @@ Pass rerunJoint(const LogIndex& log, const RobotModel& model, const JointServoCo
   return pass;
 }
 
-Pass rerunArm(const LogIndex& log, const RobotModel& model, const HarnessConfig& c) {
+Pass rerunArm(const LogIndex& log, const RobotModel& model, const proto::ControllerSettings& c) {
   Pass pass;
   ArmCore arm(model, armConfigFor(model, c));
   proto::ArmSensors sensors;
@@ -196,7 +199,7 @@ Pass rerunArm(const LogIndex& log, const RobotModel& model, const HarnessConfig&
 
 }  // namespace
 
-VerifyResult verifyEachCore(const RunLog& log, const RobotModel& model, const HarnessConfig& c, const Progress& progress) {
+VerifyResult verifyEachCore(const RunLog& log, const RobotModel& model, const proto::ControllerSettings& c, const Progress& progress) {
   VerifyResult r;
   r.method = "each core re-run alone on the mail it read; send times not compared";
   const LogIndex index(log);
@@ -209,9 +212,8 @@ VerifyResult verifyEachCore(const RunLog& log, const RobotModel& model, const Ha
     if (progress && k % 1000 == 0) progress(k, work);
   }));
   passes.push_back(rerunMath(index, model, c));
-  const auto servos = servoConfigsFor(model, c);
   for (std::uint32_t j = 1; j <= kJoints; ++j) {
-    passes.push_back(rerunJoint(index, model, servos[j - 1], j));
+    passes.push_back(rerunJoint(index, model, jointConfigFor(model, c, static_cast<int>(j)), j));
     if (progress) progress(periods + j * periods / (kJoints + 1), work);
   }
   passes.push_back(rerunArm(index, model, c));

@@ -1,26 +1,30 @@
-// A run's log: one MCAP file with the run's header (robot model, cluster configuration, sample
-// period, clock, software version) as metadata, and on their own channels every period's
+// A run's log: one MCAP file with the run's header (robot model, cluster configuration, controller
+// settings, clock, software version) as metadata, and on their own channels every period's
 // mailboxes, every task request with its period and answer, and the supervisor's events.
 //
-// Logging never blocks the caller: messages are serialised into a bounded queue that a writer
-// thread drains into the file; when the queue is full a message is dropped and counted, and the
-// count is written into the log at the end (and available from dropped()).
+// Messages are serialised into a preallocated ring (runlog/record_ring.hpp) that a writer thread
+// drains into the file. When the ring is full a message is dropped and counted (realtime runs),
+// or the caller waits for room (runs whose clock may wait); drops are written into the log at the
+// end and are available from dropped().
 #pragma once
 
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include <google/protobuf/message.h>
 
+#include "proto/controller.pb.h"
 #include "proto/runlog.pb.h"
 #include "runlog/mcap_writer.hpp"
+#include "runlog/record_ring.hpp"
 
 namespace rfms {
 
@@ -39,58 +43,73 @@ inline constexpr const char* kTiming = "/rfms/timing";
 inline constexpr const char* kApplied = "/rfms/applied";  // cluster runs: which torque drove each arm period
 }  // namespace topic
 
-// The header: metadata record "rfms" of the log.
+// The header: metadata record "rfms" of the log. The controller's settings are one message
+// (proto/controller.proto), stored in text format with every default written out.
 struct RunLogHeader {
   std::string source;          // "rfms-sim", "cluster"
   std::string robot_name, robot_model_text;
   std::string cluster_config_text;
   std::string task_text;
-  double dt_ms = 1.0;
   std::string clock = "lockstep";
-  int update_periods = 1;
-  std::string pik;
-  bool serial_ik = false;
-  mcap::KeyValues settings;  // every setting needed to run the same controller again ("harness.*")
+  proto::ControllerSettings settings;
   mcap::KeyValues toMetadata() const;
 };
+
+// The controller settings a log's header holds. A log written before the settings were one
+// message is refused with a ConfigError naming the version that wrote it.
+proto::ControllerSettings settingsOfHeader(const mcap::KeyValues& header);
 
 // The software version this binary was built from (git describe at configure time).
 const char* softwareVersion();
 
 class RunLogger {
  public:
-  RunLogger(const std::string& path, const RunLogHeader& header, std::size_t queue_capacity = 1 << 16);
+  // What log() does when the ring is full: a realtime clock cannot wait, so it drops and counts;
+  // a run whose clock may wait (rfms-sim, lockstep, paced) waits for the writer and loses nothing.
+  enum class WhenFull { kDrop, kWait };
+
+  RunLogger(const std::string& path, const RunLogHeader& header, WhenFull when_full = WhenFull::kDrop,
+            std::size_t ring_bytes = kDefaultRingBytes);
   ~RunLogger();
 
-  // A message on `topic` at period k (log time k * dt). Never blocks; drops when the queue is full.
-  void log(const char* topic, std::uint64_t k, const google::protobuf::Message& message);
-  // Drains the queue, writes the drop count and closes the file.
+  // A message on `topic` at period k (log time k * dt), serialised straight into the ring:
+  // real-time safe with kDrop (no allocation, no lock, no wait). False when it was dropped.
+  bool log(const char* topic, std::uint64_t k, const google::protobuf::Message& message);
+  // Drains the ring, writes the drop count and closes the file. Throws ConfigError when the file
+  // could not be written (the run went on; what could not be written was counted as dropped).
   void finish();
 
   std::uint64_t dropped() const { return dropped_; }
   std::uint64_t written() const { return written_; }
 
+  // About four seconds of a 1 kHz cluster's mail.
+  static constexpr std::size_t kDefaultRingBytes = 16u << 20;
+
  private:
-  struct Item {
-    std::uint16_t channel;
-    std::uint64_t time_ns;
-    std::string bytes;
-  };
   void addTopic(const char* topic, const google::protobuf::Descriptor* type);
   void drain();
 
   mcap::Writer writer_;
   double dt_ns_;
-  std::map<std::string, std::uint16_t> channels_;  // topic -> channel, all made by the constructor
-  std::map<std::string, std::uint16_t> schemas_;   // full message name -> schema
-  std::mutex mutex_;
+  WhenFull when_full_;
+  // The log's topics and their channels, all made by the constructor; looked up without allocating.
+  std::vector<std::pair<const char*, std::uint16_t>> channels_;
+  std::map<std::string, std::uint16_t> schemas_;  // full message name -> schema
+  RecordRing ring_;
+  std::mutex mutex_;  // only for the writer's sleep
   std::condition_variable ready_;
-  std::deque<Item> queue_;
-  std::size_t capacity_;
-  static constexpr std::size_t kBatch = 512;
-  bool stopping_ = false, finished_ = false;
+  std::uint64_t since_wake_ = 0;  // messages since the writer was last woken (the producer's count)
+  static constexpr std::uint64_t kBatch = 512;
+  std::atomic<bool> stopping_{false}, failed_{false};
+  std::string error_;  // why the file could not be written; set by the writer before failed_
+  bool finished_ = false;
   std::atomic<std::uint64_t> dropped_{0}, written_{0};
   std::thread thread_;
 };
+
+// A task request as the supervisor took it, at period k, with its answer; `desk_only`: the remote
+// desk answered it alone and the supervisor core never saw it.
+void logRequest(RunLogger& log, std::uint64_t k, const proto::TaskRequest& request, const proto::TaskReply& reply,
+                bool desk_only = false);
 
 }  // namespace rfms

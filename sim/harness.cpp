@@ -1,19 +1,23 @@
 #include "sim/harness.hpp"
 
-#include "sim/node_configs.hpp"
 
 namespace rfms {
 
-Harness::Harness(const RobotModel& model, const HarnessConfig& config)
+namespace {
+const proto::ControllerSettings& checked(const proto::ControllerSettings& s) {
+  checkControllerSettings(s);
+  return s;
+}
+}  // namespace
+
+Harness::Harness(const RobotModel& model, const proto::ControllerSettings& settings)
     : model_(model),
-      config_(config),
-      servos_(servoConfigsFor(model, config)),
-      supervisor_(model, supervisorConfigFor(config)),
-      math_(model, mathConfigFor(model, config)),
-      arm_(model, armConfigFor(model, config)) {
+      settings_(checked(settings)),
+      supervisor_(model, supervisorConfigFor(settings)),
+      math_(model, mathConfigFor(model, settings)),
+      arm_(model, armConfigFor(model, settings)) {
   for (int i = 0; i < kJoints; ++i)
-    joints_[static_cast<std::size_t>(i)] =
-        std::make_unique<JointCore>(model, servos_[static_cast<std::size_t>(i)]);
+    joints_[static_cast<std::size_t>(i)] = std::make_unique<JointCore>(model, jointConfigFor(model, settings, i + 1));
 }
 
 void Harness::step() {

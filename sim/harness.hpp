@@ -1,5 +1,5 @@
 // The in-process harness: the supervisor, six joint servers, the math server and the emulated arm
-// wired directly, one period at a time, in the order of DESIGN.md §4. Deterministic: the same
+// wired directly, one period at a time, in the order of docs/architecture.md ("One period"). Deterministic: the same
 // configuration and requests give bit-identical mailboxes. The cores exchange only protobuf
 // mailboxes (copies), exactly what the distributed cluster sends over ZeroMQ.
 #pragma once
@@ -16,21 +16,6 @@
 
 namespace rfms {
 
-// The controller's settings, from which every core's configuration is derived (node_configs.hpp):
-// the harness and the cluster's processes derive them the same way, so they run the same cores.
-struct HarnessConfig {
-  double dt = 1e-3;                 // sample period, s
-  int update_periods = 1;           // setpoint update period, in sample periods
-  int watchdog_periods = 10;
-  bool serial_ik = false;
-  PikScheme pik = kDefaultPikScheme;  // how the joint servers form PIK (ACCURACY.md)
-  Amplifier amplifier = Amplifier::kCurrent;
-  JointVec park = JointVec::Zero(); // where the joints assume the arm powered up
-  double power_up_error = 0.5 * 3.141592653589793 / 180.0;  // rad: the arm's true offset from park, at most
-  std::uint64_t seed = 1;           // for that offset
-  double servo_bandwidth_hz = 8.0;
-};
-
 // Everything exchanged in one period, for recorders and tests.
 struct PeriodMail {
   std::uint64_t k = 0;
@@ -45,7 +30,9 @@ struct PeriodMail {
 
 class Harness {
  public:
-  Harness(const RobotModel& model, const HarnessConfig& config);
+  // Checks the settings (ConfigError naming the field) and builds every core from them, as the
+  // cluster's processes do.
+  Harness(const RobotModel& model, const proto::ControllerSettings& settings);
 
   // A task request, taken by the supervisor's background side before the next period.
   proto::TaskReply request(const proto::TaskRequest& r) { return supervisor_.handle(r); }
@@ -62,7 +49,8 @@ class Harness {
   SupervisorCore& supervisor() { return supervisor_; }
   const JointCore& joint(int i) const { return *joints_[static_cast<std::size_t>(i - 1)]; }
   std::uint64_t period() const { return k_; }
-  double dt() const { return config_.dt; }
+  double dt() const { return sampleSeconds(settings_); }
+  const proto::ControllerSettings& settings() const { return settings_; }
   const RobotModel& model() const { return model_; }
   const proto::JMail& jmail(int i) const { return jmail_[static_cast<std::size_t>(i - 1)]; }
   const SupervisorOutbox& lastOutbox() const { return outbox_; }
@@ -74,15 +62,14 @@ class Harness {
   bool delivered(proto::Node node) const { return !silenced_[static_cast<std::size_t>(node)]; }
 
   const RobotModel& model_;
-  HarnessConfig config_;
-  std::array<JointServoConfig, kJoints> servos_;
+  proto::ControllerSettings settings_;
   SupervisorCore supervisor_;
   MathCore math_;
   std::array<std::unique_ptr<JointCore>, kJoints> joints_;
   ArmCore arm_;
 
   std::uint64_t k_ = 0;
-  std::array<bool, 10> silenced_{};
+  std::array<bool, kNodeSlots> silenced_{};
   proto::ArmSensors sensors_, delivered_sensors_;
   SupervisorOutbox outbox_;
   proto::Parcel parcel_;

@@ -2,24 +2,25 @@
 
 namespace rfms {
 
-std::vector<proto::LogEvent> eventsOf(std::uint64_t k, const SupervisorOutbox& out) {
-  std::vector<proto::LogEvent> events;
-  for (int i = 0; i < out.event_count; ++i) {
-    const SupervisorEvent& e = out.events[static_cast<std::size_t>(i)];
-    proto::LogEvent& le = events.emplace_back();
-    le.set_period(e.period != 0 ? e.period : k);
-    switch (e.kind) {
-      case SupervisorEvent::kMoveStarted: le.set_kind(proto::LogEvent::MOVE_STARTED); break;
-      case SupervisorEvent::kMoveCompleted: le.set_kind(proto::LogEvent::MOVE_COMPLETED); break;
-      case SupervisorEvent::kMoveAborted: le.set_kind(proto::LogEvent::MOVE_ABORTED); break;
-      case SupervisorEvent::kStateChanged: le.set_kind(proto::LogEvent::STATE_CHANGED); break;
-      case SupervisorEvent::kEmergency: le.set_kind(proto::LogEvent::EMERGENCY); break;
-    }
-    le.set_move_id(e.move_id);
-    le.set_state(e.state);
-    le.set_reason(e.reason);
-    le.set_node(e.node);
+void toLogEvent(std::uint64_t k, const SupervisorEvent& e, proto::LogEvent& le) {
+  le.set_period(e.period != 0 ? e.period : k);
+  switch (e.kind) {
+    case SupervisorEvent::kMoveStarted: le.set_kind(proto::LogEvent::MOVE_STARTED); break;
+    case SupervisorEvent::kMoveCompleted: le.set_kind(proto::LogEvent::MOVE_COMPLETED); break;
+    case SupervisorEvent::kMoveAborted: le.set_kind(proto::LogEvent::MOVE_ABORTED); break;
+    case SupervisorEvent::kStateChanged: le.set_kind(proto::LogEvent::STATE_CHANGED); break;
+    case SupervisorEvent::kEmergency: le.set_kind(proto::LogEvent::EMERGENCY); break;
   }
+  le.set_move_id(e.move_id);
+  le.set_state(e.state);
+  le.set_reason(e.reason);
+  le.set_node(e.node);
+}
+
+std::vector<proto::LogEvent> eventsOf(std::uint64_t k, const SupervisorOutbox& out) {
+  std::vector<proto::LogEvent> events(static_cast<std::size_t>(out.event_count));
+  for (int i = 0; i < out.event_count; ++i)
+    toLogEvent(k, out.events[static_cast<std::size_t>(i)], events[static_cast<std::size_t>(i)]);
   return events;
 }
 

@@ -9,7 +9,10 @@
 
 namespace rfms {
 
-// The events of period k's outbox, in order.
+// One event of period k's outbox, written into `out` (real-time safe: a reused message).
+void toLogEvent(std::uint64_t k, const SupervisorEvent& e, proto::LogEvent& out);
+
+// The events of period k's outbox, in order (for the tools; allocates).
 std::vector<proto::LogEvent> eventsOf(std::uint64_t k, const SupervisorOutbox& out);
 
 }  // namespace rfms

@@ -14,11 +14,10 @@
 #include "common/kinematics.hpp"
 #include "common/text_file.hpp"
 #include "common/mail_codec.hpp"
-#include "sim/node_configs.hpp"
-#include "sim/node_main.hpp"
-#include "supervisor/cluster_loop.hpp"
+#include "node/node_main.hpp"
+#include "node/start_handshake.hpp"
+#include "supervisor/shell/cluster_loop.hpp"
 #include "supervisor/task_script.hpp"
-#include "sim/run_recording.hpp"
 
 
 int main(int argc, char** argv) {
@@ -40,15 +39,16 @@ int main(int argc, char** argv) {
   return runNode(argc, argv, app, [] { return std::string("supervisor"); }, 1, [&](NodeContext& c) {
     const ClusterSettings& s = c.settings;
     const RobotModel& model = c.model;
-    const HarnessConfig& settings = c.controller;
+    const proto::ControllerSettings& settings = c.controller();
+    const double dt = sampleSeconds(settings);
     SupervisorCore core(model, supervisorConfigFor(settings));
     std::unique_ptr<TaskScript> script;
     if (example || !task_path.empty()) {
       const auto task = example ? parseTaskFile(kExampleTask, "example task") : loadTaskFile(task_path);
       ScriptOptions so;
-      so.settle_periods = static_cast<std::uint64_t>(0.5 / settings.dt);
-      so.timeout_periods = static_cast<std::uint64_t>(600.0 / settings.dt);
-      so.dt_s = settings.dt;
+      so.settle_periods = static_cast<std::uint64_t>(0.5 / dt);
+      so.timeout_periods = static_cast<std::uint64_t>(600.0 / dt);
+      so.dt_s = dt;
       script = std::make_unique<TaskScript>(task, so);
     }
 
@@ -77,20 +77,20 @@ int main(int argc, char** argv) {
       header.robot_model_text = readTextFile(s.config.robot());
       google::protobuf::TextFormat::PrintToString(s.config, &header.cluster_config_text);
       header.task_text = example ? kExampleTask : task_path.empty() ? "" : readTextFile(task_path);
-      header.dt_ms = s.config.dt_ms();
       header.clock = clockName(s.config.clock());
-      header.update_periods = static_cast<int>(s.config.update_periods());
-      header.pik = s.config.pik();
-      header.settings = settingsOf(settings);
+      header.settings = settings;
       if (log_path.empty()) log_path = c.options.run_dir + "/run.mcap";
-      run_log = std::make_unique<RunLogger>(log_path, header);
+      // Only the realtime clock cannot wait for the log's writer; the others lose nothing.
+      run_log = std::make_unique<RunLogger>(log_path, header,
+                                            waitsForMail(s.config.clock()) ? RunLogger::WhenFull::kWait
+                                                                           : RunLogger::WhenFull::kDrop);
       loop.setLog(run_log.get());
       if (script)
         script->on_request = [&](std::uint64_t k, const proto::TaskRequest& r, const proto::TaskReply& a) {
-          recordRequest(*run_log, k, r, a);
+          logRequest(*run_log, k, r, a);
         };
     }
-    if (run_for_s > 0.0) loop.setPeriodLimit(static_cast<std::uint64_t>(run_for_s / settings.dt));
+    if (run_for_s > 0.0) loop.setPeriodLimit(static_cast<std::uint64_t>(run_for_s / dt));
     MailDigest digest;
     loop.run(script.get(), digest_path.empty() ? nullptr : &digest);
     loop.stopCluster(stopRequested() ? "supervisor stopped by signal" : (script ? "task finished" : "run ended"));

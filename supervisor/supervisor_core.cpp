@@ -8,33 +8,20 @@
 
 namespace rfms {
 
+SupervisorConfig supervisorConfigFor(const proto::ControllerSettings& s) {
+  SupervisorConfig c;
+  c.dt = sampleSeconds(s);
+  c.update_periods = static_cast<int>(s.update_periods());
+  c.watchdog_periods = static_cast<int>(s.watchdog_periods());
+  c.serial_ik = s.serial_ik();
+  return c;
+}
+
 namespace {
 proto::Node jointNode(int i) { return static_cast<proto::Node>(proto::NODE_JOINT1 + i); }
 
 const char* stateName(proto::RtState s) { return proto::RtState_Name(s).c_str() + 3; }
 }  // namespace
-
-const char* describe(proto::EmergencyReason reason) {
-  switch (reason) {
-    case proto::ER_NONE: return "none";
-    case proto::ER_FOLLOWING_ERROR: return "following error above its limit";
-    case proto::ER_JOINT_LIMIT: return "joint outside its range";
-    case proto::ER_SATURATION: return "torque saturated too long";
-    case proto::ER_NODE_SILENT: return "node silent";
-    case proto::ER_IK_FAILURE: return "setpoint could not be solved";
-    case proto::ER_CALIBRATION: return "index pulse not found";
-    case proto::ER_OPERATOR: return "emergency stop requested";
-    case proto::ER_UNREACHABLE: return "trajectory left the workspace";
-    default: return "unknown";
-  }
-}
-
-const char* nodeName(proto::Node node) {
-  static constexpr const char* kNames[] = {"none",   "supervisor", "joint 1", "joint 2", "joint 3",
-                                           "joint 4", "joint 5",   "joint 6", "math",    "arm"};
-  const int i = static_cast<int>(node);
-  return i >= 0 && i < 10 ? kNames[i] : "unknown";
-}
 
 SupervisorCore::SupervisorCore(const RobotModel& model, const SupervisorConfig& config)
     : model_(model), config_(config), ik_(model), trajectory_(model, world_) {

@@ -16,7 +16,9 @@
 #include <cstdint>
 #include <string>
 
+#include "common/controller_settings.hpp"
 #include "common/ik_puma.hpp"
+#include "common/mail_names.hpp"
 #include "proto/mailboxes.pb.h"
 #include "proto/task.pb.h"
 #include "supervisor/trajectory.hpp"
@@ -31,6 +33,8 @@ struct SupervisorConfig {
   bool serial_ik = false;      // ask the joints for the exact serial IK instead of PIK
   int path_check_samples = 16; // points of a Cartesian move checked for reach before accepting it
 };
+
+SupervisorConfig supervisorConfigFor(const proto::ControllerSettings& s);
 
 struct SupervisorInbox {
   const proto::ArmSensors* arm = nullptr;                   // period k (the arm's own, in realtime)
@@ -57,8 +61,6 @@ struct SupervisorOutbox {
   }
 };
 
-const char* describe(proto::EmergencyReason reason);
-const char* nodeName(proto::Node node);
 
 class SupervisorCore {
  public:
@@ -103,7 +105,7 @@ class SupervisorCore {
   std::uint64_t next_move_id_ = 1;
 
   // What the nodes last reported.
-  std::array<std::uint64_t, 10> last_seen_{};  // by proto::Node
+  std::array<std::uint64_t, kNodeSlots> last_seen_{};  // by proto::Node
   JointVec angle_ = JointVec::Zero(), velocity_ = JointVec::Zero(), setpoint_ = JointVec::Zero();
   JointVec servo_setpoint_ = JointVec::Zero(), desired_acc_ = JointVec::Zero(), error_ = JointVec::Zero();
   std::array<bool, kJoints> calibrated_{};

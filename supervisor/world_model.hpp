@@ -1,4 +1,4 @@
-// The user's world model (RFMS manual §2, §4.1.1; DESIGN.md §6): symbol tables of named
+// The user's world model (RFMS manual §2, §4.1.1): symbol tables of named
 // transforms, position equations and motion records. Definitions arrive from a task (the
 // supervisor's background side) and are validated there: a refused definition changes nothing and
 // says why. The real-time side only evaluates: solve() multiplies stored transforms by index.

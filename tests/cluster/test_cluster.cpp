@@ -54,7 +54,7 @@ struct RunDir {
 
 std::string harnessDigest() {
   const RobotModel model = loadRobotModel(std::string(RFMS_SOURCE_DIR) + "/deploy/robots/puma260.textproto");
-  Harness h(model, HarnessConfig{});
+  Harness h(model, proto::ControllerSettings{});
   MailDigest digest;
   std::array<proto::JMail, kJoints> previous_jmail;
   proto::Parcel previous_parcel;
@@ -333,7 +333,7 @@ TEST(Cluster, ARealtimeRunLogVerifiesCoreByCore) {
 
   const RunLog log = readRunLog((run.path / "run.mcap").string());
   const RobotModel model = parseRobotModel(log.header.at("robot_model"), "the log's robot model");
-  const HarnessConfig c = harnessConfigFrom(log.header);
+  const proto::ControllerSettings& c = log.requireSettings();
   ASSERT_GT(log.smail.size(), 2000u);
   std::size_t late = 0, joint3_late = 0;
   for (const proto::PeriodTiming& t : log.timing) {
@@ -413,7 +413,8 @@ TEST(Cluster, ANodeWhoseConfigurationDisagreesIsRefused) {
   RunDir run("refuse");
   const std::string base = readFile(std::string(RFMS_SOURCE_DIR) + "/deploy/clusters/local.textproto");
   auto write = [&](const std::string& name, const std::string& dt, const std::string& extra = "") {
-    std::string text = base + extra;
+    std::string text = base;
+    text.replace(text.find("controller {"), 12, "controller {" + extra);
     text.replace(text.find("dt_ms: 1"), 8, "dt_ms: " + dt);
     text.replace(text.find("startup_timeout_ms: 10000"), 25, "startup_timeout_ms: 3000");
     text.replace(text.find("../robots"), 9, std::string(RFMS_SOURCE_DIR) + "/deploy/robots");
@@ -421,7 +422,7 @@ TEST(Cluster, ANodeWhoseConfigurationDisagreesIsRefused) {
     return (run.path / name).string();
   };
   const std::string good = write("good.textproto", "1"), bad = write("bad.textproto", "2"),
-                    other_pik = write("pik.textproto", "1", "\npik: \"paper\"\n");
+                    other_pik = write("pik.textproto", "1", "\n  pik: \"paper\"");
   test::ProcessGroup g;
   const std::string dir = run.path.string();
   auto log = [&](const char* n) { return (run.path / (std::string(n) + ".log")).string(); };
@@ -437,11 +438,11 @@ TEST(Cluster, ANodeWhoseConfigurationDisagreesIsRefused) {
     if (j == 5) odd_pik = p;
   }
   EXPECT_EQ(g.wait(odd, std::chrono::seconds(20)), 2);
-  EXPECT_NE(readFile(log("joint3")).find("refused by the supervisor: its sample period 2 ms differs from the supervisor's 1 ms"),
+  EXPECT_NE(readFile(log("joint3")).find("refused by the supervisor: its controller.dt_ms 2 differs from the supervisor's 1"),
             std::string::npos)
       << readFile(log("joint3"));
   EXPECT_EQ(g.wait(odd_pik, std::chrono::seconds(20)), 2);
-  EXPECT_NE(readFile(log("joint5")).find("its PIK scheme paper differs from the supervisor's decoupled-extrapolated"),
+  EXPECT_NE(readFile(log("joint5")).find("its controller.pik \"paper\" differs from the supervisor's \"decoupled-extrapolated\""),
             std::string::npos)
       << readFile(log("joint5"));
   EXPECT_EQ(g.wait(sup, std::chrono::seconds(20)), 1);

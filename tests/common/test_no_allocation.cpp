@@ -1,11 +1,15 @@
-// Per-period mathematics must not touch the heap: this binary counts every global allocation and
-// runs each real-time-safe call many times between two readings of the counter.
+// Per-period code must not touch the heap: this binary counts every allocation of its thread
+// (tests/support/allocation_counter.hpp) and runs each real-time-safe call many times between two
+// readings of the counter.
 #include <gtest/gtest.h>
 
-#include <atomic>
+#include <Eigen/Dense>
+
 #include <cstdlib>
-#include <new>
+#include <filesystem>
+#include <memory>
 #include <random>
+#include <vector>
 
 #include "common/crba.hpp"
 #include "common/dynamics_snapshot.hpp"
@@ -14,21 +18,12 @@
 #include "common/ik_puma.hpp"
 #include "common/kinematics.hpp"
 #include "common/rne.hpp"
+#include "runlog/run_logger.hpp"
 #include "sim/harness.hpp"
+#include "sim/run_recording.hpp"
+#include "tests/support/allocation_counter.hpp"
 #include "tests/support/task_builders.hpp"
 #include "tests/support/test_models.hpp"
-
-namespace {
-std::atomic<long> g_allocations{0};
-}
-
-void* operator new(std::size_t n) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 namespace rfms {
 namespace {
@@ -43,7 +38,7 @@ TEST(NoAllocation, PerPeriodMathematicsNeverAllocates) {
   const ArmConfig config = ik.configOf(q);
   double sink = 0.0;
 
-  const long before = g_allocations.load();
+  const long before = test::allocationsOnThisThread();
   for (int n = 0; n < 1000; ++n) {
     const Transform t6 = forwardKinematics(model, q);
     sink += jacobianBase(model, q)(0, 0) + jacobianTool(model, q)(1, 1);
@@ -56,21 +51,55 @@ TEST(NoAllocation, PerPeriodMathematicsNeverAllocates) {
     sink += snapshot.jacobian_inverse(0, 0);
     q[0] += 1e-4;
   }
-  const long after = g_allocations.load();
+  const long after = test::allocationsOnThisThread();
   EXPECT_EQ(after - before, 0);
   EXPECT_TRUE(std::isfinite(sink));
 
-  // The counter itself works: a vector allocates.
-  std::vector<int>* v = new std::vector<int>(10);
-  EXPECT_GT(g_allocations.load(), after);
-  delete v;
+}
+
+// Hides a pointer from the optimiser, which may otherwise drop an allocation that is never used.
+void* keep(void* p) {
+  asm volatile("" : : "g"(p) : "memory");
+  return p;
+}
+
+// The counter sees every way to the heap, not only the plain operator new.
+TEST(NoAllocation, TheCounterSeesMallocEigenAlignedAndArrayAllocations) {
+  auto grows = [](const char* what, auto&& allocate) {
+    const long before = test::allocationsOnThisThread();
+    allocate();
+    EXPECT_GT(test::allocationsOnThisThread(), before) << what;
+  };
+  grows("malloc", [] { std::free(keep(std::malloc(24))); });
+  grows("calloc", [] { std::free(keep(std::calloc(3, 8))); });
+  grows("realloc", [] { std::free(keep(std::realloc(nullptr, 40))); });
+  grows("aligned_alloc", [] { std::free(keep(std::aligned_alloc(64, 128))); });
+  grows("posix_memalign", [] {
+    void* p = nullptr;
+    ASSERT_EQ(posix_memalign(&p, 64, 128), 0);
+    std::free(keep(p));
+  });
+  grows("new", [] { delete static_cast<int*>(keep(new int(1))); });
+  grows("new[]", [] { delete[] static_cast<double*>(keep(new double[8])); });
+  struct alignas(128) Wide {
+    double x[4];
+  };
+  grows("aligned new", [] { delete static_cast<Wide*>(keep(new Wide())); });
+  grows("a dynamic Eigen matrix", [] {
+    Eigen::MatrixXd m(6, 6);
+    keep(m.data());
+  });
+  grows("std::vector", [] {
+    std::vector<int> v(10);
+    keep(v.data());
+  });
 }
 
 TEST(NoAllocation, EveryCoresStepIsAllocationFreeWhileTheArmMoves) {
   // The whole controller in one process: supervisor (trajectory generator, IK), six joints (PIK,
   // servo), math server (background update, parcels) and arm (RK4 sub-steps), mail copies included.
   const RobotModel& model = test::puma260();
-  Harness h(model, HarnessConfig{});
+  Harness h(model, proto::ControllerSettings{});
   h.runUntil([] { return false; }, 10);
   ASSERT_TRUE(h.request(test::controlRequest(proto::CC_CALIBRATE)).accepted());
   ASSERT_TRUE(h.runUntil([&] { return h.supervisor().rtstate() == proto::RT_HOLD; }, 60000));
@@ -84,10 +113,30 @@ TEST(NoAllocation, EveryCoresStepIsAllocationFreeWhileTheArmMoves) {
   ASSERT_TRUE(r.accepted()) << r.reason();
   h.runUntil([] { return false; }, 100);  // mail fields reach their sizes
 
-  const long before = g_allocations.load();
+  const long before = test::allocationsOnThisThread();
   h.runUntil([] { return false; }, 3000);  // start transition, straight line, compliance on
-  EXPECT_EQ(g_allocations.load() - before, 0);
+  EXPECT_EQ(test::allocationsOnThisThread() - before, 0);
   EXPECT_EQ(h.supervisor().rtstate(), proto::RT_SETP);
+
+  // With the run log on: every period's mail is serialised into the logger's ring, not the heap
+  // (the writer thread's allocations are its own).
+  char dir[] = "/tmp/rfms-noalloc-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  RunLogHeader header;
+  header.source = "test";
+  {
+    RunLogger log(std::string(dir) + "/run.mcap", header, RunLogger::WhenFull::kWait);
+    h.on_period = [&](const PeriodMail& m) { recordPeriod(log, m); };
+    h.runUntil([] { return false; }, 10);
+    const long logged_before = test::allocationsOnThisThread();
+    h.runUntil([] { return false; }, 3000);
+    EXPECT_EQ(test::allocationsOnThisThread() - logged_before, 0);
+    h.on_period = nullptr;
+    log.finish();
+    EXPECT_EQ(log.dropped(), 0u);
+    EXPECT_GT(log.written(), 3000u * 14);
+  }
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -93,23 +93,38 @@ TEST(Mcap, ACorruptedChunkIsCaughtByItsCrcAtItsOffset) {
   EXPECT_GT(c.messages.size(), 0u);
 }
 
-TEST(RunLogger, AFullQueueDropsAndCountsInsteadOfBlocking) {
-  const fs::path p = tempFile("drops.mcap");
+// `offered` empty S_MAILs into a log whose ring holds sixteen of them, then the log read back.
+RunLog floodedLog(const fs::path& p, RunLogger::WhenFull when_full, std::uint64_t offered, std::uint64_t& dropped) {
   RunLogHeader h;
   h.source = "test";
-  std::uint64_t offered = 0;
   {
-    RunLogger log(p.string(), h, 4);
+    RunLogger log(p.string(), h, when_full, 256);
     proto::SMail s;
-    for (int i = 0; i < 20000; ++i, ++offered) log.log(topic::kSMail, static_cast<std::uint64_t>(i), s);
+    for (std::uint64_t i = 0; i < offered; ++i) log.log(topic::kSMail, i, s);
     log.finish();
-    EXPECT_GT(log.dropped(), 0u);
     EXPECT_EQ(log.dropped() + log.written(), offered);
+    dropped = log.dropped();
   }
-  const RunLog back = readRunLog(p.string());
+  return readRunLog(p.string());
+}
+
+TEST(RunLogger, AFullRingDropsAndCountsInsteadOfBlocking) {
+  std::uint64_t dropped = 0;
+  const RunLog back = floodedLog(tempFile("drops.mcap"), RunLogger::WhenFull::kDrop, 20000, dropped);
+  EXPECT_GT(dropped, 0u);
   ASSERT_TRUE(back.error.empty()) << back.error;
   ASSERT_TRUE(back.have_drops);
-  EXPECT_EQ(back.drops.dropped() + back.smail.size(), offered);
+  EXPECT_EQ(back.drops.dropped(), dropped);
+  EXPECT_EQ(back.drops.dropped() + back.smail.size(), 20000u);
+}
+
+TEST(RunLogger, ARunWhoseClockMayWaitLosesNothing) {
+  std::uint64_t dropped = 0;
+  const RunLog back = floodedLog(tempFile("waits.mcap"), RunLogger::WhenFull::kWait, 20000, dropped);
+  EXPECT_EQ(dropped, 0u);
+  ASSERT_TRUE(back.error.empty()) << back.error;
+  ASSERT_EQ(back.smail.size(), 20000u);
+  EXPECT_EQ(back.drops.dropped(), 0u);
 }
 
 // The example task recorded from the harness: our reader and the official one agree on every
@@ -123,11 +138,11 @@ TEST(RunLog, TheExampleTaskLogOpensInTheOfficialMcapReader) {
     h.source = "test";
     h.robot_name = model.name;
     h.robot_model_text = test::readFile(std::string(RFMS_SOURCE_DIR) + "/deploy/robots/puma260.textproto");
-    RunLogger log(p.string(), h);
-    Harness harness(model, HarnessConfig{});
+    RunLogger log(p.string(), h, RunLogger::WhenFull::kWait);
+    Harness harness(model, proto::ControllerSettings{});
     harness.on_period = [&](const PeriodMail& m) { recordPeriod(log, m); };
     RunOptions o;
-    o.on_request = [&](std::uint64_t k, const proto::TaskRequest& r, const proto::TaskReply& a) { recordRequest(log, k, r, a); };
+    o.on_request = [&](std::uint64_t k, const proto::TaskRequest& r, const proto::TaskReply& a) { logRequest(log, k, r, a); };
     summary = runTask(harness, parseTaskFile(kExampleTask, "example"), o);
     log.finish();
     EXPECT_EQ(log.dropped(), 0u);
@@ -169,33 +184,34 @@ namespace {
 const std::string kPuma260 = std::string(RFMS_SOURCE_DIR) + "/deploy/robots/puma260.textproto";
 
 // A header as the tools write one: the PUMA 260's model and these settings.
-RunLogHeader headerOf(const std::string& source, const HarnessConfig& settings) {
+RunLogHeader headerOf(const std::string& source, const proto::ControllerSettings& settings) {
   RunLogHeader h;
   h.source = source;
   h.robot_model_text = test::readFile(kPuma260);
-  h.settings = settingsOf(settings);
+  h.settings = settings;
   return h;
 }
 
 // A log of the example task, written with the settings `run_with`, but whose header claims
 // `header_says` (a tampered log, or one whose settings were lost).
-std::string exampleLog(const std::string& name, const HarnessConfig& run_with, const HarnessConfig& header_says) {
+std::string exampleLog(const std::string& name, const proto::ControllerSettings& run_with,
+                       const proto::ControllerSettings& header_says) {
   const fs::path p = tempFile(name);
   const RobotModel model = loadRobotModel(kPuma260);
   RunLogHeader h = headerOf("test", header_says);
   h.task_text = kExampleTask;
-  RunLogger log(p.string(), h);
+  RunLogger log(p.string(), h, RunLogger::WhenFull::kWait);
   Harness harness(model, run_with);
   harness.on_period = [&](const PeriodMail& m) { recordPeriod(log, m); };
   RunOptions o;
-  o.on_request = [&](std::uint64_t k, const proto::TaskRequest& r, const proto::TaskReply& a) { recordRequest(log, k, r, a); };
+  o.on_request = [&](std::uint64_t k, const proto::TaskRequest& r, const proto::TaskReply& a) { logRequest(log, k, r, a); };
   runTask(harness, parseTaskFile(kExampleTask, "example"), o);
   log.finish();
   return p.string();
 }
 
 TEST(Replay, VerifyRerunsTheLogIdenticallyAndNamesTheFirstDivergence) {
-  HarnessConfig c;
+  proto::ControllerSettings c;
   const RunLog good = readRunLog(exampleLog("good.mcap", c, c));
   const VerifyResult ok = verifyLog(good);
   EXPECT_TRUE(ok.ok) << ok.divergence;
@@ -205,8 +221,8 @@ TEST(Replay, VerifyRerunsTheLogIdenticallyAndNamesTheFirstDivergence) {
 
   // The header says the joints used the paper's PIK; they did not: the first setpoint that PIK
   // computes differently is named, with its field.
-  HarnessConfig paper = c;
-  paper.pik = PikScheme::kPaper;
+  proto::ControllerSettings paper = c;
+  paper.set_pik("paper");
   const RunLog lying = readRunLog(exampleLog("lying.mcap", c, paper));
   const VerifyResult bad = verifyLog(lying);
   EXPECT_FALSE(bad.ok);
@@ -217,7 +233,7 @@ TEST(Replay, VerifyRerunsTheLogIdenticallyAndNamesTheFirstDivergence) {
 }
 
 TEST(Replay, RerunComparesTheLoggedSettingsWithChangedOnes) {
-  HarnessConfig c;
+  proto::ControllerSettings c;
   const RunLog log = readRunLog(exampleLog("rerun.mcap", c, c));
   const RerunResult r = rerunLog(log, {{"pik", "paper"}});
   EXPECT_TRUE(r.original.succeeded());
@@ -235,8 +251,8 @@ TEST(Replay, RerunComparesTheLoggedSettingsWithChangedOnes) {
 std::string clientLog(const std::string& name) {
   const fs::path p = tempFile(name);
   const RobotModel model = loadRobotModel(kPuma260);
-  RunLogger log(p.string(), headerOf("cluster", HarnessConfig{}));
-  Harness h(model, HarnessConfig{});
+  RunLogger log(p.string(), headerOf("cluster", proto::ControllerSettings{}), RunLogger::WhenFull::kWait);
+  Harness h(model, proto::ControllerSettings{});
   h.on_period = [&](const PeriodMail& m) { recordPeriod(log, m); };
   std::uint64_t number = 0;
   auto send = [&](proto::TaskRequest r) {
@@ -244,7 +260,7 @@ std::string clientLog(const std::string& name) {
     r.set_number(++number);
     const proto::TaskReply a = h.request(r);
     EXPECT_TRUE(a.accepted()) << a.reason();
-    recordRequest(log, h.period(), r, a);
+    logRequest(log, h.period(), r, a);
     return a;
   };
   auto moveEnded = [&](std::uint64_t id) {
@@ -321,7 +337,7 @@ namespace rfms {
 namespace {
 
 TEST(Replay, ExportGivesTheLoggedFieldsAsColumnsAndPlotDrawsAPicture) {
-  HarnessConfig c;
+  proto::ControllerSettings c;
   const RunLog log = readRunLog(exampleLog("export.mcap", c, c));
   const SignalTable t = extractSignals(log, {"jmail.3.angle", "smail.rtstate", "sensors.encoder[1]", "smail.t6.m[3]"});
   ASSERT_EQ(t.columns.size(), 4u);

@@ -32,7 +32,7 @@ void accept(Harness& h, const proto::TaskRequest& r) {
 }
 
 TEST(Controller, TheManualsExampleTaskEndsAtHome) {
-  Harness h(puma(), HarnessConfig{});
+  Harness h(puma(), proto::ControllerSettings{});
   const RunSummary s = runTask(h, parseTaskFile(kExampleTask, "example"), RunOptions{});
   EXPECT_FALSE(s.script.emergency) << summaryText(s);
   ASSERT_GE(s.script.states.size(), 3u);
@@ -47,7 +47,7 @@ TEST(Controller, TheManualsExampleTaskEndsAtHome) {
 
 // `at T` holds the statements that follow until T seconds after the task's statements began.
 TEST(Controller, AtSendsTheRestOfTheTaskAtItsTime) {
-  Harness h(puma(), HarnessConfig{});
+  Harness h(puma(), proto::ControllerSettings{});
   std::map<std::string, std::uint64_t> entered;
   RunOptions o;
   o.on_request = [&](std::uint64_t k, const proto::TaskRequest& r, const proto::TaskReply&) {
@@ -66,8 +66,8 @@ class PathAccuracy : public ::testing::TestWithParam<bool> {};
 
 TEST_P(PathAccuracy, ThreeHundredMillimetreLineInThreeSeconds) {
   const bool serial = GetParam();
-  HarnessConfig config;
-  config.serial_ik = serial;
+  proto::ControllerSettings config;
+  config.set_serial_ik(serial);
   Harness h(puma(), config);
   calibrate(h);
   const Transform top = trans(0.22, -0.12624, 0.28) * rot(Axis::kY, 1.5707963267948966);
@@ -143,7 +143,7 @@ std::uint64_t startLongMove(Harness& h) {
 }
 
 TEST(Controller, EmergencyOnFollowingError) {
-  Harness h(puma(), HarnessConfig{});
+  Harness h(puma(), proto::ControllerSettings{});
   calibrate(h);
   startLongMove(h);
   h.arm().setExternalWrench((Vec6() << 0, 0, -400, 0, 0, 0).finished());  // more than the shoulder can hold
@@ -154,7 +154,7 @@ TEST(Controller, EmergencyOnFollowingError) {
 }
 
 TEST(Controller, EmergencyOnJointLimit) {
-  Harness h(puma(), HarnessConfig{});
+  Harness h(puma(), proto::ControllerSettings{});
   calibrate(h);
   accept(h, test::controlRequest(proto::CC_JOG, 5, 1));  // jog the wrist bend past +100 deg
   ASSERT_TRUE(h.runUntil([&] { return h.supervisor().rtstate() == proto::RT_EMGCY; }, 20000));
@@ -167,14 +167,14 @@ TEST(Controller, EmergencyOnJointLimit) {
 class SilentNode : public ::testing::TestWithParam<proto::Node> {};
 
 TEST_P(SilentNode, IsAnEmergencyNamingItWithinTheWatchdogPeriod) {
-  HarnessConfig config;
+  proto::ControllerSettings config;
   Harness h(puma(), config);
   calibrate(h);
   startLongMove(h);
   const std::uint64_t silenced_at = h.period();
   h.silence(GetParam());
   ASSERT_TRUE(h.runUntil([&] { return h.supervisor().rtstate() == proto::RT_EMGCY; }, 100));
-  EXPECT_LE(h.period() - silenced_at, static_cast<std::uint64_t>(config.watchdog_periods) + 2);
+  EXPECT_LE(h.period() - silenced_at, static_cast<std::uint64_t>(config.watchdog_periods()) + 2);
   EXPECT_EQ(h.supervisor().emergencyReason(), proto::ER_NODE_SILENT);
   EXPECT_EQ(h.supervisor().emergencyNode(), GetParam());
   expectSafeStopAndReset(h);
@@ -185,7 +185,7 @@ INSTANTIATE_TEST_SUITE_P(Nodes, SilentNode,
                          [](const auto& p) { return proto::Node_Name(p.param).substr(5); });
 
 TEST(Controller, UnreachableTargetIsRefusedBeforeTheArmMoves) {
-  Harness h(puma(), HarnessConfig{});
+  Harness h(puma(), proto::ControllerSettings{});
   calibrate(h);
   accept(h, test::request(test::transformDef("far", trans(0.6, 0.0, 0.1))));
   accept(h, test::request(test::positionDef("p_far", {true, false, true}, {"T6"}, {"far"})));
@@ -202,7 +202,7 @@ TEST(Controller, UnreachableTargetIsRefusedBeforeTheArmMoves) {
 }
 
 std::string runFingerprint() {
-  Harness h(puma(), HarnessConfig{});
+  Harness h(puma(), proto::ControllerSettings{});
   std::string all;
   h.on_period = [&](const PeriodMail& m) {
     std::string s;

@@ -49,7 +49,7 @@ TEST(RfmsSimCli, RefusedMovesAndBadInput) {
 
   r = rfmsSim("--dt-ms 20");
   EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.err.find("--dt-ms must be within 0.5 .. 10"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("dt_ms: must be within 0.5 .. 10"), std::string::npos) << r.err;
   r = rfmsSim("--task /nonexistent.task");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("/nonexistent.task: cannot open task file"), std::string::npos) << r.err;

@@ -1,4 +1,4 @@
-#include "common/transport.hpp"
+#include "node/transport.hpp"
 
 #include <cerrno>
 #include <vector>

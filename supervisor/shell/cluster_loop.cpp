@@ -1,4 +1,4 @@
-#include "supervisor/cluster_loop.hpp"
+#include "supervisor/shell/cluster_loop.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -14,70 +14,7 @@ namespace rfms {
 
 namespace {
 using Clock = std::chrono::steady_clock;
-constexpr std::array<proto::Node, 8> kOthers{proto::NODE_ARM,    proto::NODE_MATH,   proto::NODE_JOINT1,
-                                             proto::NODE_JOINT2, proto::NODE_JOINT3, proto::NODE_JOINT4,
-                                             proto::NODE_JOINT5, proto::NODE_JOINT6};
 }  // namespace
-
-bool waitForNodes(const ClusterSettings& s, zmq::socket_t& pub, zmq::socket_t& pull, zmq::socket_t& arm,
-                  spdlog::logger& log) {
-  proto::Envelope hello, in, refuse;
-  *hello.mutable_hello() = helloFor(proto::NODE_SUPERVISOR, s);
-  std::array<bool, 10> ready{};
-  bool hears_arm = false;
-  std::string buffer;
-  const auto deadline = Clock::now() + std::chrono::milliseconds(s.config.startup_timeout_ms());
-  auto last = Clock::now() - std::chrono::seconds(1);
-  log.info("waiting for 8 nodes on {} ({} ms)", s.config.supervisor_pull(), s.config.startup_timeout_ms());
-  while (!stopRequested()) {
-    const bool all = hears_arm && std::all_of(kOthers.begin(), kOthers.end(),
-                                              [&](proto::Node n) { return ready[static_cast<std::size_t>(n)]; });
-    if (all) break;
-    if (Clock::now() > deadline) {
-      std::string missing;
-      for (proto::Node n : kOthers)
-        if (!ready[static_cast<std::size_t>(n)]) missing += std::string(missing.empty() ? "" : ", ") + nodeName(n);
-      if (!hears_arm) missing += std::string(missing.empty() ? "" : ", ") + "the arm's publisher";
-      log.error("not ready after {} ms: {}", s.config.startup_timeout_ms(), missing);
-      proto::Envelope stop;
-      stop.mutable_stop()->set_reason("the cluster did not start");
-      send(pub, kTopicControl, stop, buffer);
-      return false;
-    }
-    if (Clock::now() - last >= std::chrono::milliseconds(20)) {
-      last = Clock::now();
-      send(pub, kTopicControl, hello, buffer);
-    }
-    while (receive(arm, in, 0))
-      if (in.has_hello()) hears_arm = true;
-    while (receive(pull, in, 0)) {
-      if (!in.has_hello()) continue;
-      const proto::Hello& h = in.hello();
-      const auto n = static_cast<std::size_t>(h.node());
-      if (n >= ready.size() || ready[n]) continue;
-      const std::string why = disagreement(hello.hello(), h);
-      if (!why.empty()) {
-        log.error("refused {}: {}", nodeName(h.node()), why);
-        refuse.mutable_refuse()->set_node(h.node());
-        refuse.mutable_refuse()->set_reason(why);
-        send(pub, kTopicControl, refuse, buffer);
-        continue;
-      }
-      const bool is_joint = h.node() >= proto::NODE_JOINT1 && h.node() <= proto::NODE_JOINT6;
-      if (h.hears_supervisor() && (!is_joint || h.hears_arm())) {
-        ready[n] = true;
-        log.info("{} ready", nodeName(h.node()));
-      }
-    }
-    pollAny({&pull, &arm}, 5);
-  }
-  if (stopRequested()) return false;
-  proto::Envelope start;
-  start.mutable_start();
-  send(pub, kTopicControl, start, buffer);
-  log.info("ready: all nodes; {} at {} ms", clockName(s.config.clock()), s.config.dt_ms());
-  return true;
-}
 
 ClusterLoop::ClusterLoop(const ClusterSettings& s, SupervisorCore& core, zmq::socket_t& pub, zmq::socket_t& pull,
                          zmq::socket_t& arm, spdlog::logger& log)
@@ -212,7 +149,7 @@ void ClusterLoop::gather(std::uint64_t k, SupervisorInbox& in) {
   std::array<bool, kJoints> have_joint{};
   // A node silent for the watchdog's N periods is not waited for any more: the watchdog has
   // already named it, and waiting would only slow the emergency stop.
-  const std::uint64_t n = s_.config.watchdog_periods();
+  const std::uint64_t n = s_.config.controller().watchdog_periods();
   auto gone = [&](proto::Node node) { return silent_[static_cast<std::size_t>(node)] >= n; };
   auto complete = [&] {
     if (!have_sensors && !gone(proto::NODE_ARM)) return false;
@@ -289,13 +226,7 @@ void ClusterLoop::logEvents(const SupervisorOutbox& out) {
 }
 
 void ClusterLoop::logRequest(const proto::TaskRequest& request, const proto::TaskReply& reply, bool desk_only) {
-  if (log_file_ == nullptr) return;
-  proto::LogRequest q;
-  q.set_period(k_);
-  *q.mutable_request() = request;
-  *q.mutable_reply() = reply;
-  q.set_desk_only(desk_only);
-  log_file_->log(topic::kRequest, k_, q);
+  if (log_file_ != nullptr) rfms::logRequest(*log_file_, k_, request, reply, desk_only);
 }
 
 void ClusterLoop::logApplied(proto::AppliedTorques& a) {
@@ -347,7 +278,7 @@ void ClusterLoop::serveRemote() {
 void ClusterLoop::run(TaskScript* script, MailDigest* digest) {
   const bool lockstep = waitsForMail(s_.config.clock());
   const bool paced = s_.config.clock() == proto::CM_PACED;
-  const auto period = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s_.config.dt_ms() * 1e-3));
+  const auto period = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(sampleSeconds(s_.config.controller())));
   auto t0 = Clock::now();
   SupervisorOutbox out;
   bool stopping = false, power_off_sent = false;
@@ -419,7 +350,7 @@ void ClusterLoop::run(TaskScript* script, MailDigest* digest) {
       const double late = std::chrono::duration<double, std::milli>(Clock::now() - tick).count();
       record(proto::NODE_SUPERVISOR, late);
       // Sending after the period is over is the supervisor's own deadline miss.
-      if (late > s_.config.dt_ms()) ++misses_[proto::NODE_SUPERVISOR];
+      if (late > s_.config.controller().dt_ms()) ++misses_[proto::NODE_SUPERVISOR];
     }
     smail_.mutable_smail()->Swap(&out.smail);
     send(pub_, kTopicSMail, smail_, buffer_);
@@ -441,7 +372,11 @@ void ClusterLoop::run(TaskScript* script, MailDigest* digest) {
       }
       log_file_->log(topic::kSMail, k_, out.smail);
       log_file_->log(topic::kMMail, k_, out.mmail);
-      for (const proto::LogEvent& e : eventsOf(k_, out)) log_file_->log(topic::kEvent, k_, e);
+      proto::LogEvent event;
+      for (int i = 0; i < out.event_count; ++i) {
+        toLogEvent(k_, out.events[static_cast<std::size_t>(i)], event);
+        log_file_->log(topic::kEvent, k_, event);
+      }
       if (!lockstep) {
         timing_.set_period(k_);
         timing_.set_tick_ns(std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -541,7 +476,7 @@ std::string scriptSummaryText(const ScriptLog& l, const ClusterLoop& loop, const
   const FinalError f = finalError(l, loop, model);
   std::snprintf(buf, sizeof buf, "final T6 error (from the encoders): %.4f mm, %.4f deg\n", f.mm, f.deg);
   o << buf << "mail that missed its period:";
-  for (proto::Node n : kOthers) o << ' ' << nodeName(n) << '=' << loop.misses()[static_cast<std::size_t>(n)];
+  for (proto::Node n : kAnsweringNodes) o << ' ' << nodeName(n) << '=' << loop.misses()[static_cast<std::size_t>(n)];
   o << "\n";
   if (l.emergency) o << "EMGCY: " << describe(l.reason) << " (" << nodeName(l.node) << ")\n";
   return o.str();
@@ -556,7 +491,7 @@ std::string scriptSummaryJson(const ScriptLog& l, const ClusterLoop& loop, const
     << ",\"refused\":" << l.refused.size() << ",\"final_position_error_mm\":" << f.mm
     << ",\"emergency\":" << (l.emergency ? "true" : "false") << ",\"misses\":{";
   bool first = true;
-  for (proto::Node n : kOthers) {
+  for (proto::Node n : kAnsweringNodes) {
     o << (first ? "" : ",") << '"' << nodeName(n) << "\":" << loop.misses()[static_cast<std::size_t>(n)];
     first = false;
   }

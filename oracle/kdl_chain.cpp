@@ -1,18 +1,8 @@
-// The same robot model as an Orocos KDL chain: a peer library used as an independent oracle in
-// tests and as the reference in benchmarks. Paul's DH maps onto KDL segments as
-// Joint(RotZ) followed by Frame::DH(a, alpha, d, theta_offset), with each link's inertia in the
-// segment's tip frame, which is DH frame i.
-#pragma once
+#include "oracle/kdl_chain.hpp"
 
-#include <kdl/chain.hpp>
-#include <kdl/frames.hpp>
-#include <kdl/jntarray.hpp>
+namespace rfms::oracle {
 
-#include "common/robot_model.hpp"
-
-namespace rfms::test {
-
-inline KDL::Chain kdlChain(const RobotModel& model) {
+KDL::Chain kdlChain(const RobotModel& model) {
   KDL::Chain chain;
   for (const JointModel& j : model.joints) {
     const LinkInertia& l = j.link;
@@ -29,12 +19,10 @@ inline KDL::Chain kdlChain(const RobotModel& model) {
   return chain;
 }
 
-inline KDL::JntArray kdlJoints(const JointVec& q) {
+KDL::JntArray kdlJoints(const JointVec& q) {
   KDL::JntArray a(kJoints);
   for (int i = 0; i < kJoints; ++i) a(i) = q[i];
   return a;
 }
 
-inline KDL::Vector kdlVector(const Vec3& v) { return KDL::Vector(v.x(), v.y(), v.z()); }
-
-}  // namespace rfms::test
+}  // namespace rfms::oracle

@@ -1,5 +1,5 @@
-// What every node process shares: its logger, its stop signals, its command line, and the
-// start handshake with the supervisor.
+// What every node process shares: its logger, its stop signals, its command line, its hello and
+// its real-time settings. The start handshake is node/start_handshake.hpp.
 #pragma once
 
 #include <spdlog/spdlog.h>
@@ -8,8 +8,8 @@
 #include <string>
 #include <zmq.hpp>
 
-#include "common/cluster_config.hpp"
-#include "common/transport.hpp"
+#include "node/cluster_config.hpp"
+#include "node/transport.hpp"
 
 namespace CLI {
 class App;
@@ -37,14 +37,5 @@ proto::Hello helloFor(proto::Node node, const ClusterSettings& s);
 // where the system refuses, logs one warning naming what was refused and carries on. The
 // supervisor, the clock, runs one step above the nodes it waits for (priority_offset 1).
 void applyRealtimeSettings(const ClusterSettings& s, spdlog::logger& log, int priority_offset = 0);
-
-enum class StartResult { kStarted, kRefused, kStopped };
-
-// A node other than the supervisor announces itself every 20 ms until the supervisor starts the
-// cluster (or refuses this node, or a stop comes). `arm_sub` is the node's subscription to the
-// arm's publisher when it has one; `arm_pub` is the arm's own publisher (for the arm's hello).
-StartResult awaitStart(proto::Node node, const ClusterSettings& s, zmq::socket_t& supervisor_sub,
-                       zmq::socket_t& supervisor_push, zmq::socket_t* arm_sub, zmq::socket_t* arm_pub,
-                       spdlog::logger& log);
 
 }  // namespace rfms

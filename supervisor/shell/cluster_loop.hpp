@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "common/mail_codec.hpp"
-#include "common/node_shell.hpp"
+#include "node/node_shell.hpp"
 #include "runlog/run_logger.hpp"
 #include "supervisor/event_log.hpp"
 #include "supervisor/remote_desk.hpp"
@@ -20,12 +20,6 @@
 namespace rfms {
 
 using Clock_time_point = std::chrono::steady_clock::time_point;
-
-// Announces the supervisor and waits until the arm, the math server and the six joints are ready
-// and agree with its configuration; refuses those that disagree. False (with one clear log line)
-// when the startup timeout passes or a stop signal comes.
-bool waitForNodes(const ClusterSettings& s, zmq::socket_t& pub, zmq::socket_t& pull, zmq::socket_t& arm,
-                  spdlog::logger& log);
 
 class ClusterLoop {
  public:

@@ -1,6 +1,7 @@
 // The part every node process's main() shares: command line, logger, stop signals, the cluster
 // configuration and robot model, real-time settings, and one clear line with exit code 2 when any
-// of it is wrong. A node's main adds its own options and passes its loop as `body`.
+// of it is wrong. A node's main adds its own options and passes its loop as `body`; it builds its
+// core from `controller()` through the core's own configuration function.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -8,18 +9,17 @@
 #include <functional>
 #include <string>
 
-#include "common/node_shell.hpp"
 #include "common/robot_model.hpp"
-#include "sim/harness.hpp"
+#include "node/node_shell.hpp"
 
 namespace rfms {
 
 struct NodeContext {
   ClusterSettings settings;
   RobotModel model;
-  HarnessConfig controller;  // what the cores are configured from (sim/node_configs.hpp)
   spdlog::logger& log;
   const NodeOptions& options;
+  const proto::ControllerSettings& controller() const { return settings.config.controller(); }
 };
 
 // `name()` is asked after parsing (a joint's name depends on --joint). The supervisor runs with

@@ -1,4 +1,4 @@
-#include "common/cluster_config.hpp"
+#include "node/cluster_config.hpp"
 
 #include <google/protobuf/text_format.h>
 
@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "common/error.hpp"
-#include "common/ik_puma.hpp"
+#include "common/controller_settings.hpp"
 
 namespace rfms {
 
@@ -55,12 +55,7 @@ ClusterSettings loadClusterConfig(const std::string& path, const std::string& ru
   if (robot.is_relative()) robot = std::filesystem::path(path).parent_path() / robot;
   c.set_robot(std::filesystem::weakly_canonical(robot).string());
   s.robot_digest = fileDigest(c.robot());
-  if (!(c.dt_ms() >= 0.5 && c.dt_ms() <= 10.0)) fail("dt_ms", "must be within 0.5 .. 10, got " + std::to_string(c.dt_ms()));
-  if (c.update_periods() < 1 || c.update_periods() > 100) fail("update_periods", "must be 1 .. 100");
-  if (c.watchdog_periods() < 2) fail("watchdog_periods", "must be at least 2");
-  if (c.pik().empty()) c.set_pik(toString(kDefaultPikScheme));
-  if (!parsePikScheme(c.pik()))
-    fail("pik", "'" + c.pik() + "' is not one of paper, paper-extrapolated, decoupled, decoupled-extrapolated");
+  checkControllerSettings(c.controller(), path + ": controller");
   if (c.lockstep_timeout_ms() < 1) fail("lockstep_timeout_ms", "must be at least 1");
   if (c.startup_timeout_ms() < 100) fail("startup_timeout_ms", "must be at least 100");
   for (auto* e : {c.mutable_supervisor_pub(), c.mutable_supervisor_pull(), c.mutable_arm_pub(), c.mutable_arm_pull(),
@@ -89,18 +84,10 @@ const char* clockName(proto::ClockMode c) {
 }
 
 std::string disagreement(const proto::Hello& mine, const proto::Hello& hello) {
-  std::ostringstream why;
-  if (hello.robot_digest() != mine.robot_digest()) why << "its robot model differs from the supervisor's";
-  else if (hello.dt_ms() != mine.dt_ms())
-    why << "its sample period " << hello.dt_ms() << " ms differs from the supervisor's " << mine.dt_ms() << " ms";
-  else if (hello.update_periods() != mine.update_periods())
-    why << "its setpoint update period " << hello.update_periods() << " differs from the supervisor's "
-        << mine.update_periods();
-  else if (hello.pik() != mine.pik())
-    why << "its PIK scheme " << hello.pik() << " differs from the supervisor's " << mine.pik();
-  else if (hello.clock() != mine.clock())
-    why << "its clock mode differs from the supervisor's";
-  return why.str();
+  if (hello.robot_digest() != mine.robot_digest()) return "its robot model differs from the supervisor's";
+  if (hello.clock() != mine.clock()) return "its clock mode differs from the supervisor's";
+  const std::string why = settingsDifference(mine.controller(), hello.controller(), "the supervisor's");
+  return why.empty() ? "" : "its controller." + why;
 }
 
 }  // namespace rfms

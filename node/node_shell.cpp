@@ -1,4 +1,4 @@
-#include "common/node_shell.hpp"
+#include "node/node_shell.hpp"
 
 #include <CLI/CLI.hpp>
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -59,42 +59,9 @@ proto::Hello helloFor(proto::Node node, const ClusterSettings& s) {
   proto::Hello h;
   h.set_node(node);
   h.set_robot_digest(s.robot_digest);
-  h.set_dt_ms(s.config.dt_ms());
-  h.set_update_periods(s.config.update_periods());
   h.set_clock(s.config.clock());
-  h.set_pik(s.config.pik());
+  *h.mutable_controller() = s.config.controller();
   return h;
-}
-
-StartResult awaitStart(proto::Node node, const ClusterSettings& s, zmq::socket_t& supervisor_sub,
-                       zmq::socket_t& supervisor_push, zmq::socket_t* arm_sub, zmq::socket_t* arm_pub,
-                       spdlog::logger& log) {
-  proto::Envelope hello, in;
-  *hello.mutable_hello() = helloFor(node, s);
-  std::string buffer;
-  auto last = std::chrono::steady_clock::now() - std::chrono::seconds(1);
-  while (!stopRequested()) {
-    if (std::chrono::steady_clock::now() - last >= std::chrono::milliseconds(20)) {
-      last = std::chrono::steady_clock::now();
-      if (arm_pub != nullptr) send(*arm_pub, kTopicControl, hello, buffer);
-      send(supervisor_push, kTopicControl, hello, buffer);
-    }
-    while (receive(supervisor_sub, in, 0)) {
-      if (in.has_hello()) hello.mutable_hello()->set_hears_supervisor(true);
-      if (in.has_start()) return StartResult::kStarted;
-      if (in.has_stop()) return StartResult::kStopped;
-      if (in.has_refuse() && in.refuse().node() == node) {
-        log.error("refused by the supervisor: {}", in.refuse().reason());
-        return StartResult::kRefused;
-      }
-    }
-    if (arm_sub != nullptr) {
-      while (receive(*arm_sub, in, 0))
-        if (in.has_hello()) hello.mutable_hello()->set_hears_arm(true);
-    }
-    pollAny({&supervisor_sub}, 5);
-  }
-  return StartResult::kStopped;
 }
 
 }  // namespace rfms

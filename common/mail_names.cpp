@@ -1,0 +1,27 @@
+#include "common/mail_names.hpp"
+
+namespace rfms {
+
+const char* describe(proto::EmergencyReason reason) {
+  switch (reason) {
+    case proto::ER_NONE: return "none";
+    case proto::ER_FOLLOWING_ERROR: return "following error above its limit";
+    case proto::ER_JOINT_LIMIT: return "joint outside its range";
+    case proto::ER_SATURATION: return "torque saturated too long";
+    case proto::ER_NODE_SILENT: return "node silent";
+    case proto::ER_IK_FAILURE: return "setpoint could not be solved";
+    case proto::ER_CALIBRATION: return "index pulse not found";
+    case proto::ER_OPERATOR: return "emergency stop requested";
+    case proto::ER_UNREACHABLE: return "trajectory left the workspace";
+    default: return "unknown";
+  }
+}
+
+const char* nodeName(proto::Node node) {
+  static constexpr const char* kNames[kNodeSlots] = {"none",   "supervisor", "joint 1", "joint 2", "joint 3",
+                                           "joint 4", "joint 5",   "joint 6", "math",    "arm"};
+  const int i = static_cast<int>(node);
+  return i >= 0 && static_cast<std::size_t>(i) < kNodeSlots ? kNames[i] : "unknown";
+}
+
+}  // namespace rfms

@@ -1,0 +1,27 @@
+// Names of the mailboxes' enumerations, for logs, summaries and clients, and the size of the
+// table a value of proto::Node indexes.
+#pragma once
+
+#include <array>
+#include <cstddef>
+
+#include "proto/mailboxes.pb.h"
+
+namespace rfms {
+
+// Arrays indexed by proto::Node (NODE_NONE .. NODE_ARM) have this many entries.
+inline constexpr std::size_t kNodeSlots = static_cast<std::size_t>(proto::Node_MAX) + 1;
+
+// The eight nodes that answer the supervisor, in the order summaries list them.
+inline constexpr std::array<proto::Node, 8> kAnsweringNodes{
+    proto::NODE_ARM,    proto::NODE_MATH,   proto::NODE_JOINT1, proto::NODE_JOINT2,
+    proto::NODE_JOINT3, proto::NODE_JOINT4, proto::NODE_JOINT5, proto::NODE_JOINT6};
+// All nine, the supervisor first.
+inline constexpr std::array<proto::Node, 9> kClusterNodes{
+    proto::NODE_SUPERVISOR, proto::NODE_ARM,    proto::NODE_MATH,   proto::NODE_JOINT1, proto::NODE_JOINT2,
+    proto::NODE_JOINT3,     proto::NODE_JOINT4, proto::NODE_JOINT5, proto::NODE_JOINT6};
+
+const char* describe(proto::EmergencyReason reason);
+const char* nodeName(proto::Node node);
+
+}  // namespace rfms

@@ -1,0 +1,29 @@
+#include "node/node_main.hpp"
+
+#include "common/error.hpp"
+#include "common/robot_model_loader.hpp"
+
+namespace rfms {
+
+int runNode(int argc, char** argv, CLI::App& app, const std::function<std::string()>& name, int priority_offset,
+            const std::function<int(NodeContext&)>& body) {
+  NodeOptions options;
+  addNodeOptions(app, options);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  auto log = makeNodeLogger(name());
+  installStopSignals();
+  return guardedMain(
+      [&] {
+        NodeContext c{loadClusterConfig(options.config, options.run_dir), RobotModel{}, *log, options};
+        c.model = loadRobotModel(c.settings.config.robot());
+        applyRealtimeSettings(c.settings, *log, priority_offset);
+        return body(c);
+      },
+      [&](const std::string& message) { log->error("{}", message); });
+}
+
+}  // namespace rfms

@@ -1,0 +1,29 @@
+// The layer table of docs/architecture.md, read from the page itself, and the check of a source
+// tree against it: every quoted #include must point to the file's own row or to a row it may
+// include. The page is the table's one home; this only reads it.
+#pragma once
+
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace rfms::test {
+
+struct LayerRow {
+  std::string path;                 // "common/" (a folder) or "supervisor/main.cpp" (one file)
+  std::set<std::string> may_include;
+};
+
+// The rows of the table whose header starts "| path |".
+std::vector<LayerRow> readLayerTable(const std::string& markdown);
+
+// The row a path (relative to the tree's root) belongs to: the longest matching one, or nullptr.
+const LayerRow* rowOf(const std::vector<LayerRow>& rows, const std::string& path);
+
+// One line for each include that points outside what its file's row allows, and for each source
+// file that belongs to no row. Scans C++ sources below `root`, leaving out tests/, build output,
+// tools/ and hidden folders.
+std::vector<std::string> layerViolations(const std::filesystem::path& root, const std::vector<LayerRow>& rows);
+
+}  // namespace rfms::test

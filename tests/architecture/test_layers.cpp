@@ -1,0 +1,71 @@
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include "tests/architecture/layer_table.hpp"
+#include "tests/support/files.hpp"
+
+namespace rfms::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<LayerRow> projectTable() {
+  return readLayerTable(readFile(fs::path(RFMS_SOURCE_DIR) / "docs/architecture.md"));
+}
+
+TEST(Layers, TheTableIsReadFromTheArchitecturePage) {
+  const std::vector<LayerRow> rows = projectTable();
+  ASSERT_GE(rows.size(), 15u);
+  const LayerRow* common = rowOf(rows, "common/kinematics.hpp");
+  ASSERT_NE(common, nullptr);
+  EXPECT_EQ(common->path, "common/");
+  EXPECT_EQ(common->may_include, std::set<std::string>{"proto/"});
+  // A file row wins over its folder's: the joint server's main is a shell, its core is not.
+  EXPECT_EQ(rowOf(rows, "joint_node/main.cpp")->path, "joint_node/main.cpp");
+  EXPECT_EQ(rowOf(rows, "joint_node/joint_core.cpp")->path, "joint_node/");
+  EXPECT_EQ(rowOf(rows, "supervisor/shell/cluster_loop.cpp")->path, "supervisor/shell/");
+}
+
+TEST(Layers, EveryIncludeOfTheProjectPointsDownTheTable) {
+  const std::vector<std::string> v = layerViolations(RFMS_SOURCE_DIR, projectTable());
+  std::string all;
+  for (const std::string& line : v) all += line + "\n";
+  EXPECT_TRUE(v.empty()) << all;
+}
+
+// The check itself, on a small tree made for it: it must catch an include that points up, one
+// that points sideways, and a file outside every row.
+TEST(Layers, AnIncludeUpOrSidewaysIsCaught) {
+  char pattern[] = "/tmp/rfms-layers-XXXXXX";
+  ASSERT_NE(mkdtemp(pattern), nullptr);
+  const fs::path root = pattern;
+  auto write = [&](const std::string& file, const std::string& text) {
+    fs::create_directories((root / file).parent_path());
+    std::ofstream(root / file) << text;
+  };
+  write("common/a.hpp", "#include \"proto/x.pb.h\"\n#include <vector>\n");
+  write("common/up.cpp", "#include \"sim/harness.hpp\"\n");
+  write("sim/harness.cpp", "#include \"common/a.hpp\"\n#include \"joint_node/j.hpp\"\n");
+  write("joint_node/j.hpp", "  #  include \"supervisor/s.hpp\"\n");
+  write("stray/s.cpp", "\n");
+  write("tests/t.cpp", "#include \"sim/harness.hpp\"\n");  // tests may include anything
+  const std::vector<LayerRow> rows = readLayerTable(
+      "| path | layer | what | may include |\n|---|---|---|---|\n"
+      "| `proto/` | 0 | schemas | |\n"
+      "| `common/` | 1 | maths | `proto/` |\n"
+      "| `joint_node/` | 2 | core | `proto/`, `common/` |\n"
+      "| `supervisor/` | 2 | core | `proto/`, `common/` |\n"
+      "| `sim/` | 3 | harness | `proto/`, `common/`, `joint_node/`, `supervisor/` |\n");
+  std::vector<std::string> v = layerViolations(root, rows);
+  std::sort(v.begin(), v.end());
+  ASSERT_EQ(v.size(), 3u);
+  EXPECT_EQ(v[0], "common/up.cpp:1: \"sim/harness.hpp\": common/ may not include sim/");
+  EXPECT_EQ(v[1], "joint_node/j.hpp:1: \"supervisor/s.hpp\": joint_node/ may not include supervisor/");
+  EXPECT_EQ(v[2], "stray/s.cpp: in no row of the layer table");
+  fs::remove_all(root);
+}
+
+}  // namespace
+}  // namespace rfms::test
