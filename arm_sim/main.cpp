@@ -9,6 +9,7 @@
 
 #include "arm_sim/arm_core.hpp"
 #include "node/node_main.hpp"
+#include "node/mail_wait.hpp"
 #include "node/start_handshake.hpp"
 
 int main(int argc, char** argv) {
@@ -78,11 +79,12 @@ int main(int argc, char** argv) {
         int have = 0, expected = 0;
         for (int j = 0; j < kJoints; ++j)
           expected += !heard[static_cast<std::size_t>(j)] || silent[static_cast<std::size_t>(j)] < settings.watchdog_periods();
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+        const auto deadline = SteadyClock::now() + std::chrono::milliseconds(timeout_ms);
         while (have < expected && !stopRequested()) {
-          const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-          if (left.count() <= 0) break;
-          if (!receive(pull, in, static_cast<int>(left.count()))) continue;
+          if (!receive(pull, in, 0)) {
+            if (!waitForMail({&pull}, deadline)) break;
+            continue;
+          }
           if (!in.has_torque() || in.torque().header().period() != k) continue;
           const int j = static_cast<int>(in.torque().joint()) - 1;
           if (j < 0 || j >= kJoints || commands[static_cast<std::size_t>(j)] != nullptr) continue;

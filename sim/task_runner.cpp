@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "common/kinematics.hpp"
+#include "supervisor/task_summary.hpp"
 
 namespace rfms {
 
@@ -20,7 +21,6 @@ double toSegment(const Vec3& p, const Vec3& a, const Vec3& b) {
   return (p - (a + t * ab)).norm();
 }
 
-const char* rtName(proto::RtState s) { return proto::RtState_Name(s).c_str() + 3; }
 const char* tsName(proto::TrajState s) { return proto::TrajState_Name(s).c_str() + 3; }
 
 }  // namespace
@@ -70,16 +70,9 @@ RunSummary runTask(Harness& h, const std::vector<TaskStatement>& task, const Run
   h.on_period = previous;
   s.script = script.log();
 
-  const auto& moves = s.script.moves;
-  for (auto it = moves.rbegin(); it != moves.rend(); ++it) {
-    if (!it->completed) continue;
-    const Transform target = sup.world().solve(sup.world().findPosition(it->position));
-    const Transform actual = forwardKinematics(h.model(), h.arm().q());
-    s.final_position_error_mm = 1e3 * (actual.translation() - target.translation()).norm();
-    s.final_orientation_error_deg =
-        180.0 / std::numbers::pi * Eigen::AngleAxisd(target.linear().transpose() * actual.linear()).angle();
-    break;
-  }
+  const FinalError f = finalError(s.script, sup, h.model(), h.arm().q());
+  s.final_position_error_mm = f.mm;
+  s.final_orientation_error_deg = f.deg;
   s.periods = h.period();
   return s;
 }
@@ -90,60 +83,31 @@ std::string summaryText(const RunSummary& s) {
   const ScriptLog& l = s.script;
   o << "simulated " << s.simTime() << " s (" << s.periods << " periods)"
     << (l.calibrated ? ", calibrated" : ", NOT calibrated") << (l.timed_out ? ", TIMED OUT" : "") << "\n";
-  o << "states:";
-  for (proto::RtState st : l.states) o << ' ' << rtName(st);
-  o << "\ntrajectory states:";
+  writeSummaryText(o, l, s.dt, {s.final_position_error_mm, s.final_orientation_error_deg});
+  // What only the harness can tell: the true arm against the commanded path.
+  o << "trajectory states:";
   for (proto::TrajState st : s.traj_states) o << ' ' << tsName(st);
-  o << "\nmoves (" << l.moves.size() << "):\n";
-  for (const MoveRecord& m : l.moves) {
-    std::snprintf(buf, sizeof buf, "  #%llu %-10s %-10s start %7.3f s  end %7.3f s  %s\n",
-                  static_cast<unsigned long long>(m.id), m.position.c_str(), m.motion.c_str(),
-                  static_cast<double>(m.started) * s.dt, static_cast<double>(m.ended) * s.dt,
-                  m.completed ? "completed" : (m.aborted ? "ABORTED" : "NOT DONE"));
-    o << buf;
-  }
-  for (const std::string& r : l.refused) o << "refused: " << r << "\n";
-  std::snprintf(buf, sizeof buf, "final T6 error: %.4f mm, %.4f deg\n", s.final_position_error_mm,
-                s.final_orientation_error_deg);
-  o << buf;
-  std::snprintf(buf, sizeof buf,
-                "max Cartesian path deviation: arm %.4f mm, PIK setpoints %.4f mm\n", s.max_path_deviation_mm,
-                s.max_setpoint_deviation_mm);
+  std::snprintf(buf, sizeof buf, "\nmax Cartesian path deviation: arm %.4f mm, PIK setpoints %.4f mm\n",
+                s.max_path_deviation_mm, s.max_setpoint_deviation_mm);
   o << buf << "max servo following error [deg]:";
   for (int i = 0; i < kJoints; ++i) {
     std::snprintf(buf, sizeof buf, " %.4f", s.max_following_error[i] * 180.0 / std::numbers::pi);
     o << buf;
   }
   o << "\n";
-  if (l.emergency) o << "EMGCY: " << describe(l.reason) << " (" << nodeName(l.node) << ")\n";
   return o.str();
 }
 
 std::string summaryJson(const RunSummary& s) {
   std::ostringstream o;
   o.precision(17);
-  const ScriptLog& l = s.script;
-  o << "{\"sim_time_s\":" << s.simTime() << ",\"periods\":" << s.periods
-    << ",\"calibrated\":" << (l.calibrated ? "true" : "false") << ",\"timed_out\":" << (l.timed_out ? "true" : "false")
-    << ",\"states\":[";
-  for (std::size_t i = 0; i < l.states.size(); ++i) o << (i ? "," : "") << '"' << rtName(l.states[i]) << '"';
-  o << "],\"trajectory_states\":[";
+  o << "{\"sim_time_s\":" << s.simTime() << ",\"periods\":" << s.periods << ",\"trajectory_states\":[";
   for (std::size_t i = 0; i < s.traj_states.size(); ++i) o << (i ? "," : "") << '"' << tsName(s.traj_states[i]) << '"';
-  o << "],\"moves\":[";
-  for (std::size_t i = 0; i < l.moves.size(); ++i) {
-    const MoveRecord& m = l.moves[i];
-    o << (i ? "," : "") << "{\"id\":" << m.id << ",\"position\":\"" << m.position << "\",\"motion\":\"" << m.motion
-      << "\",\"started_s\":" << static_cast<double>(m.started) * s.dt
-      << ",\"ended_s\":" << static_cast<double>(m.ended) * s.dt
-      << ",\"completed\":" << (m.completed ? "true" : "false") << "}";
-  }
-  o << "],\"refused\":" << l.refused.size() << ",\"final_position_error_mm\":" << s.final_position_error_mm
-    << ",\"final_orientation_error_deg\":" << s.final_orientation_error_deg
-    << ",\"max_path_deviation_mm\":" << s.max_path_deviation_mm
+  o << "],\"max_path_deviation_mm\":" << s.max_path_deviation_mm
     << ",\"max_setpoint_deviation_mm\":" << s.max_setpoint_deviation_mm << ",\"max_following_error_rad\":[";
   for (int i = 0; i < kJoints; ++i) o << (i ? "," : "") << s.max_following_error[i];
-  o << "],\"emergency\":" << (l.emergency ? "true" : "false");
-  if (l.emergency) o << ",\"reason\":\"" << describe(l.reason) << "\",\"node\":\"" << nodeName(l.node) << '"';
+  o << "],";
+  writeSummaryJson(o, s.script, s.dt, {s.final_position_error_mm, s.final_orientation_error_deg});
   o << "}";
   return o.str();
 }

@@ -11,6 +11,7 @@
 #include "common/task_file.hpp"
 #include "sim/harness.hpp"
 #include "supervisor/task_script.hpp"
+#include "supervisor/task_summary.hpp"
 
 namespace rfms {
 
@@ -26,9 +27,7 @@ struct RunSummary {
   std::uint64_t periods = 0;
   double dt = 1e-3;
   double simTime() const { return static_cast<double>(periods) * dt; }
-  bool succeeded() const {
-    return !script.moves.empty() && script.allMovesCompleted() && !script.emergency && !script.timed_out;
-  }
+  bool succeeded() const { return rfms::succeeded(script); }
 };
 
 struct RunOptions {

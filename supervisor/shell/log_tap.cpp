@@ -1,0 +1,63 @@
+#include "supervisor/shell/log_tap.hpp"
+
+#include "node/cluster_config.hpp"
+#include "runlog/run_logger.hpp"
+#include "supervisor/event_log.hpp"
+
+namespace rfms {
+
+LogTap::LogTap(RunLogger* log, proto::ClockMode clock) : log_(log), every_mail_(!waitsForMail(clock)) {}
+
+void LogTap::arrived(const proto::Envelope& mail) {
+  if (log_ == nullptr || !every_mail_) return;
+  if (mail.has_sensors()) log_->log(topic::kSensors, mail.sensors().header().period(), mail.sensors());
+  if (mail.has_jmail()) log_->log(topic::kJMail, mail.jmail().header().period(), mail.jmail());
+  if (mail.has_parcel()) log_->log(topic::kParcel, mail.parcel().header().period(), mail.parcel());
+}
+
+void LogTap::applied(proto::AppliedTorques& report) {
+  if (log_ == nullptr) return;
+  for (const proto::TorqueCommand& t : report.received()) log_->log(topic::kTorque, t.header().period(), t);
+  report.clear_received();
+  log_->log(topic::kApplied, report.header().period(), report);
+}
+
+void LogTap::request(std::uint64_t k, const proto::TaskRequest& request, const proto::TaskReply& reply,
+                     bool desk_only) {
+  if (log_ != nullptr) logRequest(*log_, k, request, reply, desk_only);
+}
+
+void LogTap::period(std::uint64_t k, const SupervisorInbox& in, const SupervisorOutbox& out, const Timing& timing) {
+  if (log_ == nullptr) return;
+  // Lockstep: what this period used (the arm's sensors of k, the joints' mail and the PARCEL of
+  // k-1, at their own periods); realtime logged every mail as it came.
+  if (!every_mail_) {
+    if (in.arm != nullptr) log_->log(topic::kSensors, k, *in.arm);
+    for (const proto::JMail* j : in.joints)
+      if (j != nullptr) log_->log(topic::kJMail, j->header().period(), *j);
+    if (in.parcel != nullptr) log_->log(topic::kParcel, in.parcel->header().period(), *in.parcel);
+  }
+  log_->log(topic::kSMail, k, out.smail);
+  log_->log(topic::kMMail, k, out.mmail);
+  for (int i = 0; i < out.event_count; ++i) {
+    toLogEvent(k, out.events[static_cast<std::size_t>(i)], event_);
+    log_->log(topic::kEvent, k, event_);
+  }
+  if (!every_mail_) return;
+  timing_.set_period(k);
+  timing_.set_tick_ns(timing.tick_ns);
+  timing_.clear_lateness_ms();
+  for (double ms : timing.lateness_ms) timing_.add_lateness_ms(ms);
+  timing_.set_missed(timing.missed);
+  // What the step read: with these a realtime log re-runs the supervisor's core exactly.
+  std::uint32_t used = 0;
+  if (in.arm != nullptr) used |= 1u << proto::NODE_ARM;
+  for (int j = 0; j < kJoints; ++j)
+    if (in.joints[static_cast<std::size_t>(j)] != nullptr) used |= 1u << (proto::NODE_JOINT1 + j);
+  if (in.parcel != nullptr) used |= 1u << proto::NODE_MATH;
+  timing_.set_used(used);
+  timing_.set_sensors_period(in.arm != nullptr ? static_cast<std::int64_t>(in.arm->header().period()) : -1);
+  log_->log(topic::kTiming, k, timing_);
+}
+
+}  // namespace rfms

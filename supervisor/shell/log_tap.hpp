@@ -1,0 +1,50 @@
+// What the cluster's supervisor writes into the run log. A realtime log holds every mail as it
+// came, read or late (the joints read sensors the supervisor skipped, and re-running each core
+// needs exactly what it read), and each period's timing; a lockstep or paced log holds what each
+// period used. Both hold what the supervisor sent, its events, the task requests and the torques
+// the arm applied. Real-time safe: messages go into the logger's ring through reused messages.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "common/mail_names.hpp"
+#include "proto/cluster.pb.h"
+#include "proto/runlog.pb.h"
+#include "supervisor/supervisor_core.hpp"
+
+namespace rfms {
+
+class RunLogger;
+
+class LogTap {
+ public:
+  // `log` may be null: then nothing is written.
+  LogTap(RunLogger* log, proto::ClockMode clock);
+
+  bool on() const { return log_ != nullptr; }
+  // Realtime: a mail as it arrived, before the supervisor decides whether it is in time.
+  void arrived(const proto::Envelope& mail);
+  // The arm's report of the torques it received (logged on the torque channel, each at its own
+  // period, as the harness logs them) and which one of each joint it integrated with.
+  void applied(proto::AppliedTorques& report);
+  void request(std::uint64_t k, const proto::TaskRequest& request, const proto::TaskReply& reply, bool desk_only);
+
+  // The supervisor's timing of period k (realtime): its tick on the system clock, each node's
+  // lateness (-1: no answer), which nodes missed it (bit 1 << Node).
+  struct Timing {
+    std::int64_t tick_ns = 0;
+    std::array<double, kNodeSlots> lateness_ms{};
+    std::uint32_t missed = 0;
+  };
+  // After period k's mail is out: what it used (lockstep), what it sent, its events, its timing.
+  void period(std::uint64_t k, const SupervisorInbox& in, const SupervisorOutbox& out, const Timing& timing);
+
+ private:
+  RunLogger* log_;
+  bool every_mail_;  // realtime: mail is logged as it arrives
+  proto::PeriodTiming timing_;
+  proto::LogEvent event_;
+};
+
+}  // namespace rfms

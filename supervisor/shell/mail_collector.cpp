@@ -1,0 +1,120 @@
+#include "supervisor/shell/mail_collector.hpp"
+
+#include "node/mail_wait.hpp"
+#include "node/transport.hpp"
+
+namespace rfms {
+
+namespace {
+// Each torque command goes from a joint to the arm beside its J_MAIL: counted on the wire here.
+constexpr std::uint64_t kTorqueBytes = 24;
+}  // namespace
+
+MailCollector::MailCollector(const ClusterSettings& s, zmq::socket_t& arm, zmq::socket_t& pull, ClusterStats& stats,
+                             LogTap& tap)
+    : arm_(arm),
+      pull_(pull),
+      stats_(stats),
+      tap_(tap),
+      wait_all_(waitsForMail(s.config.clock())),
+      timeout_(std::chrono::milliseconds(s.config.lockstep_timeout_ms())),
+      period_(std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(sampleSeconds(s.config.controller())))),
+      watchdog_(s.config.controller().watchdog_periods()) {}
+
+void MailCollector::collect(std::uint64_t k, Clock::time_point tick, SupervisorInbox& in) {
+  const auto deadline = wait_all_ ? Clock::now() + timeout_ : tick;
+  const auto asked = tick - period_;  // the tick of the period whose answers are due now
+  have_sensors_ = have_parcel_ = false;
+  have_joint_.fill(false);
+  late_.fill(-1.0);
+  missed_ = 0;
+  for (;;) {
+    while (receive(arm_, in_, 0)) takeFromArm(k);
+    while (receive(pull_, in_, 0)) takeFromPull(k, asked);
+    // A stop signal does not cut the wait short: the stop is a sequence of ordinary periods.
+    if (wait_all_ && complete(k)) break;
+    if (!waitForMail({&arm_, &pull_}, deadline)) break;
+  }
+  tally(k, in);
+}
+
+void MailCollector::takeFromArm(std::uint64_t k) {
+  if (in_.has_applied()) {
+    stats_.bytes(in_.ByteSizeLong());  // the arm's report, sent only when the run is logged
+    tap_.applied(*in_.mutable_applied());
+    return;
+  }
+  if (!in_.has_sensors()) return;
+  stats_.bytes(static_cast<std::uint64_t>(in_.ByteSizeLong()) * (kJoints + 1));  // to six joints and here
+  tap_.arrived(in_);
+  // Lockstep: the sensors of this period; realtime: the latest.
+  if (!wait_all_ || in_.sensors().header().period() == k) {
+    sensors_.Swap(&in_);
+    have_sensors_ = true;
+  }
+}
+
+void MailCollector::takeFromPull(std::uint64_t k, Clock::time_point asked) {
+  if (k == 0) return;  // nothing was asked yet: these are hellos
+  stats_.bytes(in_.ByteSizeLong());
+  tap_.arrived(in_);
+  const double ms = std::chrono::duration<double, std::milli>(Clock::now() - asked).count();
+  auto arrived = [&](proto::Node node) {
+    if (wait_all_) return;  // lateness is measured against ticks, which only realtime keeps
+    late_[static_cast<std::size_t>(node)] = ms;
+    stats_.late(node, ms);
+  };
+  if (in_.has_jmail() && in_.jmail().header().period() == k - 1) {
+    const int j = static_cast<int>(in_.jmail().joint()) - 1;
+    if (j < 0 || j >= kJoints) return;
+    jmail_[static_cast<std::size_t>(j)].Swap(&in_);
+    have_joint_[static_cast<std::size_t>(j)] = true;
+    stats_.bytes(kTorqueBytes);
+    arrived(static_cast<proto::Node>(proto::NODE_JOINT1 + j));
+  } else if (in_.has_parcel() && in_.parcel().header().period() == k - 1) {
+    parcel_.Swap(&in_);
+    have_parcel_ = true;
+    arrived(proto::NODE_MATH);
+  }
+}
+
+bool MailCollector::complete(std::uint64_t k) const {
+  // A node silent for the watchdog's N periods is not waited for any more: the watchdog has
+  // already named it, and waiting would only slow the emergency stop.
+  auto gone = [&](proto::Node node) { return silent_[static_cast<std::size_t>(node)] >= watchdog_; };
+  if (!have_sensors_ && !gone(proto::NODE_ARM)) return false;
+  if (k == 0) return true;
+  for (int j = 0; j < kJoints; ++j)
+    if (!have_joint_[static_cast<std::size_t>(j)] && !gone(static_cast<proto::Node>(proto::NODE_JOINT1 + j)))
+      return false;
+  return have_parcel_ || gone(proto::NODE_MATH);
+}
+
+void MailCollector::count(proto::Node node, bool arrived) {
+  const auto i = static_cast<std::size_t>(node);
+  if (arrived) {
+    silent_[i] = 0;
+    return;
+  }
+  ++silent_[i];
+  stats_.missed(node);
+  missed_ |= 1u << node;
+}
+
+void MailCollector::tally(std::uint64_t k, SupervisorInbox& in) {
+  // Realtime: the arm's publications drift against the ticks, so a window without one is normal
+  // jitter and two in a row a miss; the latest sensors are used either way.
+  arm_quiet_ = have_sensors_ ? 0 : arm_quiet_ + 1;
+  const bool arm_fresh = wait_all_ ? have_sensors_ : sensors_.has_sensors() && arm_quiet_ < 2;
+  in.arm = arm_fresh ? &sensors_.sensors() : nullptr;
+  count(proto::NODE_ARM, arm_fresh);
+  for (int j = 0; j < kJoints; ++j) {
+    const auto i = static_cast<std::size_t>(j);
+    in.joints[i] = have_joint_[i] ? &jmail_[i].jmail() : nullptr;
+    if (k > 0) count(static_cast<proto::Node>(proto::NODE_JOINT1 + j), have_joint_[i]);
+  }
+  in.parcel = have_parcel_ ? &parcel_.parcel() : nullptr;
+  if (k > 0) count(proto::NODE_MATH, have_parcel_);
+}
+
+}  // namespace rfms

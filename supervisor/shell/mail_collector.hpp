@@ -1,0 +1,59 @@
+// The supervisor's inbox in the cluster: for period k, the arm's sensors of k and the joints'
+// J_MAILs and the math server's PARCEL of k-1, gathered from the sockets under the clock's policy
+// and counted. Lockstep and paced: until every node still alive has answered, or the lockstep
+// timeout. Realtime: whatever came before the tick, each answer's lateness timed from the tick
+// that asked for it; the arm keeps its own clock, so one window without its sensors is jitter and
+// two in a row a miss. Real-time safe once the envelopes' fields have reached their sizes.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <zmq.hpp>
+
+#include "common/mail_names.hpp"
+#include "node/cluster_config.hpp"
+#include "supervisor/shell/cluster_stats.hpp"
+#include "supervisor/shell/log_tap.hpp"
+#include "supervisor/supervisor_core.hpp"
+
+namespace rfms {
+
+class MailCollector {
+ public:
+  using Clock = std::chrono::steady_clock;
+  MailCollector(const ClusterSettings& s, zmq::socket_t& arm, zmq::socket_t& pull, ClusterStats& stats, LogTap& tap);
+
+  // Fills `in` with period k's mail (pointers into this collector, valid until the next call).
+  // `tick` is period k's tick; lockstep passes the period's start.
+  void collect(std::uint64_t k, Clock::time_point tick, SupervisorInbox& in);
+
+  // This period's figures, for the run log's timing record.
+  const std::array<double, kNodeSlots>& lateness() const { return late_; }
+  std::uint32_t missed() const { return missed_; }
+
+ private:
+  void takeFromArm(std::uint64_t k);
+  void takeFromPull(std::uint64_t k, Clock::time_point asked);
+  bool complete(std::uint64_t k) const;
+  void tally(std::uint64_t k, SupervisorInbox& in);
+  void count(proto::Node node, bool arrived);
+
+  zmq::socket_t &arm_, &pull_;
+  ClusterStats& stats_;
+  LogTap& tap_;
+  const bool wait_all_;             // lockstep and paced
+  const Clock::duration timeout_;   // lockstep's wait for a period's mail
+  const Clock::duration period_;
+  const std::uint64_t watchdog_;    // a node silent this long is not waited for any more
+  proto::Envelope in_, sensors_, parcel_;
+  std::array<proto::Envelope, kJoints> jmail_;
+  bool have_sensors_ = false, have_parcel_ = false;
+  std::array<bool, kJoints> have_joint_{};
+  std::array<std::uint64_t, kNodeSlots> silent_{};  // consecutive periods without mail, by node
+  int arm_quiet_ = 0;                               // realtime: windows since the arm's last sensors
+  std::array<double, kNodeSlots> late_{};
+  std::uint32_t missed_ = 0;
+};
+
+}  // namespace rfms

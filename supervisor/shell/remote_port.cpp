@@ -1,0 +1,41 @@
+#include "supervisor/shell/remote_port.hpp"
+
+#include <chrono>
+
+namespace rfms {
+
+void RemotePort::serve(std::uint64_t k, SupervisorCore& core) {
+  for (int n = 0; n < kPerPeriod; ++n) {
+    zmq::message_t identity, payload;
+    if (!router_.recv(identity, zmq::recv_flags::dontwait)) return;
+    if (!identity.more() || !router_.recv(payload, zmq::recv_flags::dontwait)) continue;
+    if (!in_.ParseFromArray(payload.data(), static_cast<int>(payload.size()))) {
+      log_.warn("task endpoint: a message that does not parse; dropped");
+      continue;
+    }
+    out_.Clear();
+    if (in_.has_task_request()) {
+      proto::TaskReply& r = *out_.mutable_task_reply();
+      bool reached_core = false;
+      r = desk_.accept(in_.task_request(), core, k, &reached_core);
+      // This period's step computes the first setpoints that see it (at an update instant).
+      if (in_.task_request().arrived_ns() > 0) {
+        const auto now = std::chrono::system_clock::now().time_since_epoch();
+        const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(now).count();
+        r.set_arrival_to_setpoint_ms(static_cast<double>(ns - in_.task_request().arrived_ns()) * 1e-6);
+      }
+      if (!r.accepted()) log_.info("remote request {} of session {:x} refused: {}", r.number(), r.session(), r.reason());
+      tap_.request(k, in_.task_request(), r, !reached_core);
+    } else if (in_.has_status_request()) {
+      desk_.status(core, k, *out_.mutable_status());
+      out_.mutable_status()->set_session(in_.status_request().session());
+    } else {
+      continue;
+    }
+    out_.SerializeToString(&buffer_);
+    router_.send(identity, zmq::send_flags::sndmore);
+    router_.send(zmq::buffer(buffer_), zmq::send_flags::dontwait);
+  }
+}
+
+}  // namespace rfms

@@ -1,0 +1,41 @@
+// The supervisor's task endpoint in the cluster: requests and status requests from rfms-bridge on
+// a ROUTER socket, answered through the remote desk before the period's step (whose setpoints then
+// see them). A bounded number per period, so that a flood cannot hold the period up: the bridge's
+// queue holds the rest, and its clients wait for their answers. Not real-time safe (requests
+// allocate); the period's thread calls it only when a request is waiting.
+#pragma once
+
+#include <spdlog/spdlog.h>
+
+#include <cstdint>
+#include <string>
+#include <zmq.hpp>
+
+#include "proto/cluster.pb.h"
+#include "supervisor/remote_desk.hpp"
+#include "supervisor/shell/log_tap.hpp"
+
+namespace rfms {
+
+class RemotePort {
+ public:
+  RemotePort(zmq::socket_t& router, RemoteDesk& desk, LogTap& tap, spdlog::logger& log)
+      : router_(router), desk_(desk), tap_(tap), log_(log) {}
+
+  // Answers what has arrived since the last period.
+  void serve(std::uint64_t k, SupervisorCore& core);
+  // After step k: the desk learns which moves ended.
+  void observe(const SupervisorOutbox& out) { desk_.observe(out); }
+
+  static constexpr int kPerPeriod = 64;
+
+ private:
+  zmq::socket_t& router_;
+  RemoteDesk& desk_;
+  LogTap& tap_;
+  spdlog::logger& log_;
+  proto::Envelope in_, out_;
+  std::string buffer_;
+};
+
+}  // namespace rfms

@@ -1,0 +1,70 @@
+#include "supervisor/task_summary.hpp"
+
+#include <cstdio>
+#include <numbers>
+
+#include "common/kinematics.hpp"
+#include "common/mail_names.hpp"
+
+namespace rfms {
+
+namespace {
+const char* rtName(proto::RtState s) { return proto::RtState_Name(s).c_str() + 3; }
+}  // namespace
+
+FinalError finalError(const ScriptLog& log, const SupervisorCore& core, const RobotModel& model, const JointVec& q) {
+  FinalError f;
+  for (auto it = log.moves.rbegin(); it != log.moves.rend(); ++it) {
+    if (!it->completed) continue;
+    const WorldModel& w = core.world();
+    const Transform target = w.solve(w.findPosition(it->position));
+    const Transform actual = forwardKinematics(model, q);
+    f.mm = 1e3 * (actual.translation() - target.translation()).norm();
+    f.deg = 180.0 / std::numbers::pi * Eigen::AngleAxisd(target.linear().transpose() * actual.linear()).angle();
+    break;
+  }
+  return f;
+}
+
+bool succeeded(const ScriptLog& log) {
+  return !log.moves.empty() && log.allMovesCompleted() && !log.emergency && !log.timed_out;
+}
+
+void writeSummaryText(std::ostream& o, const ScriptLog& log, double dt, const FinalError& f) {
+  char buf[256];
+  o << "states:";
+  for (proto::RtState st : log.states) o << ' ' << rtName(st);
+  o << "\nmoves (" << log.moves.size() << "):\n";
+  for (const MoveRecord& m : log.moves) {
+    std::snprintf(buf, sizeof buf, "  #%llu %-10s %-10s start %7.3f s  end %7.3f s  %s\n",
+                  static_cast<unsigned long long>(m.id), m.position.c_str(), m.motion.c_str(),
+                  static_cast<double>(m.started) * dt, static_cast<double>(m.ended) * dt,
+                  m.completed ? "completed" : (m.aborted ? "ABORTED" : "NOT DONE"));
+    o << buf;
+  }
+  for (const std::string& r : log.refused) o << "refused: " << r << "\n";
+  std::snprintf(buf, sizeof buf, "final T6 error: %.4f mm, %.4f deg\n", f.mm, f.deg);
+  o << buf;
+  if (log.emergency) o << "EMGCY: " << describe(log.reason) << " (" << nodeName(log.node) << ")\n";
+}
+
+void writeSummaryJson(std::ostream& o, const ScriptLog& log, double dt, const FinalError& f) {
+  const auto precision = o.precision(17);
+  o << "\"calibrated\":" << (log.calibrated ? "true" : "false") << ",\"timed_out\":" << (log.timed_out ? "true" : "false")
+    << ",\"states\":[";
+  for (std::size_t i = 0; i < log.states.size(); ++i) o << (i ? "," : "") << '"' << rtName(log.states[i]) << '"';
+  o << "],\"moves\":[";
+  for (std::size_t i = 0; i < log.moves.size(); ++i) {
+    const MoveRecord& m = log.moves[i];
+    o << (i ? "," : "") << "{\"id\":" << m.id << ",\"position\":\"" << m.position << "\",\"motion\":\"" << m.motion
+      << "\",\"started_s\":" << static_cast<double>(m.started) * dt << ",\"ended_s\":" << static_cast<double>(m.ended) * dt
+      << ",\"completed\":" << (m.completed ? "true" : "false") << "}";
+  }
+  o << "],\"completed\":" << (log.allMovesCompleted() ? "true" : "false") << ",\"refused\":" << log.refused.size()
+    << ",\"final_position_error_mm\":" << f.mm << ",\"final_orientation_error_deg\":" << f.deg
+    << ",\"emergency\":" << (log.emergency ? "true" : "false");
+  if (log.emergency) o << ",\"reason\":\"" << describe(log.reason) << "\",\"node\":\"" << nodeName(log.node) << '"';
+  o.precision(precision);
+}
+
+}  // namespace rfms
