@@ -1,6 +1,9 @@
 // rfms-joint --joint N: one joint server as a cluster node. For every S_MAIL it runs its core with
 // the arm's sensor mail of the same period (lockstep) or the latest one (realtime), and sends its
 // J_MAIL to the supervisor and its torque command to the arm.
+#include <array>
+#include <utility>
+
 #include "joint_node/joint_core.hpp"
 #include "node/node_main.hpp"
 #include "node/start_handshake.hpp"
@@ -25,24 +28,29 @@ int main(int argc, char** argv) {
     c.log.info("ready");
 
     const bool lockstep = waitsForMail(s.config.clock());
-    proto::Envelope in, smail, sensors, jmail, torque;
+    // Mail is parsed into preallocated slots and kept by swapping pointers (node/mail_slot.hpp).
+    std::array<MailSlot, 3> slots;
+    MailSlot *in = &slots[0], *smail = &slots[1], *sensors = &slots[2];
+    proto::Envelope jmail, torque;
     bool have_smail = false, have_sensors = false;
     std::string buffer;
     while (!stopRequested()) {
       const int which = pollAny({&sup, &arm}, 100);
-      if (which == 0 && receive(sup, in, 0)) {
-        if (in.has_stop()) {
-          c.log.info("stop: {}", in.stop().reason());
+      if (which == 0 && receive(sup, *in, 0)) {
+        if (in->mail().has_stop()) {
+          c.log.info("stop: {}", in->mail().stop().reason());
           return 0;
         }
-        if (in.has_smail()) smail.Swap(&in), have_smail = true;
-      } else if (which == 1 && receive(arm, in, 0)) {
-        if (in.has_sensors()) sensors.Swap(&in), have_sensors = true;
+        if (in->mail().has_smail()) std::swap(smail, in), have_smail = true;
+      } else if (which == 1 && receive(arm, *in, 0)) {
+        if (in->mail().has_sensors()) std::swap(sensors, in), have_sensors = true;
       }
       if (!have_smail || !have_sensors) continue;
+      const proto::SMail& s_mail = smail->mail().smail();
+      const proto::ArmSensors& arm_sensors = sensors->mail().sensors();
       // Lockstep: both mails of the same period; realtime: each S_MAIL with the latest sensors.
-      if (lockstep && smail.smail().header().period() != sensors.sensors().header().period()) continue;
-      core.step(smail.smail(), sensors.sensors(), *jmail.mutable_jmail(), *torque.mutable_torque());
+      if (lockstep && s_mail.header().period() != arm_sensors.header().period()) continue;
+      core.step(s_mail, arm_sensors, *jmail.mutable_jmail(), *torque.mutable_torque());
       send(to_supervisor, kTopicControl, jmail, buffer);
       send(to_arm, kTopicControl, torque, buffer);
       have_smail = false;

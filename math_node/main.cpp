@@ -18,17 +18,18 @@ int main(int argc, char** argv) {
     if (start == StartResult::kStopped) return 0;
     c.log.info("ready");
 
-    proto::Envelope in, out;
+    MailSlot in;  // parsed without allocating (node/mail_slot.hpp)
+    proto::Envelope out;
     std::string buffer;
     std::uint64_t answered = 0;
     while (!stopRequested()) {
       if (!receive(sub, in, 100)) continue;
-      if (in.has_stop()) {
-        c.log.info("stop: {} ({} parcels sent)", in.stop().reason(), answered);
+      if (in.mail().has_stop()) {
+        c.log.info("stop: {} ({} parcels sent)", in.mail().stop().reason(), answered);
         return 0;
       }
-      if (!in.has_mmail()) continue;
-      math.step(in.mmail(), *out.mutable_parcel());
+      if (!in.mail().has_mmail()) continue;
+      math.step(in.mail().mmail(), *out.mutable_parcel());
       send(push, kTopicControl, out, buffer);
       ++answered;
     }

@@ -58,7 +58,11 @@ void send(zmq::socket_t& socket, Topic topic, const proto::Envelope& e, std::str
   socket.send(zmq::const_buffer(buffer.data(), buffer.size()), zmq::send_flags::none);
 }
 
-bool receive(zmq::socket_t& socket, proto::Envelope& e, int timeout_ms, long* malformed) {
+namespace {
+// One mail off `socket` (a topic frame, then the body) into `parse`; false when none waits or it
+// is malformed (counted, and its frames dropped).
+template <class Parse>
+bool receiveWith(zmq::socket_t& socket, int timeout_ms, long* malformed, Parse&& parse) {
   if (timeout_ms > 0 && pollAny({&socket}, timeout_ms) < 0) return false;
   zmq::message_t topic, body;
   try {
@@ -67,13 +71,23 @@ bool receive(zmq::socket_t& socket, proto::Envelope& e, int timeout_ms, long* ma
     if (error.num() == EINTR) return false;
     throw;
   }
-  if (!topic.more() || !socket.recv(body, zmq::recv_flags::none) || body.more() ||
-      !e.ParseFromArray(body.data(), static_cast<int>(body.size()))) {
+  if (!topic.more() || !socket.recv(body, zmq::recv_flags::none) || body.more() || !parse(body.data(), body.size())) {
     while (body.more() && socket.recv(body, zmq::recv_flags::dontwait)) {}  // drop the rest
     if (malformed != nullptr) ++*malformed;
     return false;
   }
   return true;
+}
+}  // namespace
+
+bool receive(zmq::socket_t& socket, proto::Envelope& e, int timeout_ms, long* malformed) {
+  return receiveWith(socket, timeout_ms, malformed,
+                     [&](const void* data, std::size_t size) { return e.ParseFromArray(data, static_cast<int>(size)); });
+}
+
+bool receive(zmq::socket_t& socket, MailSlot& slot, int timeout_ms, long* malformed) {
+  return receiveWith(socket, timeout_ms, malformed,
+                     [&](const void* data, std::size_t size) { return slot.parse(data, size); });
 }
 
 int pollAny(std::initializer_list<zmq::socket_t*> sockets, int timeout_ms) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <zmq.hpp>
 
+#include "node/mail_slot.hpp"
 #include "proto/cluster.pb.h"
 
 namespace rfms {
@@ -36,6 +37,10 @@ void send(zmq::socket_t& socket, Topic topic, const proto::Envelope& e, std::str
 // Waits up to `timeout_ms` (0: do not wait) for a message on `socket`; false when none came.
 // A message that does not parse is dropped and counted in `malformed`.
 bool receive(zmq::socket_t& socket, proto::Envelope& e, int timeout_ms, long* malformed = nullptr);
+
+// The same into a slot (node/mail_slot.hpp): no allocation on this thread. ZeroMQ itself allocates
+// a message larger than 33 bytes when it is sent; that allocation is libzmq's, not ours.
+bool receive(zmq::socket_t& socket, MailSlot& slot, int timeout_ms = 0, long* malformed = nullptr);
 
 // Which of the sockets has a message, waiting up to timeout_ms; -1 when none.
 int pollAny(std::initializer_list<zmq::socket_t*> sockets, int timeout_ms);

@@ -40,7 +40,7 @@ ClusterLoop::ClusterLoop(const ClusterSettings& s, SupervisorCore& core, zmq::so
       collector_(s, arm, pull, stats, tap) {}
 
 void ClusterLoop::run(TaskScript* script, MailDigest* digest) {
-  SupervisorOutbox out;
+  SupervisorOutbox& out = out_;
   for (;; ++k_) {
     const PeriodClock::Begin begin = clock_.begin(k_);
     // The ticks a stalled supervisor slept through are its own misses in realtime; paced mode has

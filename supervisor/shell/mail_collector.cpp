@@ -3,6 +3,8 @@
 #include "node/mail_wait.hpp"
 #include "node/transport.hpp"
 
+#include <utility>
+
 namespace rfms {
 
 namespace {
@@ -19,7 +21,12 @@ MailCollector::MailCollector(const ClusterSettings& s, zmq::socket_t& arm, zmq::
       wait_all_(waitsForMail(s.config.clock())),
       timeout_(std::chrono::milliseconds(s.config.lockstep_timeout_ms())),
       period_(std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(sampleSeconds(s.config.controller())))),
-      watchdog_(s.config.controller().watchdog_periods()) {}
+      watchdog_(s.config.controller().watchdog_periods()),
+      in_(&slots_[0]),
+      sensors_(&slots_[1]),
+      parcel_(&slots_[2]) {
+  for (int j = 0; j < kJoints; ++j) jmail_[static_cast<std::size_t>(j)] = &slots_[static_cast<std::size_t>(3 + j)];
+}
 
 void MailCollector::collect(std::uint64_t k, Clock::time_point tick, SupervisorInbox& in) {
   const auto deadline = wait_all_ ? Clock::now() + timeout_ : tick;
@@ -29,8 +36,8 @@ void MailCollector::collect(std::uint64_t k, Clock::time_point tick, SupervisorI
   late_.fill(-1.0);
   missed_ = 0;
   for (;;) {
-    while (receive(arm_, in_, 0)) takeFromArm(k);
-    while (receive(pull_, in_, 0)) takeFromPull(k, asked);
+    while (receive(arm_, *in_, 0)) takeFromArm(k, in_->mail());
+    while (receive(pull_, *in_, 0)) takeFromPull(k, asked, in_->mail());
     // A stop signal does not cut the wait short: the stop is a sequence of ordinary periods.
     if (wait_all_ && complete(k)) break;
     if (!waitForMail({&arm_, &pull_}, deadline)) break;
@@ -38,41 +45,41 @@ void MailCollector::collect(std::uint64_t k, Clock::time_point tick, SupervisorI
   tally(k, in);
 }
 
-void MailCollector::takeFromArm(std::uint64_t k) {
-  if (in_.has_applied()) {
-    stats_.bytes(in_.ByteSizeLong());  // the arm's report, sent only when the run is logged
-    tap_.applied(*in_.mutable_applied());
+void MailCollector::takeFromArm(std::uint64_t k, proto::Envelope& mail) {
+  if (mail.has_applied()) {
+    stats_.bytes(mail.ByteSizeLong());  // the arm's report, sent only when the run is logged
+    tap_.applied(*mail.mutable_applied());
     return;
   }
-  if (!in_.has_sensors()) return;
-  stats_.bytes(static_cast<std::uint64_t>(in_.ByteSizeLong()) * (kJoints + 1));  // to six joints and here
-  tap_.arrived(in_);
+  if (!mail.has_sensors()) return;
+  stats_.bytes(static_cast<std::uint64_t>(mail.ByteSizeLong()) * (kJoints + 1));  // to six joints and here
+  tap_.arrived(mail);
   // Lockstep: the sensors of this period; realtime: the latest.
-  if (!wait_all_ || in_.sensors().header().period() == k) {
-    sensors_.Swap(&in_);
+  if (!wait_all_ || mail.sensors().header().period() == k) {
+    std::swap(sensors_, in_);
     have_sensors_ = true;
   }
 }
 
-void MailCollector::takeFromPull(std::uint64_t k, Clock::time_point asked) {
+void MailCollector::takeFromPull(std::uint64_t k, Clock::time_point asked, const proto::Envelope& mail) {
   if (k == 0) return;  // nothing was asked yet: these are hellos
-  stats_.bytes(in_.ByteSizeLong());
-  tap_.arrived(in_);
+  stats_.bytes(mail.ByteSizeLong());
+  tap_.arrived(mail);
   const double ms = std::chrono::duration<double, std::milli>(Clock::now() - asked).count();
   auto arrived = [&](proto::Node node) {
     if (wait_all_) return;  // lateness is measured against ticks, which only realtime keeps
     late_[static_cast<std::size_t>(node)] = ms;
     stats_.late(node, ms);
   };
-  if (in_.has_jmail() && in_.jmail().header().period() == k - 1) {
-    const int j = static_cast<int>(in_.jmail().joint()) - 1;
+  if (mail.has_jmail() && mail.jmail().header().period() == k - 1) {
+    const int j = static_cast<int>(mail.jmail().joint()) - 1;
     if (j < 0 || j >= kJoints) return;
-    jmail_[static_cast<std::size_t>(j)].Swap(&in_);
+    std::swap(jmail_[static_cast<std::size_t>(j)], in_);
     have_joint_[static_cast<std::size_t>(j)] = true;
     stats_.bytes(kTorqueBytes);
     arrived(static_cast<proto::Node>(proto::NODE_JOINT1 + j));
-  } else if (in_.has_parcel() && in_.parcel().header().period() == k - 1) {
-    parcel_.Swap(&in_);
+  } else if (mail.has_parcel() && mail.parcel().header().period() == k - 1) {
+    std::swap(parcel_, in_);
     have_parcel_ = true;
     arrived(proto::NODE_MATH);
   }
@@ -105,15 +112,15 @@ void MailCollector::tally(std::uint64_t k, SupervisorInbox& in) {
   // Realtime: the arm's publications drift against the ticks, so a window without one is normal
   // jitter and two in a row a miss; the latest sensors are used either way.
   arm_quiet_ = have_sensors_ ? 0 : arm_quiet_ + 1;
-  const bool arm_fresh = wait_all_ ? have_sensors_ : sensors_.has_sensors() && arm_quiet_ < 2;
-  in.arm = arm_fresh ? &sensors_.sensors() : nullptr;
+  const bool arm_fresh = wait_all_ ? have_sensors_ : sensors_->mail().has_sensors() && arm_quiet_ < 2;
+  in.arm = arm_fresh ? &sensors_->mail().sensors() : nullptr;
   count(proto::NODE_ARM, arm_fresh);
   for (int j = 0; j < kJoints; ++j) {
     const auto i = static_cast<std::size_t>(j);
-    in.joints[i] = have_joint_[i] ? &jmail_[i].jmail() : nullptr;
+    in.joints[i] = have_joint_[i] ? &jmail_[i]->mail().jmail() : nullptr;
     if (k > 0) count(static_cast<proto::Node>(proto::NODE_JOINT1 + j), have_joint_[i]);
   }
-  in.parcel = have_parcel_ ? &parcel_.parcel() : nullptr;
+  in.parcel = have_parcel_ ? &parcel_->mail().parcel() : nullptr;
   if (k > 0) count(proto::NODE_MATH, have_parcel_);
 }
 

@@ -3,7 +3,7 @@
 // and counted. Lockstep and paced: until every node still alive has answered, or the lockstep
 // timeout. Realtime: whatever came before the tick, each answer's lateness timed from the tick
 // that asked for it; the arm keeps its own clock, so one window without its sensors is jitter and
-// two in a row a miss. Real-time safe once the envelopes' fields have reached their sizes.
+// two in a row a miss. Real-time safe: mail is parsed into preallocated slots.
 #pragma once
 
 #include <array>
@@ -13,6 +13,7 @@
 
 #include "common/mail_names.hpp"
 #include "node/cluster_config.hpp"
+#include "node/mail_slot.hpp"
 #include "supervisor/shell/cluster_stats.hpp"
 #include "supervisor/shell/log_tap.hpp"
 #include "supervisor/supervisor_core.hpp"
@@ -33,8 +34,8 @@ class MailCollector {
   std::uint32_t missed() const { return missed_; }
 
  private:
-  void takeFromArm(std::uint64_t k);
-  void takeFromPull(std::uint64_t k, Clock::time_point asked);
+  void takeFromArm(std::uint64_t k, proto::Envelope& mail);
+  void takeFromPull(std::uint64_t k, Clock::time_point asked, const proto::Envelope& mail);
   bool complete(std::uint64_t k) const;
   void tally(std::uint64_t k, SupervisorInbox& in);
   void count(proto::Node node, bool arrived);
@@ -46,8 +47,10 @@ class MailCollector {
   const Clock::duration timeout_;   // lockstep's wait for a period's mail
   const Clock::duration period_;
   const std::uint64_t watchdog_;    // a node silent this long is not waited for any more
-  proto::Envelope in_, sensors_, parcel_;
-  std::array<proto::Envelope, kJoints> jmail_;
+  // Mail is parsed into `in_` and kept by swapping slot pointers: nothing is copied or allocated.
+  std::array<MailSlot, kJoints + 3> slots_;
+  MailSlot *in_, *sensors_, *parcel_;
+  std::array<MailSlot*, kJoints> jmail_;
   bool have_sensors_ = false, have_parcel_ = false;
   std::array<bool, kJoints> have_joint_{};
   std::array<std::uint64_t, kNodeSlots> silent_{};  // consecutive periods without mail, by node

@@ -9,4 +9,10 @@ namespace rfms::test {
 
 long allocationsOnThisThread();
 
+// From now on, allocations made by code of the shared library whose path contains `name` (e.g.
+// "libzmq": ZeroMQ copies every message larger than 33 bytes into one it allocates) are not
+// counted, so that a test can hold our own code to zero. Returns false when no such library is
+// loaded. Call before the measurement, not during it.
+bool excludeAllocationsFrom(const char* name);
+
 }  // namespace rfms::test
