@@ -54,7 +54,8 @@ struct ClientOptions {
 class RfmsClient {
  public:
   enum Mode { kJoint = proto::MM_JOINT, kCartesian = proto::MM_CARTESIAN };
-  // Compliance bits for motion(): translations along, and rotations about, x y z of the tool.
+  // Compliance bits for motion(): translations along, and rotations about, the x y z axes of the
+  // base frame (the math server projects them through the Jacobian; docs/controller.md).
   enum Compliance : std::uint32_t { kX = 1, kY = 2, kZ = 4, kRx = 8, kRy = 16, kRz = 32 };
 
   explicit RfmsClient(const ClientOptions& options);

@@ -266,11 +266,7 @@ void JointCore::step(const proto::SMail& s, const proto::ArmSensors& sensors, pr
   out.mutable_header()->set_sequence(++sequence_);
   out.set_joint(static_cast<std::uint32_t>(config_.joint));
   out.set_setpoint(ik_setpoint_);
-  out.set_setpoint_sin(std::sin(ik_setpoint_));
-  out.set_setpoint_cos_negative(std::cos(ik_setpoint_) < 0.0);
   out.set_angle(angle_);
-  out.set_angle_sin(std::sin(angle_));
-  out.set_angle_cos(std::cos(angle_));
   out.set_velocity(velocity_);
   out.set_servo_setpoint(setpoint);
   out.set_desired_velocity(desired_velocity_);

@@ -7,7 +7,8 @@
 //  - linear interpolation between setpoints when the update period is several sample periods;
 //  - servo: PID on the joint angle plus the feed-forward of A.4 from its latest PARCEL,
 //    sum_j D_ij qdd_j + h_i + g_i, and friction; torque saturation; compliance by removing the
-//    compliant part of the servo error (the PARCEL's row of J^-1 (1 - S) J);
+//    compliant part of the servo error (the PARCEL's row of 1 - P, the projection that
+//    math_node/math_core.hpp's complianceMatrix describes);
 //  - encoder <-> angle, CALIB (search for the index pulse, from then on angles are absolute, and
 //    return to where the search began, so that calibration leaves the arm where it was), MANU jog,
 //    FREE (gravity only), HOLD;

@@ -4,10 +4,11 @@
 // robin, from the last *complete* set of results (a double buffer: the background writes the back
 // copy and publishes it by swapping, so a half-updated copy is never read).
 //
-// In one process (the harness, lockstep) step() runs the background update itself every
-// `background_periods` periods, which keeps runs deterministic; a shell may instead run
-// backgroundUpdate() on its own thread. Both are real-time safe (no allocation once the PARCEL's
-// repeated fields exist).
+// step() runs the background update itself every `background_periods` periods, which keeps runs
+// deterministic in the harness and the cluster alike. Both are real-time safe (no allocation once
+// the PARCEL's repeated fields exist) and must be called from one thread: the front index is a
+// plain int. Moving the background update to a thread of its own would need a real hand-over
+// (a triple buffer with an atomic index), which nothing needs today.
 #pragma once
 
 #include <array>
@@ -22,7 +23,7 @@ namespace rfms {
 
 struct MathConfig {
   int background_periods = 6;  // recompute every this many periods (RFMS: every joint once per round)
-  bool background_in_step = true;
+  bool background_in_step = true;  // false: the caller runs backgroundUpdate() itself (same thread)
   // The joints' position gains (N m/rad): the metric in which the compliant part of a servo error
   // is removed, so that the resulting joint stiffness stays symmetric and stable.
   JointVec stiffness = JointVec::Ones();
