@@ -50,7 +50,7 @@ int main(int argc, char** argv) {
   }
   auto log = makeNodeLogger("bridge");
   installStopSignals();
-  return guardedMain(
+  const int code = guardedMain(
       [&] {
     const ClusterSettings s = loadClusterConfig(options.config, options.run_dir);
     if (s.config.supervisor_tasks().empty())
@@ -126,4 +126,6 @@ int main(int argc, char** argv) {
     return 0;
       },
       [&](const std::string& message) { log->error("{}", message); });
+  spdlog::shutdown();  // writes what the logger's thread still holds
+  return code;
 }

@@ -16,7 +16,7 @@ int runNode(int argc, char** argv, CLI::App& app, const std::function<std::strin
   }
   auto log = makeNodeLogger(name());
   installStopSignals();
-  return guardedMain(
+  const int code = guardedMain(
       [&] {
         NodeContext c{loadClusterConfig(options.config, options.run_dir), RobotModel{}, *log, options};
         c.model = loadRobotModel(c.settings.config.robot());
@@ -24,6 +24,8 @@ int runNode(int argc, char** argv, CLI::App& app, const std::function<std::strin
         return body(c);
       },
       [&](const std::string& message) { log->error("{}", message); });
+  spdlog::shutdown();  // writes what the logger's thread still holds
+  return code;
 }
 
 }  // namespace rfms

@@ -1,6 +1,7 @@
 #include "node/node_shell.hpp"
 
 #include <CLI/CLI.hpp>
+#include <spdlog/async.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 
 #include <sched.h>
@@ -25,7 +26,11 @@ extern "C" void onStopSignal(int) {
 }  // namespace
 
 std::shared_ptr<spdlog::logger> makeNodeLogger(const std::string& node) {
-  auto log = spdlog::stderr_color_mt(node);
+  // Lines are written by spdlog's own thread: the period's thread only queues a formatted line and
+  // never waits on a terminal or a file; a flood overwrites the oldest queued lines instead of
+  // blocking the period.
+  spdlog::init_thread_pool(8192, 1);
+  auto log = spdlog::create_async_nb<spdlog::sinks::stderr_color_sink_mt>(node);
   log->set_pattern("[%H:%M:%S.%e] [%n] %^%l%$: %v");
   return log;
 }

@@ -17,7 +17,8 @@ class App;
 
 namespace rfms {
 
-// A logger writing "[time] [node] level: message" to stderr.
+// A logger writing "[time] [node] level: message" to stderr from a thread of its own (call
+// spdlog::shutdown() before leaving main, so that what is queued is written).
 std::shared_ptr<spdlog::logger> makeNodeLogger(const std::string& node);
 
 // SIGINT and SIGTERM set a flag the loops poll; a second one exits at once.
