@@ -31,11 +31,7 @@ using State = Eigen::Matrix<double, 2 * kJoints, 1>;
 }  // namespace
 
 ArmCore::ArmCore(const RobotModel& model, const ArmSimConfig& config)
-    : model_(model),
-      config_(config),
-      q_(config.q_initial),
-      qd_(JointVec::Zero()),
-      q_power_up_(config.q_initial) {
+    : model_(model), config_(config), q_(config.q_initial), qd_(JointVec::Zero()), q_power_up_(config.q_initial) {
   substeps_ = std::max(1, static_cast<int>(std::ceil(config.dt / config.max_substep - 1e-9)));
   locked_.fill(true);  // powered down: the brakes hold every joint
 }
@@ -43,8 +39,7 @@ ArmCore::ArmCore(const RobotModel& model, const ArmSimConfig& config)
 std::int64_t ArmCore::encoderCount(int i, double q) const {
   // Incremental: zero at power-up, whatever the angle was then (the controller cannot know it
   // until it has seen the index pulse).
-  return static_cast<std::int64_t>(
-      std::floor((q - q_power_up_[i]) * model_.joints[i].counts_per_rev / kTwoPi));
+  return static_cast<std::int64_t>(std::floor((q - q_power_up_[i]) * model_.joints[i].counts_per_rev / kTwoPi));
 }
 
 void ArmCore::sense(proto::ArmSensors& out) const {

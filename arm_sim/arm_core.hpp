@@ -23,14 +23,14 @@ enum class Amplifier {
 };
 
 struct ArmSimConfig {
-  double dt = 1e-3;               // sample period, s
-  double max_substep = 0.25e-3;   // RK4 step bound within a period, s
+  double dt = 1e-3;              // sample period, s
+  double max_substep = 0.25e-3;  // RK4 step bound within a period, s
   Amplifier amplifier = Amplifier::kCurrent;
   JointVec q_initial = JointVec::Zero();  // the true joint angles at power-up, rad
   // Coulomb friction is F_s tanh(qd / v_s): smooth, so that RK4 stays accurate, and as steep as
   // the sub-step allows.
-  double stiction_velocity = 0.05;  // rad/s
-  double brake_torque_factor = 2.0; // brake torque = factor * the joint's torque limit
+  double stiction_velocity = 0.05;    // rad/s
+  double brake_torque_factor = 2.0;   // brake torque = factor * the joint's torque limit
   double brake_lock_velocity = 1e-3;  // rad/s: a braked joint slower than this (or reversing) locks
 };
 

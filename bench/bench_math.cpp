@@ -73,7 +73,8 @@ class MedianCollector : public benchmark::ConsoleReporter {
   void ReportRuns(const std::vector<Run>& runs) override {
     ConsoleReporter::ReportRuns(runs);
     for (const Run& r : runs)
-      if (r.aggregate_name == "median") medians[r.run_name.function_name] = r.GetAdjustedRealTime();
+      if (r.aggregate_name == "median")
+        medians[r.run_name.function_name] = r.GetAdjustedRealTime();
       else if (r.aggregate_name.empty() && !medians.count(r.run_name.function_name))
         medians[r.run_name.function_name] = r.GetAdjustedRealTime();
   }
@@ -116,9 +117,7 @@ int main(int argc, char** argv) {
   add("fk/kdl", [&](std::size_t n) { benchmark::DoNotOptimize(kdl_fk.JntToCart(in.kq[n], frame)); });
   add("jacobian/ours", [&](std::size_t n) { benchmark::DoNotOptimize(jacobianBase(m, in.q[n])); });
   add("jacobian/kdl", [&](std::size_t n) { benchmark::DoNotOptimize(kdl_jac.JntToJac(in.kq[n], jac)); });
-  add("rnea/ours", [&](std::size_t n) {
-    benchmark::DoNotOptimize(inverseDynamics(m, in.q[n], in.qd[n], in.qdd[n]));
-  });
+  add("rnea/ours", [&](std::size_t n) { benchmark::DoNotOptimize(inverseDynamics(m, in.q[n], in.qd[n], in.qdd[n])); });
   add("rnea/kdl", [&](std::size_t n) {
     benchmark::DoNotOptimize(kdl_id.CartToJnt(in.kq[n], in.kqd[n], in.kqdd[n], no_external, out));
   });
@@ -126,25 +125,22 @@ int main(int argc, char** argv) {
   add("mass_matrix/kdl", [&](std::size_t n) { benchmark::DoNotOptimize(kdl_dyn.JntToMass(in.kq[n], mass)); });
   add("gravity/ours", [&](std::size_t n) { benchmark::DoNotOptimize(gravityTorques(m, in.q[n])); });
   add("gravity/kdl", [&](std::size_t n) { benchmark::DoNotOptimize(kdl_dyn.JntToGravity(in.kq[n], out)); });
-  add("forward_dynamics/ours", [&](std::size_t n) {
-    benchmark::DoNotOptimize(forwardDynamics(m, in.q[n], in.qd[n], in.qdd[n]));
-  });
+  add("forward_dynamics/ours",
+      [&](std::size_t n) { benchmark::DoNotOptimize(forwardDynamics(m, in.q[n], in.qd[n], in.qdd[n])); });
   add("forward_dynamics/kdl", [&](std::size_t n) {
     benchmark::DoNotOptimize(kdl_fd.CartToJnt(in.kq[n], in.kqd[n], in.kqdd[n], no_external, out));
   });
   // KDL has no closed-form IK: its peer is the iterative Levenberg–Marquardt solver, started from
   // a point 0.1 rad away from the answer.
-  add("ik_six_lambdas/ours", [&](std::size_t n) {
-    benchmark::DoNotOptimize(ik.solveSerial(in.t6[n], in.config[n], in.q[n]));
-  });
+  add("ik_six_lambdas/ours",
+      [&](std::size_t n) { benchmark::DoNotOptimize(ik.solveSerial(in.t6[n], in.config[n], in.q[n])); });
   std::vector<KDL::JntArray> near;
   for (std::size_t n = 0; n < Inputs::kCount; ++n) {
     near.push_back(in.kq[n]);
     for (int i = 0; i < kJoints; ++i) near.back()(i) += 0.1;
   }
-  add("ik_six_lambdas/kdl", [&](std::size_t n) {
-    benchmark::DoNotOptimize(kdl_ik.CartToJnt(near[n], in.kt6[n], out));
-  });
+  add("ik_six_lambdas/kdl",
+      [&](std::size_t n) { benchmark::DoNotOptimize(kdl_ik.CartToJnt(near[n], in.kt6[n], out)); });
   add("math_server_update/ours", [&](std::size_t n) {
     updateDynamics(m, in.q[n], in.qd[n], snapshot);
     benchmark::DoNotOptimize(snapshot);
@@ -177,8 +173,8 @@ int main(int argc, char** argv) {
 
   std::printf("\nSummary (median ns per call, PUMA 560; ratio = KDL / ours, higher is better)\n");
   std::printf("%-22s %12s %12s %8s\n", "function", "ours", "KDL", "ratio");
-  for (const char* f : {"fk", "jacobian", "rnea", "mass_matrix", "gravity", "forward_dynamics",
-                        "ik_six_lambdas", "math_server_update"}) {
+  for (const char* f : {"fk", "jacobian", "rnea", "mass_matrix", "gravity", "forward_dynamics", "ik_six_lambdas",
+                        "math_server_update"}) {
     const auto ours = reporter.medians.find(std::string(f) + "/ours");
     const auto kdl = reporter.medians.find(std::string(f) + "/kdl");
     if (ours == reporter.medians.end() || kdl == reporter.medians.end()) continue;

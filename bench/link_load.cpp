@@ -80,10 +80,11 @@ int main(int argc, char** argv) {
     return 1;
   }
   const double total = static_cast<double>(count) * clients;
-  std::printf("%-22s %2d client(s) %7.0f msg/s  latency p50 %6.3f p99 %7.3f max %8.3f ms  retransmissions %llu"
-              "  arrival->setpoint p50 %.3f p99 %.3f max %.3f ms\n",
-              label.c_str(), clients, total / seconds, percentile(latency_ms, 50), percentile(latency_ms, 99),
-              percentile(latency_ms, 100), static_cast<unsigned long long>(retransmissions), percentile(delay_ms, 50),
-              percentile(delay_ms, 99), percentile(delay_ms, 100));
+  std::printf(
+      "%-22s %2d client(s) %7.0f msg/s  latency p50 %6.3f p99 %7.3f max %8.3f ms  retransmissions %llu"
+      "  arrival->setpoint p50 %.3f p99 %.3f max %.3f ms\n",
+      label.c_str(), clients, total / seconds, percentile(latency_ms, 50), percentile(latency_ms, 99),
+      percentile(latency_ms, 100), static_cast<unsigned long long>(retransmissions), percentile(delay_ms, 50),
+      percentile(delay_ms, 99), percentile(delay_ms, 100));
   return 0;
 }

@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <iostream>
 
-#include <CLI/CLI.hpp>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
+#include <CLI/CLI.hpp>
 
 #include "client/remote_task.hpp"
 #include "common/error.hpp"
@@ -90,35 +90,35 @@ int main(int argc, char** argv) {
   return guardedMain(
       [&] {
         try {
-    if (run->parsed() && example == !task_path.empty())
-      throw ConfigError("run: give a task file or --example, not both");
-    // Parse the task before touching the arm: a bad file changes nothing.
-    std::vector<TaskStatement> task;
-    if (run->parsed()) task = example ? parseTaskFile(kExampleTask, "example task") : loadTaskFile(task_path);
-    RfmsClient client(options);
-    if (run->parsed()) {
-      const std::string name = example ? "pumatask" : std::filesystem::path(task_path).stem().string();
-      RemoteTaskOptions ro;
-      ro.calibrate = !no_calibrate;
-      const RemoteTaskResult r = runRemoteTask(client, task, name, ro);
-      std::cout << "task '" << name << "': " << r.requests << " requests, " << r.moves.size() << " moves, "
-                << r.refused.size() << " refused, " << r.seconds << " s\n";
-      for (const auto& why : r.refused) std::cout << "  refused: " << why << "\n";
-      if (!r.failure.empty()) std::cout << "  failed: " << r.failure << "\n";
-      const auto& c = client.link().counts();
-      std::cout << "link: " << c.retransmissions << " retransmissions, " << c.resyncs << " resyncs, "
-                << c.bad_checksums << " bad checksums received\n";
-      return r.ok() ? 0 : 1;
-    }
-    if (status->parsed()) printStatus(client.status());
-    if (jog->parsed()) client.jog(joint, direction == "+" ? 1 : -1);
-    if (calibrate->parsed()) client.calibrate();
-    if (stop->parsed()) client.stop();
-    if (reset->parsed()) client.reset();
-    if (power_off->parsed()) client.powerOff();
-    if (hold->parsed()) client.hold();
-    if (free->parsed()) client.free();
-    return 0;
+          if (run->parsed() && example == !task_path.empty())
+            throw ConfigError("run: give a task file or --example, not both");
+          // Parse the task before touching the arm: a bad file changes nothing.
+          std::vector<TaskStatement> task;
+          if (run->parsed()) task = example ? parseTaskFile(kExampleTask, "example task") : loadTaskFile(task_path);
+          RfmsClient client(options);
+          if (run->parsed()) {
+            const std::string name = example ? "pumatask" : std::filesystem::path(task_path).stem().string();
+            RemoteTaskOptions ro;
+            ro.calibrate = !no_calibrate;
+            const RemoteTaskResult r = runRemoteTask(client, task, name, ro);
+            std::cout << "task '" << name << "': " << r.requests << " requests, " << r.moves.size() << " moves, "
+                      << r.refused.size() << " refused, " << r.seconds << " s\n";
+            for (const auto& why : r.refused) std::cout << "  refused: " << why << "\n";
+            if (!r.failure.empty()) std::cout << "  failed: " << r.failure << "\n";
+            const auto& c = client.link().counts();
+            std::cout << "link: " << c.retransmissions << " retransmissions, " << c.resyncs << " resyncs, "
+                      << c.bad_checksums << " bad checksums received\n";
+            return r.ok() ? 0 : 1;
+          }
+          if (status->parsed()) printStatus(client.status());
+          if (jog->parsed()) client.jog(joint, direction == "+" ? 1 : -1);
+          if (calibrate->parsed()) client.calibrate();
+          if (stop->parsed()) client.stop();
+          if (reset->parsed()) client.reset();
+          if (power_off->parsed()) client.powerOff();
+          if (hold->parsed()) client.hold();
+          if (free->parsed()) client.free();
+          return 0;
         } catch (const ConfigError&) {
           throw;
         } catch (const Error& e) {

@@ -23,14 +23,17 @@ RemoteTaskResult runRemoteTask(RfmsClient& client, const std::vector<TaskStateme
         continue;
       }
       if (s.kind == TaskStatement::kAt) {
-        std::this_thread::sleep_until(statements_began + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                                             std::chrono::duration<double>(s.at_s)));
+        std::this_thread::sleep_until(
+            statements_began +
+            std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(s.at_s)));
         continue;
       }
       ++r.requests;
       const proto::TaskReply reply = client.send(s.request);
-      if (!reply.accepted()) r.refused.push_back("line " + std::to_string(s.line) + ": " + reply.reason());
-      else if (reply.move_id() > 0) r.moves.push_back(reply.move_id());
+      if (!reply.accepted())
+        r.refused.push_back("line " + std::to_string(s.line) + ": " + reply.reason());
+      else if (reply.move_id() > 0)
+        r.moves.push_back(reply.move_id());
     }
     if (!r.moves.empty()) client.wait(r.moves.back(), options.move_timeout_s);
     client.endTask();

@@ -29,8 +29,7 @@ namespace rfms {
 
 class RequestRefused : public Error {
  public:
-  RequestRefused(const std::string& what, proto::TaskReply reply)
-      : Error(what), reply_(std::move(reply)) {}
+  RequestRefused(const std::string& what, proto::TaskReply reply) : Error(what), reply_(std::move(reply)) {}
   const proto::TaskReply& reply() const { return reply_; }
 
  private:
@@ -46,9 +45,9 @@ class MoveFailed : public Error {
 struct ClientOptions {
   std::string bridge = "127.0.0.1:47031";  // host:port
   LinkOptions link;
-  FaultRates faults;           // injected on the datagrams this client sends (tests, studies)
+  FaultRates faults;  // injected on the datagrams this client sends (tests, studies)
   std::uint64_t fault_seed = 1;
-  double poll_s = 0.01;        // how often wait() asks for status
+  double poll_s = 0.01;  // how often wait() asks for status
 };
 
 class RfmsClient {

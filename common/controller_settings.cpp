@@ -76,9 +76,7 @@ void setScalar(gp::Message& m, const gp::FieldDescriptor* f, const std::string& 
         repeated ? r->AddBool(&m, f, t == "true" || t == "1") : r->SetBool(&m, f, t == "true" || t == "1");
         break;
       }
-      case gp::FieldDescriptor::CPPTYPE_STRING:
-        repeated ? r->AddString(&m, f, t) : r->SetString(&m, f, t);
-        break;
+      case gp::FieldDescriptor::CPPTYPE_STRING: repeated ? r->AddString(&m, f, t) : r->SetString(&m, f, t); break;
       case gp::FieldDescriptor::CPPTYPE_ENUM: {
         const gp::EnumDescriptor* e = f->enum_type();
         const gp::EnumValueDescriptor* v = nullptr;
@@ -131,19 +129,21 @@ std::string fieldText(const gp::Message& m, const gp::FieldDescriptor* f) {
   return out;
 }
 
-std::string difference(const gp::Message& a, const gp::Message& b, const std::string& prefix, const std::string& whose) {
+std::string difference(const gp::Message& a, const gp::Message& b, const std::string& prefix,
+                       const std::string& whose) {
   const gp::Descriptor* d = a.GetDescriptor();
   for (int i = 0; i < d->field_count(); ++i) {
     const gp::FieldDescriptor* f = d->field(i);
     const std::string path = prefix + f->name();
     if (f->cpp_type() == gp::FieldDescriptor::CPPTYPE_MESSAGE && !f->is_repeated()) {
-      const std::string why = difference(a.GetReflection()->GetMessage(a, f), b.GetReflection()->GetMessage(b, f),
-                                         path + ".", whose);
+      const std::string why =
+          difference(a.GetReflection()->GetMessage(a, f), b.GetReflection()->GetMessage(b, f), path + ".", whose);
       if (!why.empty()) return why;
       continue;
     }
     const std::string x = fieldText(a, f), y = fieldText(b, f);
-    if (x != y) return path + " " + (y.empty() ? "(none)" : y) + " differs from " + whose + " " + (x.empty() ? "(none)" : x);
+    if (x != y)
+      return path + " " + (y.empty() ? "(none)" : y) + " differs from " + whose + " " + (x.empty() ? "(none)" : x);
   }
   return "";
 }
@@ -154,7 +154,8 @@ void checkControllerSettings(const proto::ControllerSettings& s, const std::stri
   auto fail = [&](const std::string& field, const std::string& why) {
     throw ConfigError(where + "." + field + ": " + why);
   };
-  if (!(s.dt_ms() >= 0.5 && s.dt_ms() <= 10.0)) fail("dt_ms", "must be within 0.5 .. 10 ms, got " + numberText(s.dt_ms()));
+  if (!(s.dt_ms() >= 0.5 && s.dt_ms() <= 10.0))
+    fail("dt_ms", "must be within 0.5 .. 10 ms, got " + numberText(s.dt_ms()));
   if (s.update_periods() < 1 || s.update_periods() > 100)
     fail("update_periods", "must be 1 .. 100, got " + std::to_string(s.update_periods()));
   if (s.watchdog_periods() < 2 || s.watchdog_periods() > 1000)

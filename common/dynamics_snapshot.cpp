@@ -8,8 +8,7 @@
 
 namespace rfms {
 
-void updateDynamics(const RobotModel& model, const JointVec& q, const JointVec& qd,
-                    DynamicsSnapshot& out) {
+void updateDynamics(const RobotModel& model, const JointVec& q, const JointVec& qd, DynamicsSnapshot& out) {
   out.q = q;
   out.qd = qd;
   LinkFrames frames;  // shared by the inertia recursion and the Jacobian

@@ -8,8 +8,8 @@
 
 namespace rfms {
 
-JointVec forwardDynamics(const RobotModel& model, const JointVec& q, const JointVec& qd,
-                         const JointVec& tau, double gravity) {
+JointVec forwardDynamics(const RobotModel& model, const JointVec& q, const JointVec& qd, const JointVec& tau,
+                         double gravity) {
   const JointVec bias = inverseDynamics(model, q, qd, JointVec::Zero(), gravity);
   const JointMat m = massMatrix(model, q);
   return Eigen::LLT<JointMat>(m).solve(tau - bias);

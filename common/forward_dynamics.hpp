@@ -9,8 +9,8 @@
 namespace rfms {
 
 // qdd for the joint torques `tau` (net of friction; see friction.hpp).
-JointVec forwardDynamics(const RobotModel& model, const JointVec& q, const JointVec& qd,
-                         const JointVec& tau, double gravity = 1.0);
+JointVec forwardDynamics(const RobotModel& model, const JointVec& q, const JointVec& qd, const JointVec& tau,
+                         double gravity = 1.0);
 
 // Kinetic energy 1/2 qd^T M qd and potential energy -sum(first moments . gravity) of the arm,
 // for energy-conservation checks of integrators.

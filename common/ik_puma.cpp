@@ -45,12 +45,18 @@ std::optional<ArmConfig> ArmConfig::parse(std::string_view text) {
       if (!std::isspace(static_cast<unsigned char>(ch)))
         word += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     int slot = -1;
-    if (word == "righty" || word == "right") c.righty = true, slot = 0;
-    else if (word == "lefty" || word == "left") c.righty = false, slot = 0;
-    else if (word == "up") c.up = true, slot = 1;
-    else if (word == "down") c.up = false, slot = 1;
-    else if (word == "flip") c.flip = true, slot = 2;
-    else if (word == "noflip") c.flip = false, slot = 2;
+    if (word == "righty" || word == "right")
+      c.righty = true, slot = 0;
+    else if (word == "lefty" || word == "left")
+      c.righty = false, slot = 0;
+    else if (word == "up")
+      c.up = true, slot = 1;
+    else if (word == "down")
+      c.up = false, slot = 1;
+    else if (word == "flip")
+      c.flip = true, slot = 2;
+    else if (word == "noflip")
+      c.flip = false, slot = 2;
     if (slot < 0 || seen[slot]) return std::nullopt;
     seen[slot] = true;
     start = end + 1;
@@ -60,17 +66,14 @@ std::optional<ArmConfig> ArmConfig::parse(std::string_view text) {
 }
 
 std::string ArmConfig::toString() const {
-  return std::string(righty ? "righty" : "lefty") + "," + (up ? "up" : "down") + "," +
-         (flip ? "flip" : "noflip");
+  return std::string(righty ? "righty" : "lefty") + "," + (up ? "up" : "down") + "," + (flip ? "flip" : "noflip");
 }
 
 const char* describe(IkStatus s) {
   switch (s) {
     case IkStatus::kOk: return "ok";
-    case IkStatus::kWristSingular:
-      return "wrist singular (theta5 = 0): joint 4 held at its current angle";
-    case IkStatus::kOutOfReachShoulder:
-      return "out of reach: the wrist centre is inside the shoulder offset";
+    case IkStatus::kWristSingular: return "wrist singular (theta5 = 0): joint 4 held at its current angle";
+    case IkStatus::kOutOfReachShoulder: return "out of reach: the wrist centre is inside the shoulder offset";
     case IkStatus::kOutOfReachElbow:
       return "out of reach: the wrist centre is beyond what the upper arm and forearm can span";
     case IkStatus::kJointLimit: return "the solution lies outside the joint limits";
@@ -80,8 +83,8 @@ const char* describe(IkStatus s) {
 }
 
 std::optional<PikScheme> parsePikScheme(std::string_view name) {
-  for (PikScheme s : {PikScheme::kPaper, PikScheme::kPaperExtrapolated, PikScheme::kDecoupled,
-                      PikScheme::kDecoupledExtrapolated})
+  for (PikScheme s :
+       {PikScheme::kPaper, PikScheme::kPaperExtrapolated, PikScheme::kDecoupled, PikScheme::kDecoupledExtrapolated})
     if (name == toString(s)) return s;
   return std::nullopt;
 }
@@ -114,8 +117,7 @@ PumaIk::PumaIk(const RobotModel& model, double wrist_singular_sin) : wrist_singu
     throw ConfigError(model.source +
                       ": the PUMA closed-form IK needs a1 = a4 = a5 = a6 = 0 and d5 = 0 "
                       "(a spherical wrist)");
-  if (jt[1].dh.a <= 0)
-    throw ConfigError(model.source + ": the PUMA closed-form IK needs an upper arm a2 > 0");
+  if (jt[1].dh.a <= 0) throw ConfigError(model.source + ": the PUMA closed-form IK needs an upper arm a2 > 0");
   d1_ = jt[0].dh.d;
   offset_d_ = jt[1].dh.d + jt[2].dh.d;  // z_1 and z_2 are parallel: both offsets add
   a2_ = jt[1].dh.a;
@@ -126,9 +128,7 @@ PumaIk::PumaIk(const RobotModel& model, double wrist_singular_sin) : wrist_singu
   forearm_angle_ = std::atan2(d4_, a3_);
 }
 
-Vec3 PumaIk::wristCentre(const Transform& t6) const {
-  return t6.translation() - d6_ * t6.linear().col(2);
-}
+Vec3 PumaIk::wristCentre(const Transform& t6) const { return t6.translation() - d6_ * t6.linear().col(2); }
 
 void PumaIk::armPlane(const Vec3& w, double theta1, double& x, double& y) const {
   x = std::cos(theta1) * w.x() + std::sin(theta1) * w.y();
@@ -150,8 +150,7 @@ bool PumaIk::armPlaneFromT6(const Vec3& w, const ArmConfig& config, double& x, d
   return true;
 }
 
-JointSolution PumaIk::shoulderAngle(double x, double y, const ArmConfig& config,
-                                    const JointVec& q_near) const {
+JointSolution PumaIk::shoulderAngle(double x, double y, const ArmConfig& config, const JointVec& q_near) const {
   // In the arm plane the elbow lies at a2 (cos theta2, sin theta2) and at distance
   // sqrt(a3^2 + d4^2) from the wrist centre: x cos(theta2) + y sin(theta2) = h.
   const double r_sq = x * x + y * y;
@@ -185,8 +184,8 @@ JointSolution PumaIk::finish(int i, double th, const JointVec& q_near, IkStatus 
   return {q, status};
 }
 
-JointSolution PumaIk::solveJoint(int i, const Transform& t6, const JointVec& known,
-                                 const ArmConfig& config, const JointVec& q_near) const {
+JointSolution PumaIk::solveJoint(int i, const Transform& t6, const JointVec& known, const ArmConfig& config,
+                                 const JointVec& q_near) const {
   const Vec3 w = wristCentre(t6);
   switch (i) {
     case 1: {
@@ -235,8 +234,8 @@ JointSolution PumaIk::solveJoint(int i, const Transform& t6, const JointVec& kno
   }
 }
 
-JointSolution PumaIk::solveJointDecoupled(int i, const Transform& t6, const JointVec& known,
-                                          const ArmConfig& config, const JointVec& q_near) const {
+JointSolution PumaIk::solveJointDecoupled(int i, const Transform& t6, const JointVec& known, const ArmConfig& config,
+                                          const JointVec& q_near) const {
   if (i < 1 || i > kJoints) return {0.0, IkStatus::kInvalidJoint};
   if (i == 1) return solveJoint(1, t6, known, config, q_near);  // T6 alone already
   const Vec3 w = wristCentre(t6);
@@ -261,8 +260,7 @@ JointSolution PumaIk::solveJointDecoupled(int i, const Transform& t6, const Join
   const double s5 = std::hypot(a.x(), a.y());
   switch (i) {
     case 4:
-      if (s5 < wrist_singular_sin_)
-        return finish(4, q_near[3] + offset_[3], q_near, IkStatus::kWristSingular);
+      if (s5 < wrist_singular_sin_) return finish(4, q_near[3] + offset_[3], q_near, IkStatus::kWristSingular);
       return finish(4, std::atan2(-sign * a.y(), -sign * a.x()), q_near, IkStatus::kOk);
     case 5: return finish(5, std::atan2(sign * s5, a.z()), q_near, IkStatus::kOk);
     default: {
@@ -274,8 +272,7 @@ JointSolution PumaIk::solveJointDecoupled(int i, const Transform& t6, const Join
   }
 }
 
-IkSolution PumaIk::solveSerial(const Transform& t6, const ArmConfig& config,
-                               const JointVec& q_near) const {
+IkSolution PumaIk::solveSerial(const Transform& t6, const ArmConfig& config, const JointVec& q_near) const {
   IkSolution out;
   out.q = q_near;
   for (int i = 1; i <= kJoints; ++i) {
@@ -290,8 +287,7 @@ IkSolution PumaIk::solveSerial(const Transform& t6, const ArmConfig& config,
   return out;
 }
 
-IkSolution PumaIk::solveParallel(const Transform& t6, const ArmConfig& config,
-                                 const JointVec& q_prev) const {
+IkSolution PumaIk::solveParallel(const Transform& t6, const ArmConfig& config, const JointVec& q_prev) const {
   IkSolution out;
   for (int i = 1; i <= kJoints; ++i) {
     const JointSolution s = solveJoint(i, t6, q_prev, config, q_prev);

@@ -35,7 +35,7 @@ struct ArmConfig {
 
 enum class IkStatus {
   kOk,
-  kWristSingular,  // theta_5 = 0: theta_4 + theta_6 alone is defined; theta_4 was held at q_near
+  kWristSingular,       // theta_5 = 0: theta_4 + theta_6 alone is defined; theta_4 was held at q_near
   kOutOfReachShoulder,  // the wrist centre is inside the cylinder swept by the shoulder offset
   kOutOfReachElbow,     // the wrist centre is farther than (or nearer than) the arm can fold
   kJointLimit,          // no angle equivalent to the solution lies within the joint's limits
@@ -76,8 +76,8 @@ class PumaIk {
   // theta_2 + theta_3 of `known` (theta_5 from the approach vector's z_3 component, theta_6 from the
   // z_3 components of n and o, signs from the flip flag). At a singular wrist Lambda_6 falls back
   // to solveJoint's form, which uses theta_4 and theta_5 of `known`.
-  JointSolution solveJointDecoupled(int i, const Transform& t6, const JointVec& known,
-                                    const ArmConfig& config, const JointVec& q_near) const;
+  JointSolution solveJointDecoupled(int i, const Transform& t6, const JointVec& known, const ArmConfig& config,
+                                    const JointVec& q_near) const;
 
   // The exact solution: Lambda_1 .. Lambda_6 in order, each using the ones before it.
   IkSolution solveSerial(const Transform& t6, const ArmConfig& config, const JointVec& q_near) const;
@@ -107,8 +107,8 @@ class PumaIk {
   std::array<DhParams, kJoints> dh_;
   std::array<double, kJoints> offset_{}, q_min_{}, q_max_{};
   double d1_, offset_d_, a2_, a3_, d4_, d6_;
-  double forearm_sq_;      // a3^2 + d4^2
-  double forearm_angle_;   // atan2(d4, a3)
+  double forearm_sq_;     // a3^2 + d4^2
+  double forearm_angle_;  // atan2(d4, a3)
   double wrist_singular_sin_;
 };
 

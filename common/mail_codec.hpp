@@ -2,10 +2,10 @@
 // Real-time safe once the message's repeated fields have reached their size (they keep capacity).
 #pragma once
 
-#include "common/ik_puma.hpp"
-#include "common/types.hpp"
 #include <cstdint>
 #include <string>
+#include "common/ik_puma.hpp"
+#include "common/types.hpp"
 
 #include "proto/mailboxes.pb.h"
 

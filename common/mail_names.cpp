@@ -18,8 +18,8 @@ const char* describe(proto::EmergencyReason reason) {
 }
 
 const char* nodeName(proto::Node node) {
-  static constexpr const char* kNames[kNodeSlots] = {"none",   "supervisor", "joint 1", "joint 2", "joint 3",
-                                           "joint 4", "joint 5",   "joint 6", "math",    "arm"};
+  static constexpr const char* kNames[kNodeSlots] = {"none",    "supervisor", "joint 1", "joint 2", "joint 3",
+                                                     "joint 4", "joint 5",    "joint 6", "math",    "arm"};
   const int i = static_cast<int>(node);
   return i >= 0 && static_cast<std::size_t>(i) < kNodeSlots ? kNames[i] : "unknown";
 }

@@ -13,9 +13,9 @@ namespace rfms {
 inline constexpr std::size_t kNodeSlots = static_cast<std::size_t>(proto::Node_MAX) + 1;
 
 // The eight nodes that answer the supervisor, in the order summaries list them.
-inline constexpr std::array<proto::Node, 8> kAnsweringNodes{
-    proto::NODE_ARM,    proto::NODE_MATH,   proto::NODE_JOINT1, proto::NODE_JOINT2,
-    proto::NODE_JOINT3, proto::NODE_JOINT4, proto::NODE_JOINT5, proto::NODE_JOINT6};
+inline constexpr std::array<proto::Node, 8> kAnsweringNodes{proto::NODE_ARM,    proto::NODE_MATH,   proto::NODE_JOINT1,
+                                                            proto::NODE_JOINT2, proto::NODE_JOINT3, proto::NODE_JOINT4,
+                                                            proto::NODE_JOINT5, proto::NODE_JOINT6};
 // All nine, the supervisor first.
 inline constexpr std::array<proto::Node, 9> kClusterNodes{
     proto::NODE_SUPERVISOR, proto::NODE_ARM,    proto::NODE_MATH,   proto::NODE_JOINT1, proto::NODE_JOINT2,

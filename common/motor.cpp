@@ -5,9 +5,7 @@
 namespace rfms {
 
 namespace {
-double clampCurrent(const JointModel& j, double amps) {
-  return std::clamp(amps, -j.max_current, j.max_current);
-}
+double clampCurrent(const JointModel& j, double amps) { return std::clamp(amps, -j.max_current, j.max_current); }
 }  // namespace
 
 double torqueFromVoltage(const JointModel& j, double volts, double qd) {
@@ -15,9 +13,7 @@ double torqueFromVoltage(const JointModel& j, double volts, double qd) {
   return torqueFromCurrent(j, (volts - back_emf) / j.resistance);
 }
 
-double torqueFromCurrent(const JointModel& j, double amps) {
-  return j.gear_ratio * j.kt * clampCurrent(j, amps);
-}
+double torqueFromCurrent(const JointModel& j, double amps) { return j.gear_ratio * j.kt * clampCurrent(j, amps); }
 
 double voltageForTorque(const JointModel& j, double tau, double qd) {
   return j.resistance * currentForTorque(j, tau) + j.kt * j.gear_ratio * qd;

@@ -5,8 +5,8 @@
 
 namespace rfms {
 
-JointVec inverseDynamics(const RobotModel& model, const JointVec& q, const JointVec& qd,
-                         const JointVec& qdd, double gravity) {
+JointVec inverseDynamics(const RobotModel& model, const JointVec& q, const JointVec& qd, const JointVec& qdd,
+                         double gravity) {
   const Vec3 z = Vec3::UnitZ();
   // Per link i, in frame i: R = R_{i-1,i}; p = origin i from origin i-1, in frame i.
   std::array<Mat3, kJoints> r;

@@ -10,8 +10,8 @@ namespace rfms {
 // tau = M(q) qdd + C(q, qd) qd + g(q), rotor inertias included (I_a qdd_i on the diagonal of M),
 // friction excluded (see friction.hpp). `gravity` scales the model's gravity: 1 for the real
 // arm, 0 to leave it out.
-JointVec inverseDynamics(const RobotModel& model, const JointVec& q, const JointVec& qd,
-                         const JointVec& qdd, double gravity = 1.0);
+JointVec inverseDynamics(const RobotModel& model, const JointVec& q, const JointVec& qd, const JointVec& qdd,
+                         double gravity = 1.0);
 
 // C(q, qd) qd: the Coriolis and centrifugal torques alone.
 JointVec velocityTorques(const RobotModel& model, const JointVec& q, const JointVec& qd);

@@ -35,7 +35,7 @@ class DhParams {
 // Mass properties of a link in its own frame, about the frame origin. A first moment without mass
 // is allowed: identified (regrouped) parameter sets have them.
 struct LinkInertia {
-  double mass = 0.0;           // kg
+  double mass = 0.0;                 // kg
   Vec3 first_moment = Vec3::Zero();  // kg m: mass times centre of mass
   Mat3 inertia = Mat3::Zero();       // kg m^2 about the frame origin
 
@@ -64,7 +64,7 @@ struct JointModel {
 struct RobotModel {
   std::string name;
   std::string description;
-  std::string source;  // the file it came from, for messages
+  std::string source;                // the file it came from, for messages
   Vec3 gravity{0.0, 0.0, -9.80665};  // m/s^2 in the base frame
   std::array<JointModel, kJoints> joints;
 };

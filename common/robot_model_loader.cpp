@@ -1,14 +1,14 @@
 #include "common/robot_model_loader.hpp"
 
-#include <Eigen/Eigenvalues>
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/text_format.h>
+#include <Eigen/Eigenvalues>
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <fstream>
 #include <initializer_list>
+#include <limits>
 #include <numbers>
 #include <random>
 #include <sstream>
@@ -28,8 +28,7 @@ constexpr double kDeg = std::numbers::pi / 180.0;
 class CollectErrors : public pb::io::ErrorCollector {
  public:
   void AddError(int line, pb::io::ColumnNumber column, const std::string& message) override {
-    if (first_.empty())
-      first_ = std::to_string(line + 1) + ":" + std::to_string(column + 1) + ": " + message;
+    if (first_.empty()) first_ = std::to_string(line + 1) + ":" + std::to_string(column + 1) + ": " + message;
   }
   const std::string& first() const { return first_; }
 
@@ -46,8 +45,7 @@ struct Step {
 // Semantic checks, each reporting the field's path and, when the file has it, its line and column.
 class Checker {
  public:
-  Checker(std::string source, const pb::TextFormat::ParseInfoTree* tree)
-      : source_(std::move(source)), tree_(tree) {}
+  Checker(std::string source, const pb::TextFormat::ParseInfoTree* tree) : source_(std::move(source)), tree_(tree) {}
 
   [[noreturn]] void fail(std::initializer_list<Step> path, const std::string& what) const {
     std::ostringstream msg;
@@ -122,31 +120,29 @@ JointModel convertJoint(const Checker& c, const proto::Joint& p, int i) {
 
   if (!p.has_dh()) c.fail({{"joints", i}, {"dh"}}, "missing (required)");
   const auto& dh = p.dh();
-  j.dh.setAlpha(kDeg * c.number({{"joints", i}, {"dh"}, {"alpha_deg"}}, dh.has_alpha_deg(),
-                                   dh.alpha_deg(), -360, 360));
+  j.dh.setAlpha(kDeg * c.number({{"joints", i}, {"dh"}, {"alpha_deg"}}, dh.has_alpha_deg(), dh.alpha_deg(), -360, 360));
   j.dh.a = c.number({{"joints", i}, {"dh"}, {"a_m"}}, dh.has_a_m(), dh.a_m(), -100, 100);
   j.dh.d = c.number({{"joints", i}, {"dh"}, {"d_m"}}, dh.has_d_m(), dh.d_m(), -100, 100);
-  j.dh.theta_offset = kDeg * c.number({{"joints", i}, {"dh"}, {"theta_offset_deg"}}, true,
-                                      dh.theta_offset_deg(), -360, 360);
+  j.dh.theta_offset =
+      kDeg * c.number({{"joints", i}, {"dh"}, {"theta_offset_deg"}}, true, dh.theta_offset_deg(), -360, 360);
 
   const auto& link = p.link();
   switch (link.form_case()) {
     case proto::LinkInertial::kAboutOrigin: {
       const auto& o = link.about_origin();
-      const double m = c.number({{"joints", i}, {"link"}, {"about_origin"}, {"mass_kg"}},
-                                o.has_mass_kg(), o.mass_kg(), 0, kInf);
+      const double m =
+          c.number({{"joints", i}, {"link"}, {"about_origin"}, {"mass_kg"}}, o.has_mass_kg(), o.mass_kg(), 0, kInf);
       const Mat3 inertia = symmetric(o.inertia_kgm2());
       checkFinite(c, {{"joints", i}, {"link"}, {"about_origin"}, {"inertia_kgm2"}}, inertia);
       const Vec3 l = vec(o.first_moment_kgm());
-      if (!l.allFinite())
-        c.fail({{"joints", i}, {"link"}, {"about_origin"}, {"first_moment_kgm"}}, "must be finite");
+      if (!l.allFinite()) c.fail({{"joints", i}, {"link"}, {"about_origin"}, {"first_moment_kgm"}}, "must be finite");
       j.link = LinkInertia{m, l, inertia};
       break;
     }
     case proto::LinkInertial::kAboutCom: {
       const auto& o = link.about_com();
-      const double m = c.number({{"joints", i}, {"link"}, {"about_com"}, {"mass_kg"}},
-                                o.has_mass_kg(), o.mass_kg(), 0, kInf);
+      const double m =
+          c.number({{"joints", i}, {"link"}, {"about_com"}, {"mass_kg"}}, o.has_mass_kg(), o.mass_kg(), 0, kInf);
       const Mat3 ic = symmetric(o.inertia_kgm2());
       checkFinite(c, {{"joints", i}, {"link"}, {"about_com"}, {"inertia_kgm2"}}, ic);
       // A real body's inertia about its centre of mass is positive semi-definite.
@@ -163,39 +159,36 @@ JointModel convertJoint(const Checker& c, const proto::Joint& p, int i) {
   }
 
   const auto& lim = p.limits();
-  j.q_min = kDeg * c.number({{"joints", i}, {"limits"}, {"min_deg"}}, lim.has_min_deg(),
-                            lim.min_deg(), -720, 720);
-  j.q_max = kDeg * c.number({{"joints", i}, {"limits"}, {"max_deg"}}, lim.has_max_deg(),
-                            lim.max_deg(), lim.min_deg(), 720, true);
-  j.qd_max = kDeg * c.number({{"joints", i}, {"limits"}, {"max_velocity_deg_s"}},
-                             lim.has_max_velocity_deg_s(), lim.max_velocity_deg_s(), 0, kInf, true);
-  j.tau_max = c.number({{"joints", i}, {"limits"}, {"max_torque_nm"}}, lim.has_max_torque_nm(),
-                       lim.max_torque_nm(), 0, kInf, true);
+  j.q_min = kDeg * c.number({{"joints", i}, {"limits"}, {"min_deg"}}, lim.has_min_deg(), lim.min_deg(), -720, 720);
+  j.q_max = kDeg * c.number({{"joints", i}, {"limits"}, {"max_deg"}}, lim.has_max_deg(), lim.max_deg(), lim.min_deg(),
+                            720, true);
+  j.qd_max = kDeg * c.number({{"joints", i}, {"limits"}, {"max_velocity_deg_s"}}, lim.has_max_velocity_deg_s(),
+                             lim.max_velocity_deg_s(), 0, kInf, true);
+  j.tau_max = c.number({{"joints", i}, {"limits"}, {"max_torque_nm"}}, lim.has_max_torque_nm(), lim.max_torque_nm(), 0,
+                       kInf, true);
 
   const auto& dr = p.drive();
-  j.gear_ratio = c.number({{"joints", i}, {"drive"}, {"gear_ratio"}}, dr.has_gear_ratio(),
-                          dr.gear_ratio(), -1e4, 1e4);
+  j.gear_ratio = c.number({{"joints", i}, {"drive"}, {"gear_ratio"}}, dr.has_gear_ratio(), dr.gear_ratio(), -1e4, 1e4);
   if (j.gear_ratio == 0.0) c.fail({{"joints", i}, {"drive"}, {"gear_ratio"}}, "must not be 0");
-  j.rotor_inertia = c.number({{"joints", i}, {"drive"}, {"rotor_inertia_kgm2"}},
-                             dr.has_rotor_inertia_kgm2(), dr.rotor_inertia_kgm2(), 0, kInf);
-  j.coulomb = c.number({{"joints", i}, {"drive"}, {"coulomb_friction_nm"}},
-                       dr.has_coulomb_friction_nm(), dr.coulomb_friction_nm(), 0, kInf);
-  j.viscous = c.number({{"joints", i}, {"drive"}, {"viscous_friction_nms"}},
-                       dr.has_viscous_friction_nms(), dr.viscous_friction_nms(), 0, kInf);
+  j.rotor_inertia = c.number({{"joints", i}, {"drive"}, {"rotor_inertia_kgm2"}}, dr.has_rotor_inertia_kgm2(),
+                             dr.rotor_inertia_kgm2(), 0, kInf);
+  j.coulomb = c.number({{"joints", i}, {"drive"}, {"coulomb_friction_nm"}}, dr.has_coulomb_friction_nm(),
+                       dr.coulomb_friction_nm(), 0, kInf);
+  j.viscous = c.number({{"joints", i}, {"drive"}, {"viscous_friction_nms"}}, dr.has_viscous_friction_nms(),
+                       dr.viscous_friction_nms(), 0, kInf);
   const auto& mo = dr.motor();
   j.kt = c.number({{"joints", i}, {"drive"}, {"motor"}, {"torque_constant_nm_per_a"}},
                   mo.has_torque_constant_nm_per_a(), mo.torque_constant_nm_per_a(), 0, kInf, true);
-  j.resistance = c.number({{"joints", i}, {"drive"}, {"motor"}, {"resistance_ohm"}},
-                          mo.has_resistance_ohm(), mo.resistance_ohm(), 0, kInf, true);
-  j.max_current = c.number({{"joints", i}, {"drive"}, {"motor"}, {"max_current_a"}},
-                           mo.has_max_current_a(), mo.max_current_a(), 0, kInf, true);
+  j.resistance = c.number({{"joints", i}, {"drive"}, {"motor"}, {"resistance_ohm"}}, mo.has_resistance_ohm(),
+                          mo.resistance_ohm(), 0, kInf, true);
+  j.max_current = c.number({{"joints", i}, {"drive"}, {"motor"}, {"max_current_a"}}, mo.has_max_current_a(),
+                           mo.max_current_a(), 0, kInf, true);
 
   const auto& en = p.encoder();
-  j.counts_per_rev = c.number({{"joints", i}, {"encoder"}, {"counts_per_joint_rev"}},
-                              en.has_counts_per_joint_rev(), en.counts_per_joint_rev(), 0, kInf, true);
-  j.index_angle = kDeg * c.number({{"joints", i}, {"encoder"}, {"index_angle_deg"}},
-                                  en.has_index_angle_deg(), en.index_angle_deg(), lim.min_deg(),
-                                  lim.max_deg());
+  j.counts_per_rev = c.number({{"joints", i}, {"encoder"}, {"counts_per_joint_rev"}}, en.has_counts_per_joint_rev(),
+                              en.counts_per_joint_rev(), 0, kInf, true);
+  j.index_angle = kDeg * c.number({{"joints", i}, {"encoder"}, {"index_angle_deg"}}, en.has_index_angle_deg(),
+                                  en.index_angle_deg(), lim.min_deg(), lim.max_deg());
   return j;
 }
 
@@ -250,9 +243,8 @@ void checkMassMatrixPositiveDefinite(const RobotModel& model, int samples) {
     const double min_eig = Eigen::SelfAdjointEigenSolver<JointMat>(m).eigenvalues().minCoeff();
     if (!(min_eig > 0.0) || asym > 1e-9 * m.cwiseAbs().maxCoeff()) {
       std::ostringstream msg;
-      msg << model.source << ": the mass matrix is not positive definite at q = ["
-          << q.transpose() << "] rad (smallest eigenvalue " << min_eig
-          << "); check the link inertias and rotor inertias";
+      msg << model.source << ": the mass matrix is not positive definite at q = [" << q.transpose()
+          << "] rad (smallest eigenvalue " << min_eig << "); check the link inertias and rotor inertias";
       throw ConfigError(msg.str());
     }
   }

@@ -27,8 +27,7 @@ namespace {
 
 class LineParser {
  public:
-  LineParser(std::string source, int line, std::string text)
-      : source_(std::move(source)), line_(line), in_(text) {}
+  LineParser(std::string source, int line, std::string text) : source_(std::move(source)), line_(line), in_(text) {}
 
   [[noreturn]] void fail(const std::string& what) const {
     throw ConfigError(source_ + ":" + std::to_string(line_) + ": " + what);
@@ -184,13 +183,20 @@ std::vector<TaskStatement> parseTaskFile(const std::string& text, const std::str
     } else if (keyword == "control") {
       auto* c = st.request.mutable_control();
       const std::string what = p.need("a control command");
-      if (what == "calibrate") c->set_command(proto::CC_CALIBRATE);
-      else if (what == "hold") c->set_command(proto::CC_HOLD);
-      else if (what == "free") c->set_command(proto::CC_FREE);
-      else if (what == "stop") c->set_command(proto::CC_STOP);
-      else if (what == "reset") c->set_command(proto::CC_RESET);
-      else if (what == "power_off") c->set_command(proto::CC_POWER_OFF);
-      else if (what == "emergency_stop") c->set_command(proto::CC_EMERGENCY_STOP);
+      if (what == "calibrate")
+        c->set_command(proto::CC_CALIBRATE);
+      else if (what == "hold")
+        c->set_command(proto::CC_HOLD);
+      else if (what == "free")
+        c->set_command(proto::CC_FREE);
+      else if (what == "stop")
+        c->set_command(proto::CC_STOP);
+      else if (what == "reset")
+        c->set_command(proto::CC_RESET);
+      else if (what == "power_off")
+        c->set_command(proto::CC_POWER_OFF);
+      else if (what == "emergency_stop")
+        c->set_command(proto::CC_EMERGENCY_STOP);
       else if (what == "jog") {
         c->set_command(proto::CC_JOG);
         c->set_joint(static_cast<int>(p.number("joint number")));
@@ -198,7 +204,8 @@ std::vector<TaskStatement> parseTaskFile(const std::string& text, const std::str
         if (dir != "+" && dir != "-") p.fail("jog direction '" + dir + "': expected + or -");
         c->set_direction(dir == "+" ? 1 : -1);
       } else {
-        p.fail("control '" + what + "': expected calibrate, hold, free, stop, reset, power_off, "
+        p.fail("control '" + what +
+               "': expected calibrate, hold, free, stop, reset, power_off, "
                "emergency_stop or jog");
       }
     } else {

@@ -85,8 +85,6 @@ double wrapToPi(double angle) {
   return a;
 }
 
-double nearestEquivalent(double angle, double reference) {
-  return reference + wrapToPi(angle - reference);
-}
+double nearestEquivalent(double angle, double reference) { return reference + wrapToPi(angle - reference); }
 
 }  // namespace rfms

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <numbers>
 
-#include "common/servo_gains.hpp"
 #include "common/mail_codec.hpp"
+#include "common/servo_gains.hpp"
 #include "common/transform.hpp"
 
 namespace rfms {
@@ -14,8 +14,8 @@ namespace {
 constexpr double kTwoPi = 2.0 * std::numbers::pi;
 }  // namespace
 
-JointServoConfig defaultServoConfig(const RobotModel& model, int joint, const JointVec& park,
-                                    double dt, double bandwidth_hz) {
+JointServoConfig defaultServoConfig(const RobotModel& model, int joint, const JointVec& park, double dt,
+                                    double bandwidth_hz) {
   JointServoConfig c;
   c.joint = joint;
   c.dt = dt;
@@ -55,8 +55,7 @@ void JointCore::readEncoder(const proto::ArmSensors& sensors, proto::RtState sta
   if (sensors.encoder_size() != kJoints) return;  // keep the last reading
   const std::int64_t count = sensors.encoder(index_);
   last_count_ = count;
-  if (!calibrated_ && state == proto::RT_CALIB && sensors.index_size() == kJoints &&
-      sensors.index(index_)) {
+  if (!calibrated_ && state == proto::RT_CALIB && sensors.index_size() == kJoints && sensors.index(index_)) {
     // The index pulse: from now on angles are absolute. Shift the targets by the same amount so
     // that the servo does not jump.
     const double before = angleFromCount(count);
@@ -105,18 +104,16 @@ double JointCore::solveSetpoint(const proto::SMail& s) {
       known[j - 1] = sol.q;
     }
   } else {
-    const bool extrapolate = config_.pik == PikScheme::kPaperExtrapolated ||
-                             config_.pik == PikScheme::kDecoupledExtrapolated;
+    const bool extrapolate =
+        config_.pik == PikScheme::kPaperExtrapolated || config_.pik == PikScheme::kDecoupledExtrapolated;
     JointVec inner = known;
     // Angles rebuilt from sines wrap at pi; only their sines and cosines are used downstream, so
     // the step is taken modulo 2 pi and the extrapolated angle may lie outside (-pi, pi].
     if (extrapolate && have_previous_known_)
-      for (int j = 0; j < kJoints; ++j)
-        inner[j] += wrapToPi(known[j] - previous_known_[j]);
+      for (int j = 0; j < kJoints; ++j) inner[j] += wrapToPi(known[j] - previous_known_[j]);
     previous_known_ = known;
     have_previous_known_ = true;
-    const bool decoupled = config_.pik == PikScheme::kDecoupled ||
-                           config_.pik == PikScheme::kDecoupledExtrapolated;
+    const bool decoupled = config_.pik == PikScheme::kDecoupled || config_.pik == PikScheme::kDecoupledExtrapolated;
     sol = decoupled ? ik_.solveJointDecoupled(config_.joint, t6, inner, config, near)
                     : ik_.solveJoint(config_.joint, t6, inner, config, near);
   }
@@ -189,8 +186,10 @@ void JointCore::step(const proto::SMail& s, const proto::ArmSensors& sensors, pr
         hold_target_ += calib_direction_ * config_.calib_speed * config_.dt;
         if (std::abs(hold_target_ - calib_start_) > config_.calib_range) {
           // Not found this way: search the other side, then give up.
-          if (calib_direction_ > 0) calib_direction_ = -1;
-          else calib_failed_ = true;
+          if (calib_direction_ > 0)
+            calib_direction_ = -1;
+          else
+            calib_failed_ = true;
         }
         moving = true;
       }
@@ -201,9 +200,7 @@ void JointCore::step(const proto::SMail& s, const proto::ArmSensors& sensors, pr
         hold_target_ += (s.jog_direction() >= 0 ? 1 : -1) * config_.jog_counts * resolution_;
       setpoint = ik_setpoint_ = hold_target_;
       break;
-    case proto::RT_HOLD:
-      setpoint = ik_setpoint_ = hold_target_;
-      break;
+    case proto::RT_HOLD: setpoint = ik_setpoint_ = hold_target_; break;
     case proto::RT_SETP:
     case proto::RT_STOP: {
       if (s.new_setpoint()) {
@@ -243,8 +240,7 @@ void JointCore::step(const proto::SMail& s, const proto::ArmSensors& sensors, pr
       kept = compliance_row_.dot(errors);
     }
     was_compliant_ = compliant;
-    integral_ = std::clamp(integral_ + config_.ki * kept * config_.dt, -config_.integral_limit,
-                           config_.integral_limit);
+    integral_ = std::clamp(integral_ + config_.ki * kept * config_.dt, -config_.integral_limit, config_.integral_limit);
     tau = config_.kp * kept + config_.kd * (desired_velocity_ - velocity_) + integral_ +
           feedForward(s, moving && following);
   }
@@ -254,8 +250,7 @@ void JointCore::step(const proto::SMail& s, const proto::ArmSensors& sensors, pr
   std::uint32_t faults = proto::JF_NONE;
   // In a compliant direction the arm is meant to yield: only the servoed part of the error counts.
   if (powered && std::abs(kept) > config_.following_error_limit) faults |= proto::JF_FOLLOWING;
-  if (calibrated_ && (angle_ < joint_.q_min - config_.range_margin ||
-                      angle_ > joint_.q_max + config_.range_margin))
+  if (calibrated_ && (angle_ < joint_.q_min - config_.range_margin || angle_ > joint_.q_max + config_.range_margin))
     faults |= proto::JF_RANGE;
   if (saturated_for_ > config_.saturation_time_limit) faults |= proto::JF_SATURATION;
   if (following && !usable(static_cast<IkStatus>(ik_status_))) faults |= proto::JF_IK;

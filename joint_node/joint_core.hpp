@@ -27,19 +27,19 @@
 namespace rfms {
 
 struct JointServoConfig {
-  int joint = 1;                       // 1..6
-  double dt = 1e-3;                    // s
-  double kp = 0.0, kd = 0.0, ki = 0.0; // N m/rad, N m s/rad, N m/(rad s)
-  double integral_limit = 0.0;         // N m
-  double following_error_limit = 0.1;  // rad
-  double saturation_time_limit = 0.25; // s
-  double range_margin = 0.02;          // rad beyond the joint limits before a range fault
-  double park_angle = 0.0;             // rad: the angle the joint assumes at power-up
-  int jog_counts = 4;                  // encoder counts per period in MANU (RFMS: 4)
-  double calib_speed = 0.1;            // rad/s while searching for the index
-  double calib_range = 0.5;            // rad searched each way from the power-up angle
-  double velocity_filter_hz = 60.0;    // first-order low-pass on the encoder velocity
-  double friction_velocity = 0.05;     // rad/s: Coulomb feed-forward is F_s tanh(qd / this)
+  int joint = 1;                        // 1..6
+  double dt = 1e-3;                     // s
+  double kp = 0.0, kd = 0.0, ki = 0.0;  // N m/rad, N m s/rad, N m/(rad s)
+  double integral_limit = 0.0;          // N m
+  double following_error_limit = 0.1;   // rad
+  double saturation_time_limit = 0.25;  // s
+  double range_margin = 0.02;           // rad beyond the joint limits before a range fault
+  double park_angle = 0.0;              // rad: the angle the joint assumes at power-up
+  int jog_counts = 4;                   // encoder counts per period in MANU (RFMS: 4)
+  double calib_speed = 0.1;             // rad/s while searching for the index
+  double calib_range = 0.5;             // rad searched each way from the power-up angle
+  double velocity_filter_hz = 60.0;     // first-order low-pass on the encoder velocity
+  double friction_velocity = 0.05;      // rad/s: Coulomb feed-forward is F_s tanh(qd / this)
   // |sin(theta5)| below which joint 4 holds its angle: PIK's inner angles are a period old, so
   // theta4 computed from a nearly vertical approach vector would follow their error, not the path.
   double wrist_singular_sin = 1e-3;
@@ -48,8 +48,8 @@ struct JointServoConfig {
 
 // Gains of a critically damped loop of `bandwidth_hz` on the joint's own inertia at `park`
 // (common/servo_gains.hpp), the rest at their defaults.
-JointServoConfig defaultServoConfig(const RobotModel& model, int joint, const JointVec& park,
-                                    double dt, double bandwidth_hz = 8.0);
+JointServoConfig defaultServoConfig(const RobotModel& model, int joint, const JointVec& park, double dt,
+                                    double bandwidth_hz = 8.0);
 // Joint `joint`'s configuration from the controller's settings (checked by the caller).
 JointServoConfig jointConfigFor(const RobotModel& model, const proto::ControllerSettings& s, int joint);
 
@@ -57,8 +57,7 @@ class JointCore {
  public:
   JointCore(const RobotModel& model, const JointServoConfig& config);
 
-  void step(const proto::SMail& s, const proto::ArmSensors& sensors, proto::JMail& out,
-            proto::TorqueCommand& torque);
+  void step(const proto::SMail& s, const proto::ArmSensors& sensors, proto::JMail& out, proto::TorqueCommand& torque);
 
   // Calibrated and back where the search started.
   bool calibrated() const { return calibrated_ && !calib_returning_; }
@@ -75,9 +74,9 @@ class JointCore {
   const JointModel& joint_;
   JointServoConfig config_;
   PumaIk ik_;
-  int index_;               // 0-based
-  double resolution_;       // rad per count
-  double velocity_alpha_;   // filter pole
+  int index_;              // 0-based
+  double resolution_;      // rad per count
+  double velocity_alpha_;  // filter pole
 
   // Encoder and calibration.
   bool calibrated_ = false, have_angle_ = false;

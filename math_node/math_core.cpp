@@ -7,7 +7,8 @@ namespace rfms {
 
 MathConfig mathConfigFor(const RobotModel& model, const proto::ControllerSettings& s) {
   MathConfig m;
-  for (int i = 0; i < kJoints; ++i) m.stiffness[i] = designServoGains(model, i + 1, parkPose(s), s.servo().bandwidth_hz()).kp;
+  for (int i = 0; i < kJoints; ++i)
+    m.stiffness[i] = designServoGains(model, i + 1, parkPose(s), s.servo().bandwidth_hz()).kp;
   return m;
 }
 
@@ -49,8 +50,7 @@ void MathCore::step(const proto::MMail& in, proto::Parcel& out) {
     compliance_bits_ = in.compliance();
     have_angles_ = true;
   }
-  if (config_.background_in_step &&
-      (!have_results_ || k % static_cast<std::uint64_t>(config_.background_periods) == 0))
+  if (config_.background_in_step && (!have_results_ || k % static_cast<std::uint64_t>(config_.background_periods) == 0))
     backgroundUpdate();
 
   out.mutable_header()->set_period(k);

@@ -22,7 +22,7 @@
 namespace rfms {
 
 struct MathConfig {
-  int background_periods = 6;  // recompute every this many periods (RFMS: every joint once per round)
+  int background_periods = 6;      // recompute every this many periods (RFMS: every joint once per round)
   bool background_in_step = true;  // false: the caller runs backgroundUpdate() itself (same thread)
   // The joints' position gains (N m/rad): the metric in which the compliant part of a servo error
   // is removed, so that the resulting joint stiffness stays symmetric and stable.

@@ -17,8 +17,7 @@ namespace {
 constexpr double kDeg = 180.0 / std::numbers::pi;
 
 void row(std::ostream& out, const char* label, const JointVec& v, double scale, int precision) {
-  out << "  " << std::left << std::setw(22) << label << std::right << std::fixed
-      << std::setprecision(precision);
+  out << "  " << std::left << std::setw(22) << label << std::right << std::fixed << std::setprecision(precision);
   for (int i = 0; i < kJoints; ++i) out << std::setw(11) << v[i] * scale;
   out << '\n';
 }
@@ -31,8 +30,7 @@ int runDemo(const RobotModel& model, const Vec3& target_mm, std::ostream& out) {
   const Transform home = trans(p.x(), p.y(), p.z());
   const ArmConfig config{.righty = true, .up = false, .flip = true};
 
-  out << "robot  " << model.name << " — " << model.description << "\n       (" << model.source
-      << ")\n";
+  out << "robot  " << model.name << " — " << model.description << "\n       (" << model.source << ")\n";
   out << "target home = trans(" << target_mm.x() << ", " << target_mm.y() << ", " << target_mm.z()
       << ") mm, configuration " << config.toString() << "\n\n";
 
@@ -57,8 +55,8 @@ int runDemo(const RobotModel& model, const Vec3& target_mm, std::ostream& out) {
     for (int c = 0; c < 4; ++c) out << std::setw(12) << t6.matrix()(r, c) * (c == 3 && r < 3 ? 1000.0 : 1.0);
     out << (r < 3 ? "   (position in mm)\n" : "\n");
   }
-  out << std::scientific << std::setprecision(2) << "  |p - p_home| = " << pos_err
-      << " m, |R - R_home| = " << rot_err << std::fixed << "\n";
+  out << std::scientific << std::setprecision(2) << "  |p - p_home| = " << pos_err << " m, |R - R_home| = " << rot_err
+      << std::fixed << "\n";
 
   const JointVec qd = JointVec::Constant(0.5);  // a moderate speed on every joint, rad/s
   const JointVec qdd = JointVec::Constant(1.0);
@@ -71,8 +69,8 @@ int runDemo(const RobotModel& model, const Vec3& target_mm, std::ostream& out) {
   row(out, "tau (no friction)", inverseDynamics(model, sol.q, qd, qdd), 1.0, 4);
   row(out, "diag M(q) [kg m^2]", m.diagonal(), 1.0, 4);
   if (model.name == "puma260" && sol.q.cwiseAbs().maxCoeff() < 1e-3)
-    out << "  report (A.4 §7.1): gravity coefficient cl2 = 5.51792 N m; computed g2 = "
-        << std::setprecision(5) << g[1] << " N m\n";
+    out << "  report (A.4 §7.1): gravity coefficient cl2 = 5.51792 N m; computed g2 = " << std::setprecision(5) << g[1]
+        << " N m\n";
 
   const bool ok = pos_err < 1e-9 && rot_err < 1e-9;
   out << "\nself-check: FK(IK(home)) " << (ok ? "matches" : "DOES NOT match") << " home\n";

@@ -5,9 +5,9 @@
 //   rfms-model dynamics --q .. --qd .. --qdd ..      -> {"tau","M","g","c","friction"}
 //   rfms-model demo                                  -> the PUMA 260 at the report's home position
 // Joint values in radians, lengths in metres. Errors go to stderr with exit code 2.
-#include <CLI/CLI.hpp>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
+#include <CLI/CLI.hpp>
 
 #include <iostream>
 
@@ -30,8 +30,7 @@ constexpr int kUsageError = 2;
 
 JointVec jointVector(const std::vector<double>& v, const char* flag) {
   if (v.size() != kJoints)
-    throw ProtocolError(std::string(flag) + ": expected 6 comma-separated values, got " +
-                        std::to_string(v.size()));
+    throw ProtocolError(std::string(flag) + ": expected 6 comma-separated values, got " + std::to_string(v.size()));
   JointVec q;
   for (int i = 0; i < kJoints; ++i) q[i] = v[i];
   if (!q.allFinite()) throw ProtocolError(std::string(flag) + ": values must be finite numbers");
@@ -39,8 +38,10 @@ JointVec jointVector(const std::vector<double>& v, const char* flag) {
 }
 
 void print(bool json, const std::string& key, const std::string& value, const std::string& text) {
-  if (json) std::cout << "{\"" << key << "\":" << value << "}\n";
-  else std::cout << text;
+  if (json)
+    std::cout << "{\"" << key << "\":" << value << "}\n";
+  else
+    std::cout << text;
 }
 
 template <class Derived>
@@ -72,11 +73,9 @@ int main(int argc, char** argv) {
   auto* jac = app.add_subcommand("jacobian", "base-frame Jacobian of the origin of frame 6");
   jac->add_option("--q", q_in, "q1,..,q6 in rad")->required()->delimiter(',');
   auto* ik = app.add_subcommand("ik", "joint angles for T6 in a given configuration");
-  ik->add_option("--T", t_in, "t11,t12,..,t44: the 4x4 transform, row-major, metres")
-      ->required()->delimiter(',');
+  ik->add_option("--T", t_in, "t11,t12,..,t44: the 4x4 transform, row-major, metres")->required()->delimiter(',');
   ik->add_option("--config", config_text, "lefty|righty,up|down,flip|noflip")->capture_default_str();
-  ik->add_option("--near", near_in, "q1,..,q6: pick each angle modulo 2 pi nearest these (default 0)")
-      ->delimiter(',');
+  ik->add_option("--near", near_in, "q1,..,q6: pick each angle modulo 2 pi nearest these (default 0)")->delimiter(',');
   auto* dyn = app.add_subcommand("dynamics", "inverse dynamics, M, g, C qd and friction");
   dyn->add_option("--q", q_in, "q1,..,q6 in rad")->required()->delimiter(',');
   dyn->add_option("--qd", qd_in, "joint speeds in rad/s")->required()->delimiter(',');
@@ -84,7 +83,8 @@ int main(int argc, char** argv) {
   auto* demo = app.add_subcommand("demo", "FK, IK and dynamics at the RFMS report's home position");
   std::vector<double> at_in{tool::kReportHomeMm.x(), tool::kReportHomeMm.y(), tool::kReportHomeMm.z()};
   demo->add_option("--at", at_in, "X,Y,Z of the target in mm (default: the report's home)")
-      ->delimiter(',')->expected(3);
+      ->delimiter(',')
+      ->expected(3);
 
   try {
     app.parse(argc, argv);
@@ -95,61 +95,63 @@ int main(int argc, char** argv) {
 
   return guardedMain(
       [&] {
-    const RobotModel model = loadRobotModel(robot);
-    if (*demo) {
-      if (at_in.size() != 3) throw ProtocolError("--at: expected X,Y,Z in mm");
-      return tool::runDemo(model, Vec3(at_in[0], at_in[1], at_in[2]), std::cout);
-    }
-    if (*fk) {
-      const Transform t = forwardKinematics(model, jointVector(q_in, "--q"));
-      print(json, "T", tool::matrix(t.matrix()), table(t.matrix()));
-    } else if (*jac) {
-      const Mat6 j = jacobianBase(model, jointVector(q_in, "--q"));
-      print(json, "J", tool::matrix(j), table(j));
-    } else if (*ik) {
-      if (t_in.size() != 16)
-        throw ProtocolError("--T: expected 16 comma-separated values (row-major 4x4), got " +
-                            std::to_string(t_in.size()));
-      Eigen::Matrix4d m;
-      for (int r = 0; r < 4; ++r)
-        for (int c = 0; c < 4; ++c) m(r, c) = t_in[static_cast<std::size_t>(4 * r + c)];
-      if (!isHomogeneous(m))
-        throw ProtocolError("--T: not a homogeneous transform (the rotation must be orthonormal "
-                            "with determinant 1 and the last row 0 0 0 1)");
-      const auto config = ArmConfig::parse(config_text);
-      if (!config)
-        throw ProtocolError("--config: '" + config_text +
-                            "' is not one of each: lefty|righty, up|down, flip|noflip");
-      const JointVec near = near_in.empty() ? JointVec::Zero() : jointVector(near_in, "--near");
-      Transform t;
-      t.matrix() = m;
-      const IkSolution sol = PumaIk(model).solveSerial(t, *config, near);
-      if (!usable(sol.status))
-        throw ProtocolError("no solution: joint " + std::to_string(sol.joint) + ": " +
-                            describe(sol.status));
-      if (sol.status != IkStatus::kOk)
-        log->warn("joint {}: {}", sol.joint, describe(sol.status));
-      print(json, "q", tool::vector(sol.q), table(sol.q.transpose()));
-    } else if (*dyn) {
-      const JointVec q = jointVector(q_in, "--q"), qd = jointVector(qd_in, "--qd"),
-                     qdd = jointVector(qdd_in, "--qdd");
-      JointMat m;
-      JointVec g;
-      massMatrixAndGravity(model, q, m, g);
-      const JointVec tau = inverseDynamics(model, q, qd, qdd);
-      const JointVec c = velocityTorques(model, q, qd);
-      const JointVec f = frictionTorques(model, qd);
-      if (json) {
-        std::cout << "{\"tau\":" << tool::vector(tau) << ",\"M\":" << tool::matrix(m)
-                  << ",\"g\":" << tool::vector(g) << ",\"c\":" << tool::vector(c)
-                  << ",\"friction\":" << tool::vector(f) << "}\n";
-      } else {
-        std::cout << "tau (N m, friction excluded)\n" << table(tau.transpose()) << "M (kg m^2)\n"
-                  << table(m) << "g (N m)\n" << table(g.transpose()) << "C(q,qd) qd (N m)\n"
-                  << table(c.transpose()) << "friction (N m)\n" << table(f.transpose());
-      }
-    }
-    return 0;
+        const RobotModel model = loadRobotModel(robot);
+        if (*demo) {
+          if (at_in.size() != 3) throw ProtocolError("--at: expected X,Y,Z in mm");
+          return tool::runDemo(model, Vec3(at_in[0], at_in[1], at_in[2]), std::cout);
+        }
+        if (*fk) {
+          const Transform t = forwardKinematics(model, jointVector(q_in, "--q"));
+          print(json, "T", tool::matrix(t.matrix()), table(t.matrix()));
+        } else if (*jac) {
+          const Mat6 j = jacobianBase(model, jointVector(q_in, "--q"));
+          print(json, "J", tool::matrix(j), table(j));
+        } else if (*ik) {
+          if (t_in.size() != 16)
+            throw ProtocolError("--T: expected 16 comma-separated values (row-major 4x4), got " +
+                                std::to_string(t_in.size()));
+          Eigen::Matrix4d m;
+          for (int r = 0; r < 4; ++r)
+            for (int c = 0; c < 4; ++c) m(r, c) = t_in[static_cast<std::size_t>(4 * r + c)];
+          if (!isHomogeneous(m))
+            throw ProtocolError(
+                "--T: not a homogeneous transform (the rotation must be orthonormal "
+                "with determinant 1 and the last row 0 0 0 1)");
+          const auto config = ArmConfig::parse(config_text);
+          if (!config)
+            throw ProtocolError("--config: '" + config_text +
+                                "' is not one of each: lefty|righty, up|down, flip|noflip");
+          const JointVec near = near_in.empty() ? JointVec::Zero() : jointVector(near_in, "--near");
+          Transform t;
+          t.matrix() = m;
+          const IkSolution sol = PumaIk(model).solveSerial(t, *config, near);
+          if (!usable(sol.status))
+            throw ProtocolError("no solution: joint " + std::to_string(sol.joint) + ": " + describe(sol.status));
+          if (sol.status != IkStatus::kOk) log->warn("joint {}: {}", sol.joint, describe(sol.status));
+          print(json, "q", tool::vector(sol.q), table(sol.q.transpose()));
+        } else if (*dyn) {
+          const JointVec q = jointVector(q_in, "--q"), qd = jointVector(qd_in, "--qd"),
+                         qdd = jointVector(qdd_in, "--qdd");
+          JointMat m;
+          JointVec g;
+          massMatrixAndGravity(model, q, m, g);
+          const JointVec tau = inverseDynamics(model, q, qd, qdd);
+          const JointVec c = velocityTorques(model, q, qd);
+          const JointVec f = frictionTorques(model, qd);
+          if (json) {
+            std::cout << "{\"tau\":" << tool::vector(tau) << ",\"M\":" << tool::matrix(m)
+                      << ",\"g\":" << tool::vector(g) << ",\"c\":" << tool::vector(c)
+                      << ",\"friction\":" << tool::vector(f) << "}\n";
+          } else {
+            std::cout << "tau (N m, friction excluded)\n"
+                      << table(tau.transpose()) << "M (kg m^2)\n"
+                      << table(m) << "g (N m)\n"
+                      << table(g.transpose()) << "C(q,qd) qd (N m)\n"
+                      << table(c.transpose()) << "friction (N m)\n"
+                      << table(f.transpose());
+          }
+        }
+        return 0;
       },
       [&](const std::string& message) { log->error("{}", message); });
 }

@@ -57,11 +57,11 @@ class BridgeCore {
  private:
   struct Session {
     std::string peer;
-    std::uint64_t last_count = 0;     // the newest frame taken from this client
-    bool pending = false;             // a REG or SENDREQ delivered, its answer not yet back
-    bool pending_status = false;      // ... and it is a SENDREQ
+    std::uint64_t last_count = 0;  // the newest frame taken from this client
+    bool pending = false;          // a REG or SENDREQ delivered, its answer not yet back
+    bool pending_status = false;   // ... and it is a SENDREQ
     std::uint64_t pending_number = 0, pending_count = 0;
-    std::string last_ack;             // the ACK of the last answered frame, for retries
+    std::string last_ack;  // the ACK of the last answered frame, for retries
     std::uint64_t last_ack_count = 0;
   };
   void ack(const std::string& peer, const proto::LinkFrame& of, std::string payload, bool resync,
@@ -75,8 +75,8 @@ class BridgeCore {
 
   std::size_t capacity_;
   std::unordered_map<std::uint64_t, Session> sessions_;
-  std::deque<proto::Envelope> waiting_;     // not yet forwarded
-  std::size_t forwarded_ = 0;               // forwarded, not yet answered
+  std::deque<proto::Envelope> waiting_;  // not yet forwarded
+  std::size_t forwarded_ = 0;            // forwarded, not yet answered
   proto::LinkCounters counters_;
   proto::LinkFrame frame_;
 };

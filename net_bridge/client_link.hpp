@@ -46,7 +46,7 @@ class ClientLink {
  private:
   std::uint64_t session_;
   LinkOptions options_;
-  std::uint64_t count_ = 0;     // frames begun in this session; seq is its low bit
+  std::uint64_t count_ = 0;  // frames begun in this session; seq is its low bit
   bool busy_ = false, waited_out_ = false;
   proto::FrameType type_ = proto::FT_NONE;
   std::string payload_, datagram_, answer_;

@@ -30,8 +30,10 @@ void FaultInjector::apply(const std::string& datagram, std::vector<std::string>&
   }
   for (auto& d : now) wire.push_back(std::move(d));
   if (previous) {
-    if (now.empty()) held_ = std::move(previous);  // nothing went out yet: keep holding it
-    else wire.push_back(std::move(*previous));
+    if (now.empty())
+      held_ = std::move(previous);  // nothing went out yet: keep holding it
+    else
+      wire.push_back(std::move(*previous));
   }
 }
 

@@ -49,9 +49,7 @@ void LinkClient::run(proto::FrameType type, const std::string& payload) {
       continue;
     }
     switch (link_.receive(reply)) {
-      case ClientLink::Event::kAcked:
-        counts_.retransmissions = link_.retransmissions();
-        return;
+      case ClientLink::Event::kAcked: counts_.retransmissions = link_.retransmissions(); return;
       case ClientLink::Event::kResync: {
         // The bridge restarted: synchronise, then send the same frame again.
         ++counts_.resyncs;

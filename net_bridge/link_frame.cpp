@@ -24,8 +24,7 @@ Datagram decodeDatagram(std::string_view bytes, proto::LinkFrame& frame) {
   if (bytes.size() < 4) return Datagram::kBadChecksum;
   const std::string_view body = bytes.substr(0, bytes.size() - 4);
   std::uint32_t crc = 0;
-  for (std::size_t i = body.size(); i < bytes.size(); ++i)
-    crc = (crc << 8) | static_cast<unsigned char>(bytes[i]);
+  for (std::size_t i = body.size(); i < bytes.size(); ++i) crc = (crc << 8) | static_cast<unsigned char>(bytes[i]);
   if (crc != crcOf(body)) return Datagram::kBadChecksum;
   if (!frame.ParseFromArray(body.data(), static_cast<int>(body.size()))) return Datagram::kMalformed;
   if (frame.type() == proto::FT_NONE || frame.seq() > 1) return Datagram::kMalformed;

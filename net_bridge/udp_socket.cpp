@@ -84,8 +84,8 @@ bool UdpSocket::receive(std::string& datagram, UdpPeer& from, int timeout_ms) {
   if (rc <= 0) return false;
   char buffer[65536];
   from.length = sizeof from.address;
-  const ssize_t n = ::recvfrom(fd_, buffer, sizeof buffer, MSG_DONTWAIT, reinterpret_cast<sockaddr*>(&from.address),
-                               &from.length);
+  const ssize_t n =
+      ::recvfrom(fd_, buffer, sizeof buffer, MSG_DONTWAIT, reinterpret_cast<sockaddr*>(&from.address), &from.length);
   if (n < 0) return false;
   datagram.assign(buffer, static_cast<std::size_t>(n));
   return true;

@@ -8,8 +8,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "common/error.hpp"
 #include "common/controller_settings.hpp"
+#include "common/error.hpp"
 
 namespace rfms {
 

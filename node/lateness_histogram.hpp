@@ -12,7 +12,7 @@ namespace rfms {
 
 class LatenessHistogram {
  public:
-  static constexpr double kBinMs = 0.005;  // 5 µs bins
+  static constexpr double kBinMs = 0.005;      // 5 µs bins
   static constexpr std::size_t kBins = 10000;  // up to 50 ms; later samples share the last bin
 
   void add(double ms) noexcept {

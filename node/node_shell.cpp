@@ -1,8 +1,8 @@
 #include "node/node_shell.hpp"
 
-#include <CLI/CLI.hpp>
 #include <spdlog/async.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
+#include <CLI/CLI.hpp>
 
 #include <sched.h>
 #include <sys/mman.h>
@@ -10,10 +10,10 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <cstring>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 
 namespace rfms {
 
@@ -44,8 +44,7 @@ bool stopRequested() { return g_stop_signals.load() > 0; }
 
 void addNodeOptions(CLI::App& app, NodeOptions& options) {
   app.add_option("--config", options.config, "cluster configuration file (proto/cluster.proto)")->required();
-  app.add_option("--run-dir", options.run_dir, "run directory, for ipc endpoints written {run}")
-      ->capture_default_str();
+  app.add_option("--run-dir", options.run_dir, "run directory, for ipc endpoints written {run}")->capture_default_str();
 }
 
 void applyRealtimeSettings(const ClusterSettings& s, spdlog::logger& log, int priority_offset) {

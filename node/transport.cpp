@@ -72,7 +72,8 @@ bool receiveWith(zmq::socket_t& socket, int timeout_ms, long* malformed, Parse&&
     throw;
   }
   if (!topic.more() || !socket.recv(body, zmq::recv_flags::none) || body.more() || !parse(body.data(), body.size())) {
-    while (body.more() && socket.recv(body, zmq::recv_flags::dontwait)) {}  // drop the rest
+    while (body.more() && socket.recv(body, zmq::recv_flags::dontwait)) {
+    }  // drop the rest
     if (malformed != nullptr) ++*malformed;
     return false;
   }
@@ -81,8 +82,9 @@ bool receiveWith(zmq::socket_t& socket, int timeout_ms, long* malformed, Parse&&
 }  // namespace
 
 bool receive(zmq::socket_t& socket, proto::Envelope& e, int timeout_ms, long* malformed) {
-  return receiveWith(socket, timeout_ms, malformed,
-                     [&](const void* data, std::size_t size) { return e.ParseFromArray(data, static_cast<int>(size)); });
+  return receiveWith(socket, timeout_ms, malformed, [&](const void* data, std::size_t size) {
+    return e.ParseFromArray(data, static_cast<int>(size));
+  });
 }
 
 bool receive(zmq::socket_t& socket, MailSlot& slot, int timeout_ms, long* malformed) {

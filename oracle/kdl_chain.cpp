@@ -13,8 +13,7 @@ KDL::Chain kdlChain(const RobotModel& model) {
         l.mass, KDL::Vector(com.x(), com.y(), com.z()),
         KDL::RotationalInertia(ic(0, 0), ic(1, 1), ic(2, 2), ic(0, 1), ic(0, 2), ic(1, 2)));
     chain.addSegment(KDL::Segment(KDL::Joint(KDL::Joint::RotZ, 1.0, 0.0, j.rotor_inertia),
-                                  KDL::Frame::DH(j.dh.a, j.dh.alpha(), j.dh.d, j.dh.theta_offset),
-                                  inertia));
+                                  KDL::Frame::DH(j.dh.a, j.dh.alpha(), j.dh.d, j.dh.theta_offset), inertia));
   }
   return chain;
 }

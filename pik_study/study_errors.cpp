@@ -27,8 +27,7 @@ SegmentErrors measureErrors(const RobotModel& open_model, const StudySegment& se
     const Transform desired = segment.at(t / timing.segment_s);
     const Transform actual = forwardKinematics(open_model, servo[static_cast<std::size_t>(j)]);
     const double dp = (desired.translation() - actual.translation()).norm() * 1e3;
-    const double dr =
-        Eigen::AngleAxisd(desired.linear().transpose() * actual.linear()).angle() * kRadToDeg;
+    const double dr = Eigen::AngleAxisd(desired.linear().transpose() * actual.linear()).angle() * kRadToDeg;
     if (j <= end) {
       e.dp_max_mm = std::max(e.dp_max_mm, dp);
       e.dr_max_deg = std::max(e.dr_max_deg, dr);

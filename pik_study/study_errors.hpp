@@ -22,5 +22,4 @@ struct SegmentErrors {
 SegmentErrors measureErrors(const RobotModel& open_model, const StudySegment& segment, const Timing& timing,
                             double update_s, const std::vector<JointVec>& servo);
 
-
 }  // namespace rfms::study

@@ -71,8 +71,7 @@ std::vector<JointVec> rmrcUpdates(const RobotModel& model, const StudySegment& s
   JointVec q = segment.q_start, qdot = JointVec::Zero();
   for (int k = 0; k < n; ++k) {
     out.push_back(q);
-    if (k % timing.rmrc_jacobian_updates == 0)
-      qdot = jacobianBase(model, q).partialPivLu().solve(xdot);
+    if (k % timing.rmrc_jacobian_updates == 0) qdot = jacobianBase(model, q).partialPivLu().solve(xdot);
     const double t = k * timing.update_s;
     const double span = std::clamp(timing.segment_s - t, 0.0, timing.update_s);
     q += qdot * span;
@@ -123,17 +122,15 @@ double updatePeriod(Method m, const Timing& timing) {
   return m == Method::kVal ? timing.val_update_s : timing.update_s;
 }
 
-std::vector<JointVec> servoSetpoints(const RobotModel& open_model, const StudySegment& segment,
-                                     const Timing& timing, Method method) {
+std::vector<JointVec> servoSetpoints(const RobotModel& open_model, const StudySegment& segment, const Timing& timing,
+                                     Method method) {
   std::vector<JointVec> updates;
   switch (method) {
     case Method::kPaper: updates = coreUpdates(open_model, segment, timing, PikScheme::kPaper, false); break;
     case Method::kPaperExtrapolated:
       updates = coreUpdates(open_model, segment, timing, PikScheme::kPaperExtrapolated, false);
       break;
-    case Method::kDecoupled:
-      updates = coreUpdates(open_model, segment, timing, PikScheme::kDecoupled, false);
-      break;
+    case Method::kDecoupled: updates = coreUpdates(open_model, segment, timing, PikScheme::kDecoupled, false); break;
     case Method::kDecoupledExtrapolated:
       updates = coreUpdates(open_model, segment, timing, PikScheme::kDecoupledExtrapolated, false);
       break;

@@ -46,9 +46,7 @@ std::string caseName(const StudyCase& c) {
   return fmt::format("T_seg = {:g} s, T_upd = {:g} ms", c.segment_s, c.update_s * 1e3);
 }
 
-std::string caseFile(const StudyCase& c) {
-  return fmt::format("case-{:g}s-{:g}ms", c.segment_s, c.update_s * 1e3);
-}
+std::string caseFile(const StudyCase& c) { return fmt::format("case-{:g}s-{:g}ms", c.segment_s, c.update_s * 1e3); }
 
 // "p50 / p90 / p99 / max" of one metric.
 std::string spread(std::vector<double> v) {
@@ -109,8 +107,8 @@ void writePaperComparison(std::ostream& out, const std::vector<Method>& methods,
   out << "| the paper (A.6 §IV) | measured here, `paper` scheme |\n|---|---|\n";
   out << "| 7 s / 7 ms: δp max bounded by about 1.2 mm, mostly below 0.8 mm | max " << stat(7, 7e-3, 0, 100, false)
       << " mm, p90 " << stat(7, 7e-3, 0, 90, false) << " mm |\n";
-  out << "| 7 s / 7 ms: δp mean bounded by roughly 0.5 mm, mostly below 0.4 mm | max "
-      << stat(7, 7e-3, 1, 100, false) << " mm, p90 " << stat(7, 7e-3, 1, 90, false) << " mm |\n";
+  out << "| 7 s / 7 ms: δp mean bounded by roughly 0.5 mm, mostly below 0.4 mm | max " << stat(7, 7e-3, 1, 100, false)
+      << " mm, p90 " << stat(7, 7e-3, 1, 90, false) << " mm |\n";
   out << "| 7 s / 3 ms: δp max bounded by about 0.6 mm | max " << stat(7, 3e-3, 0, 100, false) << " mm |\n";
   out << "| 7 s / 7 ms: δr max almost always below 1.5° | p99 " << stat(7, 7e-3, 2, 99, false) << "°, max "
       << stat(7, 7e-3, 2, 100, false) << "° (away from the wrist singularity: p99 " << stat(7, 7e-3, 2, 99, true)
@@ -130,8 +128,8 @@ void writePaperComparison(std::ostream& out, const std::vector<Method>& methods,
       << " update periods, every case and segment |\n\n";
 }
 
-void writeSegmentsCsv(std::ostream& out, const std::vector<Method>& methods,
-                      const std::vector<StudySegment>& segments, const std::vector<CaseResult>& results) {
+void writeSegmentsCsv(std::ostream& out, const std::vector<Method>& methods, const std::vector<StudySegment>& segments,
+                      const std::vector<CaseResult>& results) {
   out << "segment_s,update_ms,method,segment,min_wrist_deg,near_wrist,dp_max_mm,dp_mean_mm,dr_max_deg,"
          "dr_mean_deg,settle_updates\n";
   for (const auto& r : results)
@@ -140,8 +138,8 @@ void writeSegmentsCsv(std::ostream& out, const std::vector<Method>& methods,
         const SegmentErrors& e = r.errors[m][n];
         out << fmt::format("{:g},{:g},{},{},{:.3f},{},{:.6e},{:.6e},{:.6e},{:.6e},{}\n", r.c.segment_s,
                            r.c.update_s * 1e3, toString(methods[m]), n, segments[n].min_wrist_deg,
-                           segments[n].near_wrist ? 1 : 0, e.dp_max_mm, e.dp_mean_mm, e.dr_max_deg,
-                           e.dr_mean_deg, e.settle_updates);
+                           segments[n].near_wrist ? 1 : 0, e.dp_max_mm, e.dp_mean_mm, e.dr_max_deg, e.dr_mean_deg,
+                           e.settle_updates);
       }
 }
 

@@ -28,8 +28,8 @@ void writeTables(std::ostream& out, const StudyDescription& d, const std::vector
 void writePaperComparison(std::ostream& out, const std::vector<Method>& methods,
                           const std::vector<StudySegment>& segments, const std::vector<CaseResult>& results);
 
-void writeSegmentsCsv(std::ostream& out, const std::vector<Method>& methods,
-                      const std::vector<StudySegment>& segments, const std::vector<CaseResult>& results);
+void writeSegmentsCsv(std::ostream& out, const std::vector<Method>& methods, const std::vector<StudySegment>& segments,
+                      const std::vector<CaseResult>& results);
 
 // Writes DIR/histograms.dat and DIR/plots.gp; `gnuplot DIR/plots.gp` then draws DIR/case-*.png.
 // Returns the script's path.

@@ -78,8 +78,8 @@ RobotModel withoutJointLimits(const RobotModel& model) {
   return m;
 }
 
-std::vector<StudySegment> drawSegments(const RobotModel& model, const SamplerOptions& options,
-                                       int count, std::uint64_t seed) {
+std::vector<StudySegment> drawSegments(const RobotModel& model, const SamplerOptions& options, int count,
+                                       std::uint64_t seed) {
   const RobotModel open = withoutJointLimits(model);
   const PumaIk ik(open);
   const Workspace w = workspaceOf(model, options.workspace_margin_m);

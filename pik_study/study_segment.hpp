@@ -24,8 +24,8 @@ struct SamplerOptions {
 
 struct StudySegment {
   Transform start = Transform::Identity(), end = Transform::Identity();  // T6
-  Vec3 axis = Vec3::UnitZ();  // rotation axis, base frame
-  double angle = 0.0;         // rad, about `axis`
+  Vec3 axis = Vec3::UnitZ();                                             // rotation axis, base frame
+  double angle = 0.0;                                                    // rad, about `axis`
   ArmConfig config;
   JointVec q_start = JointVec::Zero();  // the exact solution at the start
   double min_wrist_deg = 180.0;         // smallest |theta5| along the path
@@ -44,7 +44,7 @@ RobotModel withoutJointLimits(const RobotModel& model);
 // orientation, a random axis n = (c_phi s_psi, s_phi s_psi, c_psi) in the tool frame and a random
 // angle; random configuration flags; then every check point must be solvable by the exact IK and
 // clear of the wrist singularity. Deterministic for a given seed.
-std::vector<StudySegment> drawSegments(const RobotModel& model, const SamplerOptions& options,
-                                       int count, std::uint64_t seed);
+std::vector<StudySegment> drawSegments(const RobotModel& model, const SamplerOptions& options, int count,
+                                       std::uint64_t seed);
 
 }  // namespace rfms::study

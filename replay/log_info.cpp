@@ -31,7 +31,9 @@ LogInfo summarise(const RunLog& log) {
   std::map<std::uint64_t, LogInfo::Move> moves;
   for (const proto::LogEvent& e : log.events) {
     switch (e.kind()) {
-      case proto::LogEvent::MOVE_STARTED: moves[e.move_id()].id = e.move_id(), moves[e.move_id()].started = e.period(); break;
+      case proto::LogEvent::MOVE_STARTED:
+        moves[e.move_id()].id = e.move_id(), moves[e.move_id()].started = e.period();
+        break;
       case proto::LogEvent::MOVE_COMPLETED:
         moves[e.move_id()].id = e.move_id(), moves[e.move_id()].ended = e.period(), moves[e.move_id()].completed = true;
         break;
@@ -101,22 +103,27 @@ std::string infoText(const LogInfo& i, const RunLog& log) {
   if (i.moves.empty()) o << " none";
   o << "\n";
   for (const auto& m : i.moves)
-    o << "  #" << m.id << " periods " << m.started << " .. " << (m.ended ? std::to_string(m.ended) : std::string("(not ended)"))
-      << (m.completed ? " completed" : m.aborted ? " ABORTED" : "") << "\n";
+    o << "  #" << m.id << " periods " << m.started << " .. "
+      << (m.ended ? std::to_string(m.ended) : std::string("(not ended)"))
+      << (m.completed ? " completed"
+          : m.aborted ? " ABORTED"
+                      : "")
+      << "\n";
   o << "states:";
   for (const auto& s : i.states) o << " " << s;
   o << "\nemergencies: " << (i.emergencies.empty() ? "none" : "") << "\n";
   for (const auto& e : i.emergencies) o << "  " << e << "\n";
   o << "requests: " << i.requests << ", refused " << i.refused << "\n";
   if (i.timing.empty()) {
-    o << "deadline misses: " << (i.clock == "realtime" ? "no timing in this log" : "none: periods wait for their mail (" + i.clock + ")")
+    o << "deadline misses: "
+      << (i.clock == "realtime" ? "no timing in this log" : "none: periods wait for their mail (" + i.clock + ")")
       << "\n";
   } else {
     o << "deadline misses and lateness after the tick (p50 / p99 / max, ms):\n";
     for (const auto& [name, t] : i.timing) {
       char l[160];
-      std::snprintf(l, sizeof l, "  %-10s %6llu  %.3f / %.3f / %.3f\n", name.c_str(), static_cast<unsigned long long>(t.misses),
-                    t.p50, t.p99, t.max);
+      std::snprintf(l, sizeof l, "  %-10s %6llu  %.3f / %.3f / %.3f\n", name.c_str(),
+                    static_cast<unsigned long long>(t.misses), t.p50, t.p99, t.max);
       o << l;
     }
   }
@@ -133,7 +140,8 @@ std::string infoText(const LogInfo& i, const RunLog& log) {
     << ", dropped by the logger "
     << (log.have_drops ? std::to_string(i.dropped) : std::string("unknown (the log's end is missing)")) << "\n";
   if (i.periods > 0) {
-    std::snprintf(line, sizeof line, "log size %.1f MB, %.0f bytes per period\n", static_cast<double>(log.file_size) * 1e-6,
+    std::snprintf(line, sizeof line, "log size %.1f MB, %.0f bytes per period\n",
+                  static_cast<double>(log.file_size) * 1e-6,
                   static_cast<double>(log.file_size) / static_cast<double>(i.periods));
     o << line;
   }

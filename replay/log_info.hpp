@@ -21,7 +21,7 @@ struct LogInfo {
   std::vector<std::string> states;       // in the order entered
   std::vector<std::string> emergencies;  // reason (node) at period
   std::uint64_t requests = 0, refused = 0;
-  double max_path_deviation_mm = 0.0;   // |FK(measured angles) - commanded T6| while following
+  double max_path_deviation_mm = 0.0;  // |FK(measured angles) - commanded T6| while following
   std::array<double, 6> max_following_error_deg{};
   std::uint64_t dropped = 0;
   // Realtime logs: misses and lateness (p50, p99, max, ms) by node name.

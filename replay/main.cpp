@@ -16,9 +16,9 @@
 #include <fstream>
 #include <iostream>
 
-#include <CLI/CLI.hpp>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
+#include <CLI/CLI.hpp>
 
 #include "common/error.hpp"
 #include "replay/log_info.hpp"
@@ -50,8 +50,10 @@ int main(int argc, char** argv) {
   std::vector<std::string> signals;
   std::string out_path;
   exporter->add_flag("--csv", csv, "comma-separated values (the only format)")->required();
-  exporter->add_option("--signals", signals,
-                       "e.g. jmail.3.angle,smail.rtstate,sensors.encoder[0] (default: every joint's servo setpoint and angle)")
+  exporter
+      ->add_option(
+          "--signals", signals,
+          "e.g. jmail.3.angle,smail.rtstate,sensors.encoder[0] (default: every joint's servo setpoint and angle)")
       ->delimiter(',');
   exporter->add_option("-o,--output", out_path, "file to write (default: standard output)");
   auto* plot = app.add_subcommand("plot", "draw the run: setpoints vs angles, path deviation, torques, lateness");
@@ -61,74 +63,74 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   return guardedMain(
       [&] {
-    RunLog run;
-    {
-      ProgressBar bar("reading");
-      run = readRunLog(path, std::ref(bar));
-    }
-    if (run.messages == 0 && !run.error.empty())
-      throw ConfigError(path + ": " + run.error + " at byte " + std::to_string(run.error_offset));
-    auto damaged = [&] {
-      log->error("{}: damaged at byte {} of {}: {}; what is above covers what was read before it", path,
-                 run.error_offset, run.file_size, run.error);
-      return 1;
-    };
-    if (exporter->parsed()) {
-      const SignalTable t = extractSignals(run, signals.empty() ? defaultSignals() : signals);
-      if (out_path.empty()) {
-        std::cout << toCsv(t);
-      } else {
-        std::ofstream out(out_path);
-        if (!(out << toCsv(t))) throw ConfigError("cannot write " + out_path);
-      }
-      return run.error.empty() ? 0 : damaged();
-    }
-    if (plot->parsed()) {
-      {
-        ProgressBar bar("drawing");
-        bar(0, 1);
-        plotLog(run, picture);
-      }
-      std::cout << "wrote " << picture << "\n";
-      return run.error.empty() ? 0 : damaged();
-    }
-    if (info->parsed()) {
-      std::cout << infoText(summarise(run), run);
-      return run.error.empty() ? 0 : damaged();
-    }
-    if (!run.error.empty()) {
-      damaged();
-      throw ConfigError("a damaged log cannot be re-run");
-    }
-    if (rerun->parsed()) {
-      std::map<std::string, std::string> changes;
-      for (const auto& s : sets) {
-        const auto eq = s.find('=');
-        if (eq == std::string::npos || eq == 0) throw ConfigError("--set " + s + ": expected key=value");
-        changes[s.substr(0, eq)] = s.substr(eq + 1);
-      }
-      RerunResult r;
-      {
-        ProgressBar bar("re-running");
-        bar(0, 1);
-        r = rerunLog(run, changes);
-      }
-      std::cout << comparisonTable(r);
-      return 0;
-    }
-    VerifyResult v;
-    {
-      ProgressBar bar("re-running");
-      v = verifyLog(run, std::ref(bar));
-    }
-    if (v.ok) {
-      std::cout << "verified: " << v.periods << " periods re-run, " << v.compared
-                << " mailboxes and events identical to the log (" << v.method << ")\n";
-      return 0;
-    }
-    std::cout << "DIVERGES after " << v.periods << " periods (" << v.compared << " messages matched; " << v.method
-              << "): " << v.divergence << "\n";
-    return 1;
+        RunLog run;
+        {
+          ProgressBar bar("reading");
+          run = readRunLog(path, std::ref(bar));
+        }
+        if (run.messages == 0 && !run.error.empty())
+          throw ConfigError(path + ": " + run.error + " at byte " + std::to_string(run.error_offset));
+        auto damaged = [&] {
+          log->error("{}: damaged at byte {} of {}: {}; what is above covers what was read before it", path,
+                     run.error_offset, run.file_size, run.error);
+          return 1;
+        };
+        if (exporter->parsed()) {
+          const SignalTable t = extractSignals(run, signals.empty() ? defaultSignals() : signals);
+          if (out_path.empty()) {
+            std::cout << toCsv(t);
+          } else {
+            std::ofstream out(out_path);
+            if (!(out << toCsv(t))) throw ConfigError("cannot write " + out_path);
+          }
+          return run.error.empty() ? 0 : damaged();
+        }
+        if (plot->parsed()) {
+          {
+            ProgressBar bar("drawing");
+            bar(0, 1);
+            plotLog(run, picture);
+          }
+          std::cout << "wrote " << picture << "\n";
+          return run.error.empty() ? 0 : damaged();
+        }
+        if (info->parsed()) {
+          std::cout << infoText(summarise(run), run);
+          return run.error.empty() ? 0 : damaged();
+        }
+        if (!run.error.empty()) {
+          damaged();
+          throw ConfigError("a damaged log cannot be re-run");
+        }
+        if (rerun->parsed()) {
+          std::map<std::string, std::string> changes;
+          for (const auto& s : sets) {
+            const auto eq = s.find('=');
+            if (eq == std::string::npos || eq == 0) throw ConfigError("--set " + s + ": expected key=value");
+            changes[s.substr(0, eq)] = s.substr(eq + 1);
+          }
+          RerunResult r;
+          {
+            ProgressBar bar("re-running");
+            bar(0, 1);
+            r = rerunLog(run, changes);
+          }
+          std::cout << comparisonTable(r);
+          return 0;
+        }
+        VerifyResult v;
+        {
+          ProgressBar bar("re-running");
+          v = verifyLog(run, std::ref(bar));
+        }
+        if (v.ok) {
+          std::cout << "verified: " << v.periods << " periods re-run, " << v.compared
+                    << " mailboxes and events identical to the log (" << v.method << ")\n";
+          return 0;
+        }
+        std::cout << "DIVERGES after " << v.periods << " periods (" << v.compared << " messages matched; " << v.method
+                  << "): " << v.divergence << "\n";
+        return 1;
       },
       [&](const std::string& message) { log->error("{}", message); });
 }

@@ -18,7 +18,8 @@ namespace rfms {
 void plotLog(const RunLog& log, const std::string& output) {
   namespace fs = std::filesystem;
   const std::string ext = fs::path(output).extension().string();
-  if (ext != ".png" && ext != ".svg") throw ConfigError("plot: the output must end in .png or .svg, not '" + output + "'");
+  if (ext != ".png" && ext != ".svg")
+    throw ConfigError("plot: the output must end in .png or .svg, not '" + output + "'");
   if (std::system("command -v gnuplot >/dev/null 2>&1") != 0)
     throw ConfigError("plot: gnuplot is not installed (apt-get install gnuplot-nox, or deploy/install-deps)");
   const auto model_text = log.header.find("robot_model");
@@ -61,9 +62,10 @@ void plotLog(const RunLog& log, const std::string& output) {
   const fs::path script = dir / "run.gp";
   std::ofstream g(script);
   g << (ext == ".png" ? "set terminal png size 1600,1100 font ',11'\n" : "set terminal svg size 1600,1100 dynamic\n");
-  g << "set output '" << output << "'\nset termoption noenhanced\nset grid\nset key outside right\nset xlabel 'time (s)'\n";
-  g << "set multiplot layout 2,2 title 'rfms run: " << (log.header.count("robot") ? log.header.at("robot") : "?") << ", "
-    << log.smail.size() << " periods of " << log.dtMs() << " ms'\n";
+  g << "set output '" << output
+    << "'\nset termoption noenhanced\nset grid\nset key outside right\nset xlabel 'time (s)'\n";
+  g << "set multiplot layout 2,2 title 'rfms run: " << (log.header.count("robot") ? log.header.at("robot") : "?")
+    << ", " << log.smail.size() << " periods of " << log.dtMs() << " ms'\n";
   g << "set title 'joint setpoints (dashed) and measured angles (solid)'\nset ylabel 'deg'\nplot ";
   for (int k = 0; k < 6; ++k)
     g << (k ? ", " : "") << "'" << data.string() << "' using 1:" << 2 + k << " with lines dt 2 lc " << k + 1
@@ -76,8 +78,8 @@ void plotLog(const RunLog& log, const std::string& output) {
       << "set xrange [0:1]\nset yrange [0:1]\nplot NaN notitle\nunset label 2\nset autoscale\n";
   g << "set title 'servo torque'\nset ylabel 'N m'\nplot ";
   for (int k = 0; k < 6; ++k)
-    g << (k ? ", " : "") << "'" << data.string() << "' using 1:" << 15 + k << " with lines lc " << k + 1 << " title 'joint "
-      << k + 1 << "'";
+    g << (k ? ", " : "") << "'" << data.string() << "' using 1:" << 15 + k << " with lines lc " << k + 1
+      << " title 'joint " << k + 1 << "'";
   if (!log.timing.empty()) {
     // Every answer of the joints and the math server, by how long after its tick it came.
     const fs::path late = dir / "lateness.dat";
@@ -93,7 +95,8 @@ void plotLog(const RunLog& log, const std::string& output) {
   } else {
     g << "\nset title 'period lateness'\nunset xlabel\nunset ylabel\nunset key\nunset border\nunset tics\nunset grid\n"
       << "set xrange [0:1]\nset yrange [0:1]\n"
-      << "set label 1 'periods wait for their mail in a " << (log.header.count("clock") ? log.header.at("clock") : std::string("lockstep"))
+      << "set label 1 'periods wait for their mail in a "
+      << (log.header.count("clock") ? log.header.at("clock") : std::string("lockstep"))
       << " run: none is late' at 0.5,0.5 center\nplot NaN notitle\nunset multiplot\n";
   }
   g.close();

@@ -20,7 +20,10 @@ class ProgressBar {
     if (now - start_ < std::chrono::seconds(1) || now - last_ < std::chrono::milliseconds(200)) return;
     last_ = now;
     const int width = 40;
-    const int filled = total == 0 ? 0 : static_cast<int>(static_cast<double>(width) * static_cast<double>(done) / static_cast<double>(total));
+    const int filled =
+        total == 0
+            ? 0
+            : static_cast<int>(static_cast<double>(width) * static_cast<double>(done) / static_cast<double>(total));
     std::cerr << "\r" << what_ << " [" << std::string(static_cast<std::size_t>(std::min(filled, width)), '#')
               << std::string(static_cast<std::size_t>(width - std::min(filled, width)), '.') << "] "
               << (total ? 100 * done / total : 0) << "%" << std::flush;

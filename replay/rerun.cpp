@@ -2,14 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
-#include <optional>
 #include <cstdio>
+#include <optional>
 #include <sstream>
 
+#include "common/controller_settings.hpp"
 #include "common/error.hpp"
 #include "common/robot_model_loader.hpp"
 #include "common/task_file.hpp"
-#include "common/controller_settings.hpp"
 
 namespace rfms {
 
@@ -111,7 +111,8 @@ std::string comparisonTable(const RerunResult& r) {
   };
   row("time to complete the last move", completion(r.original), completion(r.changed), "s");
   row("max path deviation (arm)", r.original.max_path_deviation_mm, r.changed.max_path_deviation_mm, "mm");
-  row("max path deviation (PIK setpoints)", r.original.max_setpoint_deviation_mm, r.changed.max_setpoint_deviation_mm, "mm");
+  row("max path deviation (PIK setpoints)", r.original.max_setpoint_deviation_mm, r.changed.max_setpoint_deviation_mm,
+      "mm");
   row("final position error", r.original.final_position_error_mm, r.changed.final_position_error_mm, "mm");
   row("final orientation error", r.original.final_orientation_error_deg, r.changed.final_orientation_error_deg, "deg");
   for (int j = 0; j < kJoints; ++j) {

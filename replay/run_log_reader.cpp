@@ -25,26 +25,40 @@ RunLog readRunLog(const std::string& path, const std::function<void(std::uint64_
   RunLog log;
   // Decoded as read, so that no message's bytes are held beside its decoded form.
   const std::string none;
-  const mcap::Contents c = mcap::readFile(path, progress, [&](const mcap::Channel* ch, std::uint64_t, std::string_view data) {
-    ++log.messages;
-    const std::string& t = ch != nullptr ? ch->topic : none;
-    auto add = [&](auto& into) {
-      typename std::decay_t<decltype(into)>::value_type v;
-      if (v.ParseFromArray(data.data(), static_cast<int>(data.size()))) into.push_back(std::move(v));
-      else ++log.undecodable;
-    };
-    if (t == topic::kSMail) add(log.smail);
-    else if (t == topic::kJMail) add(log.jmail);
-    else if (t == topic::kMMail) add(log.mmail);
-    else if (t == topic::kParcel) add(log.parcel);
-    else if (t == topic::kSensors) add(log.sensors);
-    else if (t == topic::kTorque) add(log.torque);
-    else if (t == topic::kRequest) add(log.requests);
-    else if (t == topic::kEvent) add(log.events);
-    else if (t == topic::kTiming) add(log.timing);
-    else if (t == topic::kApplied) add(log.applied);
-    else if (t == topic::kDrops) log.have_drops = log.drops.ParseFromArray(data.data(), static_cast<int>(data.size()));
-  });
+  const mcap::Contents c =
+      mcap::readFile(path, progress, [&](const mcap::Channel* ch, std::uint64_t, std::string_view data) {
+        ++log.messages;
+        const std::string& t = ch != nullptr ? ch->topic : none;
+        auto add = [&](auto& into) {
+          typename std::decay_t<decltype(into)>::value_type v;
+          if (v.ParseFromArray(data.data(), static_cast<int>(data.size())))
+            into.push_back(std::move(v));
+          else
+            ++log.undecodable;
+        };
+        if (t == topic::kSMail)
+          add(log.smail);
+        else if (t == topic::kJMail)
+          add(log.jmail);
+        else if (t == topic::kMMail)
+          add(log.mmail);
+        else if (t == topic::kParcel)
+          add(log.parcel);
+        else if (t == topic::kSensors)
+          add(log.sensors);
+        else if (t == topic::kTorque)
+          add(log.torque);
+        else if (t == topic::kRequest)
+          add(log.requests);
+        else if (t == topic::kEvent)
+          add(log.events);
+        else if (t == topic::kTiming)
+          add(log.timing);
+        else if (t == topic::kApplied)
+          add(log.applied);
+        else if (t == topic::kDrops)
+          log.have_drops = log.drops.ParseFromArray(data.data(), static_cast<int>(data.size()));
+      });
   log.error = c.error;
   log.error_offset = c.error_offset;
   log.file_size = c.file_size;

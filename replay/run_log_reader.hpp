@@ -25,13 +25,13 @@ struct RunLog {
   std::vector<proto::TorqueCommand> torque;
   std::vector<proto::LogRequest> requests;
   std::vector<proto::LogEvent> events;
-  std::vector<proto::PeriodTiming> timing;  // realtime runs only
+  std::vector<proto::PeriodTiming> timing;     // realtime runs only
   std::vector<proto::AppliedTorques> applied;  // cluster runs only
   bool have_drops = false;
   proto::LogDrops drops;
   std::uint64_t messages = 0, undecodable = 0;
   std::uint64_t file_size = 0;
-  std::string error;               // empty when the file is sound
+  std::string error;  // empty when the file is sound
   std::uint64_t error_offset = 0;
   // The controller settings of the header, when it has them (settings_error says why not).
   std::optional<proto::ControllerSettings> settings;

@@ -60,11 +60,13 @@ void checkPath(const std::string& signal, const google::protobuf::Descriptor* d,
       throw ConfigError("signal '" + signal + "': " + d->name() + " has no field '" + steps[i].name + "' (it has " +
                         fieldsOf(d) + ")");
     if (f->is_repeated() != (steps[i].index >= 0))
-      throw ConfigError("signal '" + signal + "': " + steps[i].name +
-                        (f->is_repeated() ? " is repeated: give an index, e.g. " + steps[i].name + "[0]" : " is not repeated"));
+      throw ConfigError(
+          "signal '" + signal + "': " + steps[i].name +
+          (f->is_repeated() ? " is repeated: give an index, e.g. " + steps[i].name + "[0]" : " is not repeated"));
     const bool last = i + 1 == steps.size();
     if (f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
-      if (last) throw ConfigError("signal '" + signal + "': " + steps[i].name + " is a message; name one of its fields");
+      if (last)
+        throw ConfigError("signal '" + signal + "': " + steps[i].name + " is a message; name one of its fields");
       d = f->message_type();
     } else if (!last) {
       throw ConfigError("signal '" + signal + "': " + steps[i].name + " has no fields");
@@ -85,15 +87,14 @@ double valueAt(const Message& m, const std::vector<Step>& steps, std::size_t i =
       return valueAt(f->is_repeated() ? r->GetRepeatedMessage(m, f, k) : r->GetMessage(m, f), steps, i + 1);
     case FieldDescriptor::CPPTYPE_DOUBLE: return f->is_repeated() ? r->GetRepeatedDouble(m, f, k) : r->GetDouble(m, f);
     case FieldDescriptor::CPPTYPE_FLOAT: return f->is_repeated() ? r->GetRepeatedFloat(m, f, k) : r->GetFloat(m, f);
-    case FieldDescriptor::CPPTYPE_INT32:
-      return f->is_repeated() ? r->GetRepeatedInt32(m, f, k) : r->GetInt32(m, f);
+    case FieldDescriptor::CPPTYPE_INT32: return f->is_repeated() ? r->GetRepeatedInt32(m, f, k) : r->GetInt32(m, f);
     case FieldDescriptor::CPPTYPE_INT64:
       return static_cast<double>(f->is_repeated() ? r->GetRepeatedInt64(m, f, k) : r->GetInt64(m, f));
-    case FieldDescriptor::CPPTYPE_UINT32:
-      return f->is_repeated() ? r->GetRepeatedUInt32(m, f, k) : r->GetUInt32(m, f);
+    case FieldDescriptor::CPPTYPE_UINT32: return f->is_repeated() ? r->GetRepeatedUInt32(m, f, k) : r->GetUInt32(m, f);
     case FieldDescriptor::CPPTYPE_UINT64:
       return static_cast<double>(f->is_repeated() ? r->GetRepeatedUInt64(m, f, k) : r->GetUInt64(m, f));
-    case FieldDescriptor::CPPTYPE_BOOL: return (f->is_repeated() ? r->GetRepeatedBool(m, f, k) : r->GetBool(m, f)) ? 1 : 0;
+    case FieldDescriptor::CPPTYPE_BOOL:
+      return (f->is_repeated() ? r->GetRepeatedBool(m, f, k) : r->GetBool(m, f)) ? 1 : 0;
     case FieldDescriptor::CPPTYPE_ENUM:
       return f->is_repeated() ? r->GetRepeatedEnumValue(m, f, k) : r->GetEnumValue(m, f);
     default: return kNone;
@@ -148,8 +149,10 @@ SignalTable extractSignals(const RunLog& log, const std::vector<std::string>& si
       if (joint < 1 || joint > kJoints || dot2 == std::string::npos)
         throw ConfigError("signal '" + signal + "': expected " + box + ".<joint 1..6>.<field>");
       rest = rest.substr(dot2 + 1);
-      if (box == "jmail") messages = byPeriod(log.jmail, joint), type = proto::JMail::descriptor();
-      else messages = byPeriod(log.torque, joint), type = proto::TorqueCommand::descriptor();
+      if (box == "jmail")
+        messages = byPeriod(log.jmail, joint), type = proto::JMail::descriptor();
+      else
+        messages = byPeriod(log.torque, joint), type = proto::TorqueCommand::descriptor();
     } else if (box == "smail") {
       messages = byPeriod(log.smail, 0), type = proto::SMail::descriptor();
     } else if (box == "mmail") {
@@ -159,7 +162,8 @@ SignalTable extractSignals(const RunLog& log, const std::vector<std::string>& si
     } else if (box == "sensors") {
       messages = byPeriod(log.sensors, 0), type = proto::ArmSensors::descriptor();
     } else {
-      throw ConfigError("signal '" + signal + "': no mailbox '" + box + "' (smail, mmail, parcel, sensors, jmail, torque)");
+      throw ConfigError("signal '" + signal + "': no mailbox '" + box +
+                        "' (smail, mmail, parcel, sensors, jmail, torque)");
     }
     const auto steps = parsePath(signal, rest);
     checkPath(signal, type, steps);

@@ -15,7 +15,7 @@ namespace rfms {
 
 struct SignalTable {
   std::vector<std::string> names;
-  std::vector<double> time_s;               // one row per period
+  std::vector<double> time_s;                // one row per period
   std::vector<std::vector<double>> columns;  // columns[signal][row]; NaN where the period lacks it
 };
 

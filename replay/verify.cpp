@@ -48,8 +48,10 @@ class LockstepCheck {
     if (it == logged.end()) return;  // not in this log (the arm's last report came after the end)
     std::uint32_t joint = 0;
     std::uint64_t k = 0;
-    if constexpr (std::is_same_v<Key, JointKey>) k = key.first, joint = key.second;
-    else k = key;
+    if constexpr (std::is_same_v<Key, JointKey>)
+      k = key.first, joint = key.second;
+    else
+      k = key;
     same(topic, k, joint, *it->second, rerun);
   }
   void same(const char* topic, std::uint64_t k, std::uint32_t joint, const google::protobuf::Message& logged,
@@ -81,8 +83,7 @@ VerifyResult verifyLog(const RunLog& log, const std::function<void(std::uint64_t
   const proto::ControllerSettings& settings = log.requireSettings();
   const RobotModel model = parseRobotModel(model_text->second, "the log's robot model");
   const auto clock = log.header.find("clock");
-  if (clock != log.header.end() && clock->second == "realtime")
-    return verifyEachCore(log, model, settings, progress);
+  if (clock != log.header.end() && clock->second == "realtime") return verifyEachCore(log, model, settings, progress);
   r.method = "the whole controller re-run in lockstep";
   Harness h(model, settings);
 

@@ -14,10 +14,10 @@ namespace rfms {
 
 struct VerifyResult {
   bool ok = false;
-  std::uint64_t periods = 0;       // re-run
-  std::uint64_t compared = 0;      // messages compared
-  std::string divergence;          // the first difference: period, topic, field, both values
-  std::string method;              // how the log was re-run, for the report
+  std::uint64_t periods = 0;   // re-run
+  std::uint64_t compared = 0;  // messages compared
+  std::string divergence;      // the first difference: period, topic, field, both values
+  std::string method;          // how the log was re-run, for the report
 };
 
 // The realtime form, for logs whose clock was realtime.

@@ -11,16 +11,16 @@
 #include <utility>
 #include <vector>
 
+#include "arm_sim/arm_core.hpp"
 #include "common/error.hpp"
+#include "joint_node/joint_core.hpp"
+#include "math_node/math_core.hpp"
 #include "replay/log_index.hpp"
 #include "replay/mail_compare.hpp"
 #include "replay/verify.hpp"
 #include "runlog/run_logger.hpp"
-#include "arm_sim/arm_core.hpp"
-#include "joint_node/joint_core.hpp"
-#include "math_node/math_core.hpp"
-#include "supervisor/supervisor_core.hpp"
 #include "supervisor/event_log.hpp"
+#include "supervisor/supervisor_core.hpp"
 
 namespace rfms {
 
@@ -66,8 +66,8 @@ struct Pass {
 
 std::string at(std::uint64_t k) { return "period " + std::to_string(k) + ": "; }
 
-Pass rerunSupervisor(const LogIndex& log, const RobotModel& model, const proto::ControllerSettings& c, std::uint64_t periods,
-                     const std::function<void(std::uint64_t)>& tick) {
+Pass rerunSupervisor(const LogIndex& log, const RobotModel& model, const proto::ControllerSettings& c,
+                     std::uint64_t periods, const std::function<void(std::uint64_t)>& tick) {
   Pass pass;
   SupervisorCore core(model, supervisorConfigFor(c));
   SupervisorOutbox out;
@@ -199,7 +199,8 @@ Pass rerunArm(const LogIndex& log, const RobotModel& model, const proto::Control
 
 }  // namespace
 
-VerifyResult verifyEachCore(const RunLog& log, const RobotModel& model, const proto::ControllerSettings& c, const Progress& progress) {
+VerifyResult verifyEachCore(const RunLog& log, const RobotModel& model, const proto::ControllerSettings& c,
+                            const Progress& progress) {
   VerifyResult r;
   r.method = "each core re-run alone on the mail it read; send times not compared";
   const LogIndex index(log);

@@ -12,14 +12,27 @@ namespace rfms::mcap {
 inline constexpr char kMagic[8] = {'\x89', 'M', 'C', 'A', 'P', '0', '\r', '\n'};
 
 enum Op : std::uint8_t {
-  kHeader = 0x01, kFooter = 0x02, kSchema = 0x03, kChannel = 0x04, kMessage = 0x05, kChunk = 0x06,
-  kMessageIndex = 0x07, kChunkIndex = 0x08, kAttachment = 0x09, kAttachmentIndex = 0x0A, kStatistics = 0x0B,
-  kMetadata = 0x0C, kMetadataIndex = 0x0D, kSummaryOffset = 0x0E, kDataEnd = 0x0F,
+  kHeader = 0x01,
+  kFooter = 0x02,
+  kSchema = 0x03,
+  kChannel = 0x04,
+  kMessage = 0x05,
+  kChunk = 0x06,
+  kMessageIndex = 0x07,
+  kChunkIndex = 0x08,
+  kAttachment = 0x09,
+  kAttachmentIndex = 0x0A,
+  kStatistics = 0x0B,
+  kMetadata = 0x0C,
+  kMetadataIndex = 0x0D,
+  kSummaryOffset = 0x0E,
+  kDataEnd = 0x0F,
 };
 
 template <class T>
 void putLe(std::string& out, T value) {
-  for (std::size_t i = 0; i < sizeof(T); ++i) out.push_back(static_cast<char>((static_cast<std::uint64_t>(value) >> (8 * i)) & 0xffu));
+  for (std::size_t i = 0; i < sizeof(T); ++i)
+    out.push_back(static_cast<char>((static_cast<std::uint64_t>(value) >> (8 * i)) & 0xffu));
 }
 inline void putString(std::string& out, std::string_view s) {
   putLe<std::uint32_t>(out, static_cast<std::uint32_t>(s.size()));
@@ -34,7 +47,8 @@ class Cursor {
   T le() {
     need(sizeof(T));
     std::uint64_t v = 0;
-    for (std::size_t i = 0; i < sizeof(T); ++i) v |= static_cast<std::uint64_t>(static_cast<unsigned char>(bytes_[at_ + i])) << (8 * i);
+    for (std::size_t i = 0; i < sizeof(T); ++i)
+      v |= static_cast<std::uint64_t>(static_cast<unsigned char>(bytes_[at_ + i])) << (8 * i);
     at_ += sizeof(T);
     return static_cast<T>(v);
   }

@@ -105,7 +105,8 @@ Contents readFile(const std::string& path, const std::function<void(std::uint64_
     out.error_offset = at;
     return out;
   };
-  if (file.size() < 8 || std::memcmp(file.data(), kMagic, 8) != 0) return fail(0, "not an MCAP file (no magic at the start)");
+  if (file.size() < 8 || std::memcmp(file.data(), kMagic, 8) != 0)
+    return fail(0, "not an MCAP file (no magic at the start)");
   std::uint64_t at = 8;
   bool data_ended = false, footer = false;
   std::uint64_t last_progress = 0;
@@ -122,7 +123,8 @@ Contents readFile(const std::string& path, const std::function<void(std::uint64_
     Cursor head(std::string_view(file).substr(at + 1, 8));
     const auto length = head.le<std::uint64_t>();
     if (length > file.size() - at - 9)
-      return fail(at, "truncated: record " + hex(op) + " of " + std::to_string(length) + " bytes runs past the end of the file");
+      return fail(at, "truncated: record " + hex(op) + " of " + std::to_string(length) +
+                          " bytes runs past the end of the file");
     const std::string_view content(file.data() + at + 9, length);
     try {
       if (op == kHeader) {
@@ -137,7 +139,8 @@ Contents readFile(const std::string& path, const std::function<void(std::uint64_
         const auto crc = c.le<std::uint32_t>();
         const std::string compression = c.string();
         const std::string_view records = c.bytes(c.le<std::uint64_t>());
-        if (!compression.empty()) return fail(at, "chunk compressed with '" + compression + "', which this reader does not read");
+        if (!compression.empty())
+          return fail(at, "chunk compressed with '" + compression + "', which this reader does not read");
         if (records.size() != size) return fail(at, "chunk: its size does not match its records");
         if (crc != 0 && crc != crcOf(records)) return fail(at, "chunk: CRC mismatch (the data is damaged)");
         std::uint64_t in_chunk = 0;

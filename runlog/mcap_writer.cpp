@@ -40,8 +40,7 @@ void putMap(std::string& out, const KeyValues& kv) {
 
 }  // namespace
 
-Writer::Writer(const std::string& path, const std::string& profile, const std::string& library,
-               std::size_t chunk_bytes)
+Writer::Writer(const std::string& path, const std::string& profile, const std::string& library, std::size_t chunk_bytes)
     : path_(path), chunk_bytes_(chunk_bytes) {
   file_ = std::fopen(path.c_str(), "wb");
   if (file_ == nullptr) throw ConfigError("cannot create log " + path + ": " + std::strerror(errno));

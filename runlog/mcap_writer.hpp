@@ -53,7 +53,7 @@ class Writer {
   std::size_t chunk_bytes_;
   bool closed_ = false;
 
-  std::vector<std::string> schema_records_, channel_records_;  // content, for the summary
+  std::vector<std::string> schema_records_, channel_records_;            // content, for the summary
   std::vector<std::pair<std::uint64_t, std::uint64_t>> metadata_index_;  // offset, length
   std::vector<std::string> metadata_names_;
 

@@ -96,13 +96,14 @@ RunLogger::~RunLogger() {
 void RunLogger::addTopic(const char* topic, const google::protobuf::Descriptor* type) {
   auto it = schemas_.find(type->full_name());
   if (it == schemas_.end())
-    it = schemas_.emplace(type->full_name(), writer_.addSchema(type->full_name(), "protobuf", descriptorSet(type))).first;
+    it = schemas_.emplace(type->full_name(), writer_.addSchema(type->full_name(), "protobuf", descriptorSet(type)))
+             .first;
   channels_.emplace_back(topic, writer_.addChannel(it->second, topic, "protobuf"));
 }
 
 bool RunLogger::log(const char* topic, std::uint64_t k, const google::protobuf::Message& message) {
-  const auto channel = std::find_if(channels_.begin(), channels_.end(),
-                                    [&](const auto& c) { return std::strcmp(c.first, topic) == 0; });
+  const auto channel =
+      std::find_if(channels_.begin(), channels_.end(), [&](const auto& c) { return std::strcmp(c.first, topic) == 0; });
   if (channel == channels_.end() || finished_) return false;  // not one of the log's topics: a bug upstream
   const std::size_t size = message.ByteSizeLong();
   std::uint8_t* at = ring_.reserve(size);

@@ -46,7 +46,7 @@ inline constexpr const char* kApplied = "/rfms/applied";  // cluster runs: which
 // The header: metadata record "rfms" of the log. The controller's settings are one message
 // (proto/controller.proto), stored in text format with every default written out.
 struct RunLogHeader {
-  std::string source;          // "rfms-sim", "cluster"
+  std::string source;  // "rfms-sim", "cluster"
   std::string robot_name, robot_model_text;
   std::string cluster_config_text;
   std::string task_text;

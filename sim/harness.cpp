@@ -1,6 +1,5 @@
 #include "sim/harness.hpp"
 
-
 namespace rfms {
 
 namespace {

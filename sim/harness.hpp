@@ -78,5 +78,4 @@ class Harness {
   bool first_ = true;
 };
 
-
 }  // namespace rfms

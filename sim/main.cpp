@@ -5,9 +5,9 @@
 //            [--amplifier current|voltage] [--pik SCHEME] [--set FIELD=VALUE ...] [--timeout-s 600]
 //            [--json] [--log FILE]
 // Exit status: 0 when every move completed without an emergency, 1 otherwise, 2 on bad input.
-#include <CLI/CLI.hpp>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
+#include <CLI/CLI.hpp>
 
 #include <fstream>
 #include <iostream>
@@ -17,12 +17,11 @@
 
 #include "common/controller_settings.hpp"
 #include "common/error.hpp"
-#include "common/text_file.hpp"
 #include "common/robot_model_loader.hpp"
 #include "common/task_file.hpp"
+#include "common/text_file.hpp"
 #include "sim/run_recording.hpp"
 #include "sim/task_runner.hpp"
-
 
 int main(int argc, char** argv) {
   using namespace rfms;
@@ -39,20 +38,23 @@ int main(int argc, char** argv) {
   std::vector<std::string> sets, more_sets;  // the flags' fields, then --set's
   app.add_option("--robot", robot, "robot model file")->capture_default_str();
   app.add_option("--task", task_path, "task file (default: the RFMS manual's example task)");
-  app.add_option_function<std::string>("--dt-ms", [&](const std::string& v) { sets.push_back("dt_ms=" + v); },
-                                        "sample period in ms (0.5 .. 10; default 1)");
-  app.add_option_function<std::string>("--update-periods",
-                                        [&](const std::string& v) { sets.push_back("update_periods=" + v); },
-                                        "setpoint update period in sample periods (1 .. 100; default 1)");
-  app.add_flag_callback("--serial-ik", [&] { sets.push_back("serial_ik=true"); },
-                        "joints solve the exact serial IK instead of PIK");
-  app.add_option_function<std::string>("--pik", [&](const std::string& v) { sets.push_back("pik=" + v); },
-                                        "PIK scheme: paper, paper-extrapolated, decoupled, decoupled-extrapolated "
-                                        "(default)");
-  app.add_option_function<std::string>("--amplifier", [&](const std::string& v) { sets.push_back("amplifier=" + v); },
-                                        "current (default) or voltage");
-  app.add_option("--set", more_sets, "FIELD=VALUE: any controller setting by its path in proto/controller.proto "
-                                "(e.g. servo.bandwidth_hz=12); may be repeated");
+  app.add_option_function<std::string>(
+      "--dt-ms", [&](const std::string& v) { sets.push_back("dt_ms=" + v); },
+      "sample period in ms (0.5 .. 10; default 1)");
+  app.add_option_function<std::string>(
+      "--update-periods", [&](const std::string& v) { sets.push_back("update_periods=" + v); },
+      "setpoint update period in sample periods (1 .. 100; default 1)");
+  app.add_flag_callback(
+      "--serial-ik", [&] { sets.push_back("serial_ik=true"); }, "joints solve the exact serial IK instead of PIK");
+  app.add_option_function<std::string>(
+      "--pik", [&](const std::string& v) { sets.push_back("pik=" + v); },
+      "PIK scheme: paper, paper-extrapolated, decoupled, decoupled-extrapolated "
+      "(default)");
+  app.add_option_function<std::string>(
+      "--amplifier", [&](const std::string& v) { sets.push_back("amplifier=" + v); }, "current (default) or voltage");
+  app.add_option("--set", more_sets,
+                 "FIELD=VALUE: any controller setting by its path in proto/controller.proto "
+                 "(e.g. servo.bandwidth_hz=12); may be repeated");
   app.add_option("--timeout-s", timeout_s, "simulated seconds allowed for the task")->capture_default_str();
   app.add_flag("--json", json, "print the summary as JSON");
   std::string log_path;
@@ -65,46 +67,46 @@ int main(int argc, char** argv) {
 
   return guardedMain(
       [&] {
-    sets.insert(sets.end(), more_sets.begin(), more_sets.end());
-    for (const std::string& set : sets) {
-      const auto eq = set.find('=');
-      if (eq == std::string::npos) throw ConfigError("--set " + set + ": write FIELD=VALUE");
-      setControllerField(settings, set.substr(0, eq), set.substr(eq + 1));
-    }
-    if (!(timeout_s > 0.0)) throw ConfigError("--timeout-s must be positive");
-    const RobotModel model = loadRobotModel(robot);
-    const auto task = task_path.empty() ? parseTaskFile(kExampleTask, "example task") : loadTaskFile(task_path);
+        sets.insert(sets.end(), more_sets.begin(), more_sets.end());
+        for (const std::string& set : sets) {
+          const auto eq = set.find('=');
+          if (eq == std::string::npos) throw ConfigError("--set " + set + ": write FIELD=VALUE");
+          setControllerField(settings, set.substr(0, eq), set.substr(eq + 1));
+        }
+        if (!(timeout_s > 0.0)) throw ConfigError("--timeout-s must be positive");
+        const RobotModel model = loadRobotModel(robot);
+        const auto task = task_path.empty() ? parseTaskFile(kExampleTask, "example task") : loadTaskFile(task_path);
 
-    Harness harness(model, settings);
-    log->info("robot {}, dt {} ms, setpoint update every {} period(s), {} IK, task {}", model.name, settings.dt_ms(),
-              settings.update_periods(), settings.serial_ik() ? "serial" : settings.pik(),
-              task_path.empty() ? "example" : task_path);
-    RunOptions options;
-    options.timeout_s = timeout_s;
-    std::unique_ptr<RunLogger> run_log;
-    if (!log_path.empty()) {
-      RunLogHeader header;
-      header.source = "rfms-sim";
-      header.robot_name = model.name;
-      header.robot_model_text = readTextFile(robot);
-      header.task_text = task_path.empty() ? kExampleTask : readTextFile(task_path);
-      header.clock = "lockstep";
-      header.settings = settings;
-      // Nothing here is real time: the harness waits for the writer rather than lose a message.
-      run_log = std::make_unique<RunLogger>(log_path, header, RunLogger::WhenFull::kWait);
-      harness.on_period = [&](const PeriodMail& m) { recordPeriod(*run_log, m); };
-      options.on_request = [&](std::uint64_t k, const proto::TaskRequest& r, const proto::TaskReply& a) {
-        logRequest(*run_log, k, r, a);
-      };
-    }
-    const RunSummary summary = runTask(harness, task, options);
-    if (run_log) {
-      run_log->finish();
-      log->info("run log {}: {} messages{}", log_path, run_log->written(),
-                run_log->dropped() > 0 ? ", " + std::to_string(run_log->dropped()) + " DROPPED" : std::string());
-    }
-    std::cout << (json ? summaryJson(summary) + "\n" : summaryText(summary));
-    return summary.succeeded() ? 0 : 1;
+        Harness harness(model, settings);
+        log->info("robot {}, dt {} ms, setpoint update every {} period(s), {} IK, task {}", model.name,
+                  settings.dt_ms(), settings.update_periods(), settings.serial_ik() ? "serial" : settings.pik(),
+                  task_path.empty() ? "example" : task_path);
+        RunOptions options;
+        options.timeout_s = timeout_s;
+        std::unique_ptr<RunLogger> run_log;
+        if (!log_path.empty()) {
+          RunLogHeader header;
+          header.source = "rfms-sim";
+          header.robot_name = model.name;
+          header.robot_model_text = readTextFile(robot);
+          header.task_text = task_path.empty() ? kExampleTask : readTextFile(task_path);
+          header.clock = "lockstep";
+          header.settings = settings;
+          // Nothing here is real time: the harness waits for the writer rather than lose a message.
+          run_log = std::make_unique<RunLogger>(log_path, header, RunLogger::WhenFull::kWait);
+          harness.on_period = [&](const PeriodMail& m) { recordPeriod(*run_log, m); };
+          options.on_request = [&](std::uint64_t k, const proto::TaskRequest& r, const proto::TaskReply& a) {
+            logRequest(*run_log, k, r, a);
+          };
+        }
+        const RunSummary summary = runTask(harness, task, options);
+        if (run_log) {
+          run_log->finish();
+          log->info("run log {}: {} messages{}", log_path, run_log->written(),
+                    run_log->dropped() > 0 ? ", " + std::to_string(run_log->dropped()) + " DROPPED" : std::string());
+        }
+        std::cout << (json ? summaryJson(summary) + "\n" : summaryText(summary));
+        return summary.succeeded() ? 0 : 1;
       },
       [&](const std::string& message) { log->error("{}", message); });
 }

@@ -18,11 +18,11 @@ namespace rfms {
 // What a run of a task did: the script's record plus what only the emulated arm can tell.
 struct RunSummary {
   ScriptLog script;
-  std::vector<proto::TrajState> traj_states;   // each state seen, in the order first seen
-  double final_position_error_mm = -1.0;       // arm at the end vs the last completed move's target
+  std::vector<proto::TrajState> traj_states;  // each state seen, in the order first seen
+  double final_position_error_mm = -1.0;      // arm at the end vs the last completed move's target
   double final_orientation_error_deg = -1.0;
-  double max_path_deviation_mm = 0.0;          // the arm's tool from the straight line (Cartesian S1/S2)
-  double max_setpoint_deviation_mm = 0.0;      // FK of the joints' PIK setpoints from that line
+  double max_path_deviation_mm = 0.0;               // the arm's tool from the straight line (Cartesian S1/S2)
+  double max_setpoint_deviation_mm = 0.0;           // FK of the joints' PIK setpoints from that line
   JointVec max_following_error = JointVec::Zero();  // rad, in SETP and STOP
   std::uint64_t periods = 0;
   double dt = 1e-3;
@@ -32,8 +32,8 @@ struct RunSummary {
 
 struct RunOptions {
   bool calibrate = true;
-  double timeout_s = 600.0;     // simulated time allowed for the whole task
-  double settle_s = 0.5;        // simulated time after the last move, before the final error
+  double timeout_s = 600.0;  // simulated time allowed for the whole task
+  double settle_s = 0.5;     // simulated time after the last move, before the final error
   // Every request the task hands the supervisor, with its period and answer (run logs).
   std::function<void(std::uint64_t, const proto::TaskRequest&, const proto::TaskReply&)> on_request;
 };

@@ -52,9 +52,8 @@ std::unique_ptr<RunLogger> openRunLog(Options& o, const NodeContext& c) {
   header.settings = c.controller();
   if (o.log_path.empty()) o.log_path = c.options.run_dir + "/run.mcap";
   // Only the realtime clock cannot wait for the log's writer; the others lose nothing.
-  return std::make_unique<RunLogger>(o.log_path, header,
-                                     waitsForMail(s.config.clock()) ? RunLogger::WhenFull::kWait
-                                                                    : RunLogger::WhenFull::kDrop);
+  return std::make_unique<RunLogger>(
+      o.log_path, header, waitsForMail(s.config.clock()) ? RunLogger::WhenFull::kWait : RunLogger::WhenFull::kDrop);
 }
 
 int runSupervisor(Options& o, NodeContext& c) {
@@ -65,8 +64,9 @@ int runSupervisor(Options& o, NodeContext& c) {
   zmq::socket_t pub = transport.bindPublisher(s.config.supervisor_pub());
   zmq::socket_t pull = transport.bindPull(s.config.supervisor_pull());
   // The arm's reports of the torques it applied are for the run log only.
-  zmq::socket_t arm = o.no_log ? transport.connectSubscriber(s.config.arm_pub(), {kTopicArm, kTopicControl})
-                               : transport.connectSubscriber(s.config.arm_pub(), {kTopicArm, kTopicTorques, kTopicControl});
+  zmq::socket_t arm = o.no_log
+                          ? transport.connectSubscriber(s.config.arm_pub(), {kTopicArm, kTopicControl})
+                          : transport.connectSubscriber(s.config.arm_pub(), {kTopicArm, kTopicTorques, kTopicControl});
   if (!waitForNodes(s, pub, pull, arm, c.log)) return stopRequested() ? 0 : 1;
 
   std::unique_ptr<RunLogger> run_log = openRunLog(o, c);
@@ -103,7 +103,8 @@ int runSupervisor(Options& o, NodeContext& c) {
   if (!o.digest_path.empty()) std::ofstream(o.digest_path) << digest.hex() << "\n";
   if (!script) return 0;
   const ScriptLog& l = script->log();
-  std::cout << (o.json ? scriptSummaryJson(l, loop, stats, c.model) + "\n" : scriptSummaryText(l, loop, stats, c.model));
+  std::cout << (o.json ? scriptSummaryJson(l, loop, stats, c.model) + "\n"
+                       : scriptSummaryText(l, loop, stats, c.model));
   return succeeded(l) ? 0 : 1;
 }
 
@@ -120,6 +121,7 @@ int main(int argc, char** argv) {
   app.add_option("--log", o.log_path, "the run log (MCAP; default: run.mcap in the run directory)");
   app.add_flag("--no-log", o.no_log, "write no run log");
   app.add_option("--stats", o.stats_path, "write deadline misses, lateness and bytes per period as JSON at the end");
-  return runNode(argc, argv, app, [] { return std::string("supervisor"); }, 1,
-                 [&](NodeContext& c) { return runSupervisor(o, c); });
+  return runNode(
+      argc, argv, app, [] { return std::string("supervisor"); }, 1,
+      [&](NodeContext& c) { return runSupervisor(o, c); });
 }

@@ -78,8 +78,8 @@ std::string SupervisorCore::acceptMove(const proto::Move& move, std::uint64_t& i
     return "position '" + move.position() + "' is at a wrist singularity (theta5 = 0) in configuration " +
            config.toString();
   if (end.status != IkStatus::kOk)
-    return "position '" + move.position() + "' cannot be reached in configuration " + config.toString() +
-           ": " + describe(end.status);
+    return "position '" + move.position() + "' cannot be reached in configuration " + config.toString() + ": " +
+           describe(end.status);
   if (motion.cartesian) {
     const Vec6 d = driveParams(from.pose, target);
     JointVec near = from.q;
@@ -142,9 +142,7 @@ std::string SupervisorCore::control(const proto::Control& c) {
     case proto::CC_POWER_OFF:
       if (s == proto::RT_EMGCY) return "";
       return request(proto::RT_IDLE);
-    case proto::CC_EMERGENCY_STOP:
-      pending_reason_ = proto::ER_OPERATOR;
-      return "";
+    case proto::CC_EMERGENCY_STOP: pending_reason_ = proto::ER_OPERATOR; return "";
     default: return "unknown control command";
   }
 }
@@ -249,11 +247,16 @@ void SupervisorCore::step(std::uint64_t k, const SupervisorInbox& in, Supervisor
   if (state_ != proto::RT_EMGCY && state_ != proto::RT_IDLE) {
     for (int i = 0; i < kJoints && state_ != proto::RT_EMGCY; ++i) {
       const std::uint32_t f = faults_[static_cast<std::size_t>(i)];
-      if (f & proto::JF_RANGE) emergency(proto::ER_JOINT_LIMIT, jointNode(i), k, out);
-      else if (f & proto::JF_FOLLOWING) emergency(proto::ER_FOLLOWING_ERROR, jointNode(i), k, out);
-      else if (f & proto::JF_SATURATION) emergency(proto::ER_SATURATION, jointNode(i), k, out);
-      else if (f & proto::JF_IK) emergency(proto::ER_IK_FAILURE, jointNode(i), k, out);
-      else if (f & proto::JF_CALIBRATION) emergency(proto::ER_CALIBRATION, jointNode(i), k, out);
+      if (f & proto::JF_RANGE)
+        emergency(proto::ER_JOINT_LIMIT, jointNode(i), k, out);
+      else if (f & proto::JF_FOLLOWING)
+        emergency(proto::ER_FOLLOWING_ERROR, jointNode(i), k, out);
+      else if (f & proto::JF_SATURATION)
+        emergency(proto::ER_SATURATION, jointNode(i), k, out);
+      else if (f & proto::JF_IK)
+        emergency(proto::ER_IK_FAILURE, jointNode(i), k, out);
+      else if (f & proto::JF_CALIBRATION)
+        emergency(proto::ER_CALIBRATION, jointNode(i), k, out);
     }
   }
   if (pending_reason_ != proto::ER_NONE) {
@@ -273,8 +276,10 @@ void SupervisorCore::step(std::uint64_t k, const SupervisorInbox& in, Supervisor
     TrajectoryEvents events;
     const bool ok = trajectory_.update(config_.update_periods * config_.dt, events);
     forwardEvents(k, events, out);
-    if (!ok) emergency(proto::ER_UNREACHABLE, proto::NODE_SUPERVISOR, k, out);
-    else new_setpoint = true;
+    if (!ok)
+      emergency(proto::ER_UNREACHABLE, proto::NODE_SUPERVISOR, k, out);
+    else
+      new_setpoint = true;
     if (state_ == proto::RT_STOP && trajectory_.atRest()) setState(proto::RT_HOLD, k, out);
   }
   compose(k, new_setpoint, out);
@@ -298,8 +303,10 @@ void SupervisorCore::compose(std::uint64_t k, bool new_setpoint, SupervisorOutbo
   s.set_compliance(following ? trajectory_.compliance() : 0u);
   s.set_jog_joint(state_ == proto::RT_MANU ? jog_joint_ : 0);
   s.set_jog_direction(state_ == proto::RT_MANU ? jog_direction_ : 0);
-  if (fresh_parcel_ != nullptr) copyParcel(*fresh_parcel_, *s.mutable_parcel());
-  else s.mutable_parcel()->set_joint(0);  // none this period: no joint takes it
+  if (fresh_parcel_ != nullptr)
+    copyParcel(*fresh_parcel_, *s.mutable_parcel());
+  else
+    s.mutable_parcel()->set_joint(0);  // none this period: no joint takes it
   s.set_serial_ik(config_.serial_ik);
 
   proto::MMail& m = out.mmail;

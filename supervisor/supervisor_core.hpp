@@ -27,19 +27,19 @@
 namespace rfms {
 
 struct SupervisorConfig {
-  double dt = 1e-3;            // sample period, s
-  int update_periods = 1;      // setpoint update period, in sample periods
-  int watchdog_periods = 10;   // N: a node silent this long is an emergency
-  bool serial_ik = false;      // ask the joints for the exact serial IK instead of PIK
-  int path_check_samples = 16; // points of a Cartesian move checked for reach before accepting it
+  double dt = 1e-3;             // sample period, s
+  int update_periods = 1;       // setpoint update period, in sample periods
+  int watchdog_periods = 10;    // N: a node silent this long is an emergency
+  bool serial_ik = false;       // ask the joints for the exact serial IK instead of PIK
+  int path_check_samples = 16;  // points of a Cartesian move checked for reach before accepting it
 };
 
 SupervisorConfig supervisorConfigFor(const proto::ControllerSettings& s);
 
 struct SupervisorInbox {
-  const proto::ArmSensors* arm = nullptr;                   // period k (the arm's own, in realtime)
-  std::array<const proto::JMail*, kJoints> joints{};        // period k-1
-  const proto::Parcel* parcel = nullptr;                    // period k-1
+  const proto::ArmSensors* arm = nullptr;             // period k (the arm's own, in realtime)
+  std::array<const proto::JMail*, kJoints> joints{};  // period k-1
+  const proto::Parcel* parcel = nullptr;              // period k-1
 };
 
 struct SupervisorEvent {
@@ -60,7 +60,6 @@ struct SupervisorOutbox {
     if (event_count < static_cast<int>(events.size())) events[static_cast<std::size_t>(event_count++)] = e;
   }
 };
-
 
 class SupervisorCore {
  public:

@@ -101,7 +101,8 @@ void TaskScript::afterStep(std::uint64_t k, const SupervisorCore& supervisor, co
   (void)supervisor;
   for (int n = 0; n < out.event_count; ++n) {
     const SupervisorEvent& e = out.events[static_cast<std::size_t>(n)];
-    auto rec = std::find_if(log_.moves.begin(), log_.moves.end(), [&](const MoveRecord& r) { return r.id == e.move_id; });
+    auto rec =
+        std::find_if(log_.moves.begin(), log_.moves.end(), [&](const MoveRecord& r) { return r.id == e.move_id; });
     switch (e.kind) {
       case SupervisorEvent::kMoveStarted:
         if (rec != log_.moves.end()) rec->started = k + 1;

@@ -34,8 +34,8 @@ struct MoveRecord {
 
 struct ScriptLog {
   std::vector<MoveRecord> moves;
-  std::vector<std::string> refused;        // "line N: reason"
-  std::vector<proto::RtState> states;      // in the order they were entered
+  std::vector<std::string> refused;    // "line N: reason"
+  std::vector<proto::RtState> states;  // in the order they were entered
   bool calibrated = false;
   bool emergency = false;
   proto::EmergencyReason reason = proto::ER_NONE;

@@ -50,15 +50,16 @@ void writeSummaryText(std::ostream& o, const ScriptLog& log, double dt, const Fi
 
 void writeSummaryJson(std::ostream& o, const ScriptLog& log, double dt, const FinalError& f) {
   const auto precision = o.precision(17);
-  o << "\"calibrated\":" << (log.calibrated ? "true" : "false") << ",\"timed_out\":" << (log.timed_out ? "true" : "false")
-    << ",\"states\":[";
+  o << "\"calibrated\":" << (log.calibrated ? "true" : "false")
+    << ",\"timed_out\":" << (log.timed_out ? "true" : "false") << ",\"states\":[";
   for (std::size_t i = 0; i < log.states.size(); ++i) o << (i ? "," : "") << '"' << rtName(log.states[i]) << '"';
   o << "],\"moves\":[";
   for (std::size_t i = 0; i < log.moves.size(); ++i) {
     const MoveRecord& m = log.moves[i];
     o << (i ? "," : "") << "{\"id\":" << m.id << ",\"position\":\"" << m.position << "\",\"motion\":\"" << m.motion
-      << "\",\"started_s\":" << static_cast<double>(m.started) * dt << ",\"ended_s\":" << static_cast<double>(m.ended) * dt
-      << ",\"completed\":" << (m.completed ? "true" : "false") << "}";
+      << "\",\"started_s\":" << static_cast<double>(m.started) * dt
+      << ",\"ended_s\":" << static_cast<double>(m.ended) * dt << ",\"completed\":" << (m.completed ? "true" : "false")
+      << "}";
   }
   o << "],\"completed\":" << (log.allMovesCompleted() ? "true" : "false") << ",\"refused\":" << log.refused.size()
     << ",\"final_position_error_mm\":" << f.mm << ",\"final_orientation_error_deg\":" << f.deg

@@ -213,8 +213,8 @@ bool TrajectoryGenerator::update(double h, TrajectoryEvents& events) {
         pose_ = out.pose;
         q_ = out.q;
         state_ = phase_ == Phase::kStop ? proto::TS_S5
-                 : first_in_phase_       ? (phase_ == Phase::kStart ? proto::TS_S40 : proto::TS_S3)
-                                         : proto::TS_S4;
+                 : first_in_phase_      ? (phase_ == Phase::kStart ? proto::TS_S40 : proto::TS_S3)
+                                        : proto::TS_S4;
         first_in_phase_ = false;
         if (u_ < 2.0 * tau - kTimeEps) return true;
 
@@ -266,9 +266,8 @@ bool TrajectoryGenerator::update(double h, TrajectoryEvents& events) {
         if (!straightAt(boundary, snapshot_)) return false;
         u_ = 0.0;
         first_in_phase_ = true;
-        const bool blend = count_ > 0 &&
-                           world_.motion(queue_[static_cast<std::size_t>(head_)].motion).cartesian ==
-                               cur_.motion.cartesian;
+        const bool blend = count_ > 0 && world_.motion(queue_[static_cast<std::size_t>(head_)].motion).cartesian ==
+                                             cur_.motion.cartesian;
         if (blend) {
           MoveSpec m;
           popNext(m);

@@ -92,10 +92,10 @@ class TrajectoryGenerator {
   struct Active {
     MoveSpec spec;
     MotionRecord motion;
-    ArmConfig config;            // Cartesian: held; joint: the target's
-    Transform start_pose;        // segment start A
+    ArmConfig config;      // Cartesian: held; joint: the target's
+    Transform start_pose;  // segment start A
     JointVec start_q = JointVec::Zero();
-    double tau_in = 0.0;         // half-width of the transition that led into the straight part
+    double tau_in = 0.0;  // half-width of the transition that led into the straight part
   };
   // A reference point of a transition or segment: pose and joint angles.
   struct Frame {
@@ -120,10 +120,10 @@ class TrajectoryGenerator {
   Phase phase_ = Phase::kRest;
   proto::TrajState state_ = proto::TS_S0;
   bool first_in_phase_ = false;
-  double u_ = 0.0, s_ = 0.0;   // time in the transition, time in the segment
+  double u_ = 0.0, s_ = 0.0;  // time in the transition, time in the segment
   Active cur_, next_;
-  Frame snapshot_;             // where the transition began (A')
-  bool fixed_stop_ = false;    // stopping at stop_target_ rather than at the move's target
+  Frame snapshot_;           // where the transition began (A')
+  bool fixed_stop_ = false;  // stopping at stop_target_ rather than at the move's target
   Frame stop_target_;
   bool stop_requested_ = false;
   Transform pose_ = Transform::Identity();

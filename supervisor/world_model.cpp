@@ -66,8 +66,7 @@ std::string WorldModel::definePosition(const proto::DefinePosition& d) {
     if (i < 0) return "position '" + d.name() + "': unknown transform '" + name + "'";
     (t6_count == 0 ? p.before_t6 : p.after_t6).push_back(i);
   }
-  if (t6_count != 1)
-    return "position '" + d.name() + "': the left-hand side must hold T6 exactly once";
+  if (t6_count != 1) return "position '" + d.name() + "': the left-hand side must hold T6 exactly once";
   if (d.rhs_size() == 0) return "position '" + d.name() + "': the right-hand side is empty";
   for (const std::string& name : d.rhs()) {
     if (name == kT6) return "position '" + d.name() + "': T6 belongs on the left-hand side";
@@ -96,12 +95,11 @@ std::string WorldModel::defineMotion(const proto::DefineMotion& d) {
   if (d.accel_s() > 0.5 * d.segment_s())
     return "motion '" + d.name() + "': acceleration time may be at most half the segment time";
   if (d.compliance() > 0x3f)
-    return "motion '" + d.name() + "': compliance has six bits (x y z rx ry rz), got " +
-           std::to_string(d.compliance());
+    return "motion '" + d.name() + "': compliance has six bits (x y z rx ry rz), got " + std::to_string(d.compliance());
   if (d.mode() != proto::MM_JOINT && d.mode() != proto::MM_CARTESIAN)
     return "motion '" + d.name() + "': mode must be joint or cartesian";
-  motions_.push_back(MotionRecord{d.name(), d.segment_s(), d.accel_s(), d.mode() == proto::MM_CARTESIAN,
-                                  d.compliance()});
+  motions_.push_back(
+      MotionRecord{d.name(), d.segment_s(), d.accel_s(), d.mode() == proto::MM_CARTESIAN, d.compliance()});
   motion_index_[d.name()] = static_cast<int>(motions_.size()) - 1;
   return "";
 }

@@ -25,9 +25,13 @@ int main(int argc, char** argv) {
   rfms::ClientOptions options;
   double rate_hz = 200.0, seconds = 6.0, radius_mm = 20.0, period_s = 4.0;
   app.add_option("--bridge", options.bridge, "the bridge, host:port")->capture_default_str();
-  app.add_option("--rate-hz", rate_hz, "transform updates per second")->capture_default_str()->check(CLI::Range(1.0, 2000.0));
+  app.add_option("--rate-hz", rate_hz, "transform updates per second")
+      ->capture_default_str()
+      ->check(CLI::Range(1.0, 2000.0));
   app.add_option("--seconds", seconds, "how long to track")->capture_default_str()->check(CLI::Range(0.5, 600.0));
-  app.add_option("--radius-mm", radius_mm, "radius of the object's circle")->capture_default_str()->check(CLI::Range(0.0, 60.0));
+  app.add_option("--radius-mm", radius_mm, "radius of the object's circle")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 60.0));
   app.add_option("--circle-s", period_s, "time for one circle")->capture_default_str()->check(CLI::Range(0.5, 60.0));
   CLI11_PARSE(app, argc, argv);
   try {
@@ -79,10 +83,11 @@ int main(int argc, char** argv) {
     arm.waitAll(30.0);
     arm.endTask();
     std::printf("updates: %ld in %.2f s (%.1f Hz)\n", updates, elapsed, static_cast<double>(updates) / elapsed);
-    std::printf("arrival at the bridge -> first setpoint using it: p50 %.3f ms, p99 %.3f ms, max %.3f ms "
-                "(p99 %.2f periods of %.3g ms)\n",
-                percentile(delay_ms, 50), percentile(delay_ms, 99), percentile(delay_ms, 100),
-                percentile(delay_ms, 99) / dt_ms, dt_ms);
+    std::printf(
+        "arrival at the bridge -> first setpoint using it: p50 %.3f ms, p99 %.3f ms, max %.3f ms "
+        "(p99 %.2f periods of %.3g ms)\n",
+        percentile(delay_ms, 50), percentile(delay_ms, 99), percentile(delay_ms, 100), percentile(delay_ms, 99) / dt_ms,
+        dt_ms);
     std::printf("the arm trailed the object by p50 %.2f mm, max %.2f mm\n", percentile(trail_mm, 50),
                 percentile(trail_mm, 100));
     return 0;

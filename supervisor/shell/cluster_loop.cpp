@@ -131,7 +131,8 @@ LogTap::Timing ClusterLoop::send(SupervisorOutbox& out, Clock::time_point tick) 
   rfms::send(pub_, kTopicMMail, mmail_, buffer_);
   stats_.bytes(buffer_.size());
   mmail_.mutable_mmail()->Swap(&out.mmail);
-  if (realtime) timing.tick_ns = systemNs() - std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - tick).count();
+  if (realtime)
+    timing.tick_ns = systemNs() - std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - tick).count();
   return timing;
 }
 

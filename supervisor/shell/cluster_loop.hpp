@@ -67,7 +67,7 @@ class ClusterLoop {
   PeriodClock::Clock::time_point stop_deadline_;
   std::uint64_t powered_off_at_ = 0;
   static constexpr std::uint64_t kBrakePeriods = 100;  // after power-off, before the nodes exit
-  SupervisorOutbox out_;  // kept across periods: its mail's fields keep their storage
+  SupervisorOutbox out_;                               // kept across periods: its mail's fields keep their storage
   proto::Envelope smail_, mmail_;
   std::string buffer_;
 };

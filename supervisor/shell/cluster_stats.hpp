@@ -31,7 +31,9 @@ class ClusterStats {
   }
 
   std::uint64_t misses(proto::Node n) const { return misses_[static_cast<std::size_t>(n)].load(kRelaxed); }
-  LatenessHistogram::Summary lateness(proto::Node n) const { return (*lateness_)[static_cast<std::size_t>(n)].summary(); }
+  LatenessHistogram::Summary lateness(proto::Node n) const {
+    return (*lateness_)[static_cast<std::size_t>(n)].summary();
+  }
   std::uint64_t periods() const { return periods_.load(kRelaxed); }
   double bytesPerPeriod() const;
 

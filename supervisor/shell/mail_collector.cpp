@@ -20,7 +20,8 @@ MailCollector::MailCollector(const ClusterSettings& s, zmq::socket_t& arm, zmq::
       tap_(tap),
       wait_all_(waitsForMail(s.config.clock())),
       timeout_(std::chrono::milliseconds(s.config.lockstep_timeout_ms())),
-      period_(std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(sampleSeconds(s.config.controller())))),
+      period_(std::chrono::duration_cast<Clock::duration>(
+          std::chrono::duration<double>(sampleSeconds(s.config.controller())))),
       watchdog_(s.config.controller().watchdog_periods()),
       in_(&slots_[0]),
       sensors_(&slots_[1]),

@@ -43,10 +43,10 @@ class MailCollector {
   zmq::socket_t &arm_, &pull_;
   ClusterStats& stats_;
   LogTap& tap_;
-  const bool wait_all_;             // lockstep and paced
-  const Clock::duration timeout_;   // lockstep's wait for a period's mail
+  const bool wait_all_;            // lockstep and paced
+  const Clock::duration timeout_;  // lockstep's wait for a period's mail
   const Clock::duration period_;
-  const std::uint64_t watchdog_;    // a node silent this long is not waited for any more
+  const std::uint64_t watchdog_;  // a node silent this long is not waited for any more
   // Mail is parsed into `in_` and kept by swapping slot pointers: nothing is copied or allocated.
   std::array<MailSlot, kJoints + 3> slots_;
   MailSlot *in_, *sensors_, *parcel_;

@@ -93,7 +93,8 @@ std::vector<std::string> layerViolations(const fs::path& root, const std::vector
       const std::string target = m[1];
       const LayerRow* to = rowOf(rows, target);
       const std::string where = file + ":" + std::to_string(number) + ": ";
-      if (to == nullptr) out.push_back(where + "\"" + target + "\" is in no row of the layer table");
+      if (to == nullptr)
+        out.push_back(where + "\"" + target + "\" is in no row of the layer table");
       else if (to != own && own->may_include.count(to->path) == 0)
         out.push_back(where + "\"" + target + "\": " + own->path + " may not include " + to->path);
     }

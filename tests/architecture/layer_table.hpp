@@ -11,7 +11,7 @@
 namespace rfms::test {
 
 struct LayerRow {
-  std::string path;                 // "common/" (a folder) or "supervisor/main.cpp" (one file)
+  std::string path;  // "common/" (a folder) or "supervisor/main.cpp" (one file)
   std::set<std::string> may_include;
 };
 

@@ -68,7 +68,8 @@ std::string harnessDigest() {
     }
     digest.add(*m.smail);
     digest.add(*m.mmail);
-    for (int i = 0; i < kJoints; ++i) previous_jmail[static_cast<std::size_t>(i)] = *m.jmail[static_cast<std::size_t>(i)];
+    for (int i = 0; i < kJoints; ++i)
+      previous_jmail[static_cast<std::size_t>(i)] = *m.jmail[static_cast<std::size_t>(i)];
     previous_parcel = *m.parcel;
   };
   const RunSummary s = runTask(h, parseTaskFile(kExampleTask, "example"), RunOptions{});
@@ -84,10 +85,11 @@ TEST(Cluster, LockstepClusterExchangesTheHarnessesMailboxes) {
   config.replace(config.find("../robots"), 9, std::string(RFMS_SOURCE_DIR) + "/deploy/robots");
   std::ofstream(run.path / "patient.textproto") << config;
   const fs::path digest = run.path / "digest";
-  const test::Outcome r = test::runCommand(kRfms, "run --example --config " + (run.path / "patient.textproto").string() +
-                                                      " --run-dir " + run.path.string() + " -- --mail-digest " +
-                                                      digest.string(),
-                                           300);
+  const test::Outcome r =
+      test::runCommand(kRfms,
+                       "run --example --config " + (run.path / "patient.textproto").string() + " --run-dir " +
+                           run.path.string() + " -- --mail-digest " + digest.string(),
+                       300);
   ASSERT_EQ(r.code, 0) << r.out << r.err << readFile(run.path / "supervisor.log");
   EXPECT_NE(r.out.find("#2 home       mjnt"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("arm=0 math=0 joint 1=0 joint 2=0 joint 3=0 joint 4=0 joint 5=0 joint 6=0"), std::string::npos);
@@ -112,7 +114,8 @@ TEST_P(KilledNode, IsAnEmergencyNamingItAndTheArmComesToRest) {
   const fs::path task = run.path / "slow.task";
   std::ofstream(task) << "transform t rpy 180 -126.24 250 0 90 0\nposition p righty,down,flip T6 = t\n"
                          "motion slow joint 8 1\nmove p slow\n";
-  const test::Outcome up = test::runCommand(kRfms, "up --task " + task.string() + " --run-dir " + run.path.string(), 60);
+  const test::Outcome up =
+      test::runCommand(kRfms, "up --task " + task.string() + " --run-dir " + run.path.string(), 60);
   ASSERT_EQ(up.code, 0) << up.err;
   const fs::path log = run.path / "supervisor.log";
   ASSERT_TRUE(waitForText(log, "move #1 started", std::chrono::seconds(120))) << readFile(log);
@@ -129,7 +132,8 @@ TEST_P(KilledNode, IsAnEmergencyNamingItAndTheArmComesToRest) {
   }
   const test::Outcome down = test::runCommand(kRfms, "down " + run.path.string(), 60);
   EXPECT_EQ(down.code, 0) << down.err;
-  for (const char* n : {"arm", "math", "joint1", "joint6", "supervisor"}) EXPECT_FALSE(fs::exists(run.path / (std::string(n) + ".pid")));
+  for (const char* n : {"arm", "math", "joint1", "joint6", "supervisor"})
+    EXPECT_FALSE(fs::exists(run.path / (std::string(n) + ".pid")));
 }
 
 INSTANTIATE_TEST_SUITE_P(Nodes, KilledNode, ::testing::Values("joint3", "math", "arm"));
@@ -148,8 +152,9 @@ std::string configWith(const fs::path& dir, const std::string& name,
   return (dir / name).string();
 }
 
-const char* kShortTask = "transform t rpy 180 -126.24 250 0 90 0\nposition p righty,down,flip T6 = t\n"
-                         "motion m joint 1.5 0.3\nmove p m\n";
+const char* kShortTask =
+    "transform t rpy 180 -126.24 250 0 90 0\nposition p righty,down,flip T6 = t\n"
+    "motion m joint 1.5 0.3\nmove p m\n";
 
 TEST(Cluster, DownMidMoveBringsTheArmToRestFirst) {
   RunDir run("down");
@@ -182,7 +187,8 @@ TEST(Cluster, RunsOverTcpOnLoopback) {
                                       {"\"ipc://{run}/arm.pull\"", tcp(3)}});
   std::ofstream(run.path / "short.task") << kShortTask;
   const test::Outcome r = test::runCommand(
-      kRfms, "run --config " + cfg + " --task " + (run.path / "short.task").string() + " --run-dir " + run.path.string(), 300);
+      kRfms,
+      "run --config " + cfg + " --task " + (run.path / "short.task").string() + " --run-dir " + run.path.string(), 300);
   EXPECT_EQ(r.code, 0) << r.out << r.err << readFile(run.path / "supervisor.log");
   EXPECT_NE(r.out.find("completed"), std::string::npos) << r.out;
 }
@@ -194,22 +200,25 @@ TEST(Cluster, AJointStartedOverSsh) {
     GTEST_SKIP() << "needs root and openssh-server (deploy/install-deps installs it)";
   RunDir run("ssh");
   const fs::path d = run.path;
-  ASSERT_EQ(std::system(("ssh-keygen -q -t ed25519 -N '' -f " + (d / "host_key").string() + " && ssh-keygen -q -t ed25519 -N '' -f " +
-                         (d / "client_key").string() + " && cp " + (d / "client_key.pub").string() + " " +
-                         (d / "authorized_keys").string() + " && mkdir -p /run/sshd")
-                            .c_str()),
-            0);
+  ASSERT_EQ(
+      std::system(("ssh-keygen -q -t ed25519 -N '' -f " + (d / "host_key").string() +
+                   " && ssh-keygen -q -t ed25519 -N '' -f " + (d / "client_key").string() + " && cp " +
+                   (d / "client_key.pub").string() + " " + (d / "authorized_keys").string() + " && mkdir -p /run/sshd")
+                      .c_str()),
+      0);
   const int port = 43000 + static_cast<int>(getpid() % 5000);
-  std::ofstream(d / "sshd_config") << "Port " << port << "\nListenAddress 127.0.0.1\nHostKey " << (d / "host_key").string()
-                                   << "\nAuthorizedKeysFile " << (d / "authorized_keys").string()
+  std::ofstream(d / "sshd_config") << "Port " << port << "\nListenAddress 127.0.0.1\nHostKey "
+                                   << (d / "host_key").string() << "\nAuthorizedKeysFile "
+                                   << (d / "authorized_keys").string()
                                    << "\nPermitRootLogin prohibit-password\nPasswordAuthentication no\nUsePAM no\n"
                                       "StrictModes no\nPidFile "
                                    << (d / "sshd.pid").string() << "\n";
-  std::ofstream(d / "ssh_config") << "Host rfms-test-host\n  HostName 127.0.0.1\n  Port " << port << "\n  User root\n  IdentityFile "
-                                  << (d / "client_key").string()
+  std::ofstream(d / "ssh_config") << "Host rfms-test-host\n  HostName 127.0.0.1\n  Port " << port
+                                  << "\n  User root\n  IdentityFile " << (d / "client_key").string()
                                   << "\n  StrictHostKeyChecking no\n  UserKnownHostsFile /dev/null\n  LogLevel ERROR\n";
   test::ProcessGroup g;
-  g.start({"/usr/sbin/sshd", "-D", "-f", (d / "sshd_config").string(), "-E", (d / "sshd.log").string()}, (d / "sshd.out").string());
+  g.start({"/usr/sbin/sshd", "-D", "-f", (d / "sshd_config").string(), "-E", (d / "sshd.log").string()},
+          (d / "sshd.out").string());
   ASSERT_TRUE(waitForText(d / "sshd.log", "Server listening", std::chrono::seconds(10))) << readFile(d / "sshd.log");
   setenv("RFMS_SSH_CONFIG", (d / "ssh_config").c_str(), 1);
   const int base = 44000 + static_cast<int>(getpid() % 5000) * 4;
@@ -221,8 +230,8 @@ TEST(Cluster, AJointStartedOverSsh) {
                                 {"\"ipc://{run}/arm.pull\"", tcp(3)}});
   std::ofstream(cfg, std::ios::app) << "placement { node: \"joint3\" via: \"ssh:rfms-test-host\" }\n";
   std::ofstream(d / "short.task") << kShortTask;
-  const test::Outcome r =
-      test::runCommand(kRfms, "run --config " + cfg + " --task " + (d / "short.task").string() + " --run-dir " + d.string(), 300);
+  const test::Outcome r = test::runCommand(
+      kRfms, "run --config " + cfg + " --task " + (d / "short.task").string() + " --run-dir " + d.string(), 300);
   unsetenv("RFMS_SSH_CONFIG");
   EXPECT_EQ(r.code, 0) << r.out << r.err << readFile(d / "supervisor.log");
   EXPECT_NE(r.out.find("completed"), std::string::npos) << r.out;
@@ -244,7 +253,8 @@ class Namespace {
     const std::string peer = veth_ + "p";
     ok_ = sh("ip netns add " + name_) && sh("ip link add " + veth_ + " type veth peer name " + peer) &&
           sh("ip link set " + peer + " netns " + name_) && sh("ip addr add " + here_ + "/30 dev " + veth_) &&
-          sh("ip link set " + veth_ + " up") && sh("ip netns exec " + name_ + " ip addr add " + there_ + "/30 dev " + peer) &&
+          sh("ip link set " + veth_ + " up") &&
+          sh("ip netns exec " + name_ + " ip addr add " + there_ + "/30 dev " + peer) &&
           sh("ip netns exec " + name_ + " ip link set " + peer + " up") &&
           sh("ip netns exec " + name_ + " ip link set lo up");
   }
@@ -276,7 +286,8 @@ TEST(Cluster, AJointInAnotherNetworkNamespace) {
   std::ofstream(cfg, std::ios::app) << "placement { node: \"joint3\" via: \"netns:" << ns.name() << "\" }\n";
   std::ofstream(run.path / "short.task") << kShortTask;
   const test::Outcome r = test::runCommand(
-      kRfms, "run --config " + cfg + " --task " + (run.path / "short.task").string() + " --run-dir " + run.path.string(), 300);
+      kRfms,
+      "run --config " + cfg + " --task " + (run.path / "short.task").string() + " --run-dir " + run.path.string(), 300);
   EXPECT_EQ(r.code, 0) << r.out << r.err << readFile(run.path / "supervisor.log") << readFile(run.path / "joint3.log");
   EXPECT_NE(r.out.find("completed"), std::string::npos) << r.out;
 }
@@ -284,8 +295,10 @@ TEST(Cluster, AJointInAnotherNetworkNamespace) {
 TEST(Cluster, RealtimeClockRunsAndReportsItsTiming) {
   RunDir run("realtime");
   const std::string cfg = configWith(run.path, "rt.textproto", {{"clock: CM_LOCKSTEP", "clock: CM_REALTIME"}});
-  ASSERT_EQ(test::runCommand(kRfms, "up --config " + cfg + " --run-dir " + run.path.string() +
-                                        " -- --run-for-s 2 --stats " + (run.path / "stats.json").string(), 60)
+  ASSERT_EQ(test::runCommand(kRfms,
+                             "up --config " + cfg + " --run-dir " + run.path.string() + " -- --run-for-s 2 --stats " +
+                                 (run.path / "stats.json").string(),
+                             60)
                 .code,
             0);
   const fs::path log = run.path / "supervisor.log";
@@ -312,8 +325,8 @@ TEST(Cluster, ARealtimeRunLogVerifiesCoreByCore) {
   const std::string cfg = configWith(run.path, "rt.textproto", {{"clock: CM_LOCKSTEP", "clock: CM_REALTIME"}});
   const fs::path task = run.path / "short.task";
   std::ofstream(task) << kShortTask;
-  const test::Outcome up =
-      test::runCommand(kRfms, "up --task " + task.string() + " --config " + cfg + " --run-dir " + run.path.string(), 60);
+  const test::Outcome up = test::runCommand(
+      kRfms, "up --task " + task.string() + " --config " + cfg + " --run-dir " + run.path.string(), 60);
   ASSERT_EQ(up.code, 0) << up.err;
   const fs::path supervisor = run.path / "supervisor.log";
   // Late mail for certain, whatever the machine: joint 3 stalls for 3 ms (3 periods, well inside
@@ -349,7 +362,8 @@ TEST(Cluster, ARealtimeRunLogVerifiesCoreByCore) {
       "node", std::string(RFMS_SOURCE_DIR) + "/tools/mcap-check/check.mjs " + (run.path / "run.mcap").string(), 300);
   ASSERT_EQ(official.code, 0) << official.err;
   EXPECT_NE(official.out.find("\"messages\":" + std::to_string(log.messages)), std::string::npos) << official.out;
-  EXPECT_NE(official.out.find("\"/rfms/applied\":" + std::to_string(log.applied.size())), std::string::npos) << official.out;
+  EXPECT_NE(official.out.find("\"/rfms/applied\":" + std::to_string(log.applied.size())), std::string::npos)
+      << official.out;
   EXPECT_NE(official.out.find("\"rfms.proto.AppliedTorques\""), std::string::npos) << official.out;
 
   // A joint's torque nudged: that joint's re-run differs in that period.
@@ -359,7 +373,8 @@ TEST(Cluster, ARealtimeRunLogVerifiesCoreByCore) {
   const VerifyResult a = verifyEachCore(nudged, model, c);
   EXPECT_FALSE(a.ok);
   EXPECT_EQ(a.divergence.rfind("period " + std::to_string(j.header().period()) + ", /rfms/jmail joint " +
-                                   std::to_string(j.joint()) + ": logged vs re-run: modified: torque", 0),
+                                   std::to_string(j.joint()) + ": logged vs re-run: modified: torque",
+                               0),
             0u)
       << a.divergence;
 
@@ -438,11 +453,13 @@ TEST(Cluster, ANodeWhoseConfigurationDisagreesIsRefused) {
     if (j == 5) odd_pik = p;
   }
   EXPECT_EQ(g.wait(odd, std::chrono::seconds(20)), 2);
-  EXPECT_NE(readFile(log("joint3")).find("refused by the supervisor: its controller.dt_ms 2 differs from the supervisor's 1"),
-            std::string::npos)
+  EXPECT_NE(
+      readFile(log("joint3")).find("refused by the supervisor: its controller.dt_ms 2 differs from the supervisor's 1"),
+      std::string::npos)
       << readFile(log("joint3"));
   EXPECT_EQ(g.wait(odd_pik, std::chrono::seconds(20)), 2);
-  EXPECT_NE(readFile(log("joint5")).find("its controller.pik \"paper\" differs from the supervisor's \"decoupled-extrapolated\""),
+  EXPECT_NE(readFile(log("joint5"))
+                .find("its controller.pik \"paper\" differs from the supervisor's \"decoupled-extrapolated\""),
             std::string::npos)
       << readFile(log("joint5"));
   EXPECT_EQ(g.wait(sup, std::chrono::seconds(20)), 1);

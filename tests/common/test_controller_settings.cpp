@@ -59,8 +59,9 @@ TEST(ControllerSettings, EachRangeIsCheckedAndTheFieldNamed) {
     EXPECT_EQ(e.rfind(why, 0), 0u) << set.first << "=" << set.second << ": " << e;
   }
   // The caller says where the settings came from.
-  EXPECT_EQ(errorOf([] { checkControllerSettings(with("dt_ms", "20"), "cluster.textproto: controller"); })
-                .rfind("cluster.textproto: controller.dt_ms: ", 0),
+  EXPECT_EQ(errorOf([] {
+              checkControllerSettings(with("dt_ms", "20"), "cluster.textproto: controller");
+            }).rfind("cluster.textproto: controller.dt_ms: ", 0),
             0u);
 }
 
@@ -96,10 +97,13 @@ TEST(ControllerSettings, ABadPathOrValueIsRefusedNamingIt) {
 
 TEST(ControllerSettings, TheFirstDifferenceIsNamedWithBothValues) {
   const proto::ControllerSettings mine;
-  EXPECT_EQ(settingsDifference(mine, with("dt_ms", "2"), "the supervisor's"), "dt_ms 2 differs from the supervisor's 1");
+  EXPECT_EQ(settingsDifference(mine, with("dt_ms", "2"), "the supervisor's"),
+            "dt_ms 2 differs from the supervisor's 1");
   EXPECT_EQ(settingsDifference(mine, with("servo.bandwidth_hz", "12"), "x"), "servo.bandwidth_hz 12 differs from x 8");
-  EXPECT_EQ(settingsDifference(mine, with("pik", "paper"), "x"), "pik \"paper\" differs from x \"decoupled-extrapolated\"");
-  EXPECT_EQ(settingsDifference(mine, with("park_rad", "0,0,0,0,0,0"), "x"), "park_rad 0,0,0,0,0,0 differs from x (none)");
+  EXPECT_EQ(settingsDifference(mine, with("pik", "paper"), "x"),
+            "pik \"paper\" differs from x \"decoupled-extrapolated\"");
+  EXPECT_EQ(settingsDifference(mine, with("park_rad", "0,0,0,0,0,0"), "x"),
+            "park_rad 0,0,0,0,0,0 differs from x (none)");
 }
 
 }  // namespace

@@ -19,9 +19,7 @@ constexpr double kPi = std::numbers::pi;
 
 class Dynamics : public ::testing::TestWithParam<const char*> {
  protected:
-  const RobotModel& model() const {
-    return std::string(GetParam()) == "puma260" ? test::puma260() : test::puma560();
-  }
+  const RobotModel& model() const { return std::string(GetParam()) == "puma260" ? test::puma260() : test::puma560(); }
 };
 
 TEST_P(Dynamics, MassMatrixIsSymmetricPositiveDefinite) {
@@ -66,8 +64,7 @@ TEST_P(Dynamics, InverseDynamicsSplitsIntoInertialVelocityAndGravityTerms) {
     const JointVec q = test::randomConfiguration(model(), rng);
     const JointVec qd = test::randomVector(rng, 2.0), qdd = test::randomVector(rng, 5.0);
     const JointVec tau = inverseDynamics(model(), q, qd, qdd);
-    const JointVec parts = massMatrix(model(), q) * qdd + velocityTorques(model(), q, qd) +
-                           gravityTorques(model(), q);
+    const JointVec parts = massMatrix(model(), q) * qdd + velocityTorques(model(), q, qd) + gravityTorques(model(), q);
     ASSERT_LT((tau - parts).cwiseAbs().maxCoeff(), 1e-11 * (1.0 + tau.cwiseAbs().maxCoeff()));
   }
 }
@@ -149,8 +146,7 @@ TEST(Dynamics, RotorInertiaAddsToTheDiagonalOnly) {
   for (auto& j : m.joints) j.rotor_inertia = 0.0;
   const JointMat without = massMatrix(m, q);
   const JointMat diff = with - without;
-  for (int i = 0; i < kJoints; ++i)
-    EXPECT_NEAR(diff(i, i), test::puma560().joints[i].rotor_inertia, 1e-12);
+  for (int i = 0; i < kJoints; ++i) EXPECT_NEAR(diff(i, i), test::puma560().joints[i].rotor_inertia, 1e-12);
   EXPECT_LT((diff - JointMat(diff.diagonal().asDiagonal())).cwiseAbs().maxCoeff(), 1e-12);
 }
 

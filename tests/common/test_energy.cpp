@@ -25,9 +25,7 @@ double totalEnergy(const RobotModel& model, const State& x) {
 
 class Energy : public ::testing::TestWithParam<const char*> {
  protected:
-  const RobotModel& model() const {
-    return std::string(GetParam()) == "puma260" ? test::puma260() : test::puma560();
-  }
+  const RobotModel& model() const { return std::string(GetParam()) == "puma260" ? test::puma260() : test::puma560(); }
 };
 
 TEST_P(Energy, IsConservedOverTenSecondsOfOneMillisecondRk4Steps) {
@@ -60,8 +58,7 @@ TEST_P(Energy, UnpoweredArmFallsDownhill) {
   const JointVec hold = gravityTorques(m, x.head<kJoints>());
   EXPECT_GT(-hold.dot(qdd0), 0.0);
   EXPECT_NEAR(hold[0], 0.0, 1e-12);
-  for (int k = 0; k < 100; ++k)
-    rk4Step(x, k * 1e-3, 1e-3, [&m](double, const State& s) { return derivative(m, s); });
+  for (int k = 0; k < 100; ++k) rk4Step(x, k * 1e-3, 1e-3, [&m](double, const State& s) { return derivative(m, s); });
   EXPECT_LT(potentialEnergy(m, x.head<kJoints>()), v0);
   EXPECT_GT(kineticEnergy(m, x.head<kJoints>(), x.tail<kJoints>()), 0.0);
 }

@@ -55,8 +55,7 @@ TEST_P(PumaIkRoundTrip, EveryReachableConfigurationOfTenThousandPosesReturnsToTh
       const IkSolution s = ik.solveSerial(t6, configs[k], JointVec::Zero());
       if (s.status == IkStatus::kJointLimit) continue;
       ASSERT_EQ(s.status, IkStatus::kOk) << configs[k].toString() << " q=" << q.transpose();
-      ASSERT_LE(poseError(forwardKinematics(model, s.q), t6), 1e-9)
-          << configs[k].toString() << " q=" << q.transpose();
+      ASSERT_LE(poseError(forwardKinematics(model, s.q), t6), 1e-9) << configs[k].toString() << " q=" << q.transpose();
       ASSERT_EQ(ik.configOf(s.q), configs[k]) << " q=" << q.transpose();
       ++solved[k];
     }
@@ -93,8 +92,8 @@ TEST(PumaIk, ParallelIterationsReachTheSerialSolutionInSixPeriods) {
       prev = ik.solveParallel(t6, config, prev).q;
       // Joints 1..k are now the serial solution.
       ASSERT_LT((prev.head(k) - serial.q.head(k)).cwiseAbs().maxCoeff(), 1e-12)
-          << "after " << k << "\nq      " << q.transpose() << "\nprev   " << prev.transpose()
-          << "\nserial " << serial.q.transpose();
+          << "after " << k << "\nq      " << q.transpose() << "\nprev   " << prev.transpose() << "\nserial "
+          << serial.q.transpose();
     }
     // And the exact solution is a fixed point.
     EXPECT_LT((ik.solveParallel(t6, config, serial.q).q - serial.q).cwiseAbs().maxCoeff(), 1e-12);

@@ -54,7 +54,6 @@ TEST(NoAllocation, PerPeriodMathematicsNeverAllocates) {
   const long after = test::allocationsOnThisThread();
   EXPECT_EQ(after - before, 0);
   EXPECT_TRUE(std::isfinite(sink));
-
 }
 
 // Hides a pointer from the optimiser, which may otherwise drop an allocation that is never used.
@@ -107,7 +106,8 @@ TEST(NoAllocation, EveryCoresStepIsAllocationFreeWhileTheArmMoves) {
   target[0] += 0.3;
   target[4] -= 0.4;
   ASSERT_TRUE(h.request(test::request(test::transformDef("t", forwardKinematics(model, target)))).accepted());
-  ASSERT_TRUE(h.request(test::request(test::positionDef("p", PumaIk(model).configOf(target), {"T6"}, {"t"}))).accepted());
+  ASSERT_TRUE(
+      h.request(test::request(test::positionDef("p", PumaIk(model).configOf(target), {"T6"}, {"t"}))).accepted());
   ASSERT_TRUE(h.request(test::request(test::motionDef("m", true, 4.0, 0.5, 0x4))).accepted());
   const proto::TaskReply r = h.request(test::moveRequest("p", "m"));
   ASSERT_TRUE(r.accepted()) << r.reason();

@@ -149,8 +149,8 @@ TEST(Oracle, OneJointArmOfTheLagrangeEulerSlides) {
     JointVec q = JointVec::Zero(), qdd = JointVec::Zero();
     q[0] = th;
     qdd[0] = 1.7;
-    EXPECT_NEAR(inverseDynamics(model, q, JointVec::Zero(), qdd)[0],
-                m * l * l * 1.7 + 9.8 * m * l * std::cos(th), 1e-12);
+    EXPECT_NEAR(inverseDynamics(model, q, JointVec::Zero(), qdd)[0], m * l * l * 1.7 + 9.8 * m * l * std::cos(th),
+                1e-12);
   }
 }
 

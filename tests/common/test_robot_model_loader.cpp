@@ -43,13 +43,13 @@ TEST(RobotModelLoader, LoadsThePuma260OfTheReport) {
   EXPECT_DOUBLE_EQ(m.joints[2].dh.d, 0.12624);
   EXPECT_DOUBLE_EQ(m.joints[3].dh.d, 0.2032);
   EXPECT_DOUBLE_EQ(m.joints[2].dh.alpha(), -std::numbers::pi / 2);
-  EXPECT_DOUBLE_EQ(m.joints[5].link.mass, 2.768114);             // m6
+  EXPECT_DOUBLE_EQ(m.joints[5].link.mass, 2.768114);               // m6
   EXPECT_DOUBLE_EQ(m.joints[3].link.first_moment.y(), -0.382190);  // y4, without a mass
   EXPECT_DOUBLE_EQ(m.joints[3].link.mass, 0.0);
-  EXPECT_DOUBLE_EQ(m.joints[3].link.inertia(0, 0), 0.079781);     // ad4
-  EXPECT_DOUBLE_EQ(m.joints[0].rotor_inertia, 0.091631);          // ia1
-  EXPECT_DOUBLE_EQ(m.joints[1].coulomb, 1.38928);                 // fs2
-  EXPECT_DOUBLE_EQ(m.joints[5].viscous, 0.030363);                // ds6
+  EXPECT_DOUBLE_EQ(m.joints[3].link.inertia(0, 0), 0.079781);  // ad4
+  EXPECT_DOUBLE_EQ(m.joints[0].rotor_inertia, 0.091631);       // ia1
+  EXPECT_DOUBLE_EQ(m.joints[1].coulomb, 1.38928);              // fs2
+  EXPECT_DOUBLE_EQ(m.joints[5].viscous, 0.030363);             // ds6
   EXPECT_DOUBLE_EQ(m.gravity.z(), -9.81);
 }
 
@@ -72,7 +72,9 @@ TEST(RobotModelLoader, BadValuesNameTheFieldLineAndJoint) {
       replaceOnce(shippedText("puma260.textproto"), "rotor_inertia_kgm2: 0.030843", "rotor_inertia_kgm2: -1");
   const std::string why = refusal(text);
   EXPECT_TRUE(std::regex_search(
-      why, std::regex(R"(^broken\.textproto:\d+:\d+: joints\[2\]\.drive\.rotor_inertia_kgm2 \(joint 3\): must be >= 0, got -1)")))
+      why,
+      std::regex(
+          R"(^broken\.textproto:\d+:\d+: joints\[2\]\.drive\.rotor_inertia_kgm2 \(joint 3\): must be >= 0, got -1)")))
       << why;
 }
 
@@ -81,8 +83,8 @@ TEST(RobotModelLoader, MissingFieldsAreNamed) {
   const std::string why = refusal(text);
   EXPECT_NE(why.find("joints[0].limits.max_torque_nm (joint 1): missing"), std::string::npos) << why;
 
-  const std::string no_link = replaceOnce(shippedText("puma560.textproto"),
-                                          "link {\n    about_com {  # Corke, link 1", "xlink {\n    about_com {");
+  const std::string no_link = replaceOnce(shippedText("puma560.textproto"), "link {\n    about_com {  # Corke, link 1",
+                                          "xlink {\n    about_com {");
   EXPECT_NE(refusal(no_link).find("xlink"), std::string::npos);
 }
 
@@ -98,13 +100,12 @@ TEST(RobotModelLoader, WrongJointCountAndLimits) {
 
 TEST(RobotModelLoader, NonPhysicalInertiaIsRefused) {
   // A negative inertia about the centre of mass is caught where it is written ...
-  const std::string negative = replaceOnce(shippedText("puma560.textproto"),
-                                           "inertia_kgm2 { xx: 0.13 yy: 0.524 zz: 0.539 }",
-                                           "inertia_kgm2 { xx: 0.13 yy: -5 zz: 0.539 }");
+  const std::string negative =
+      replaceOnce(shippedText("puma560.textproto"), "inertia_kgm2 { xx: 0.13 yy: 0.524 zz: 0.539 }",
+                  "inertia_kgm2 { xx: 0.13 yy: -5 zz: 0.539 }");
   EXPECT_NE(refusal(negative).find("positive semi-definite"), std::string::npos);
   // ... and one that only shows in the assembled arm by the mass-matrix check.
-  const std::string text = replaceOnce(shippedText("puma260.textproto"),
-                                       "inertia_kgm2 { xx: 0.079781 zz: 0.077761 }",
+  const std::string text = replaceOnce(shippedText("puma260.textproto"), "inertia_kgm2 { xx: 0.079781 zz: 0.077761 }",
                                        "inertia_kgm2 { xx: -5 zz: 0.077761 }");
   EXPECT_NE(refusal(text).find("mass matrix is not positive definite"), std::string::npos) << refusal(text);
 }

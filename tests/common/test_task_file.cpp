@@ -58,8 +58,9 @@ TEST(TaskFile, UnitsAnglesAndForms) {
 }
 
 TEST(TaskFile, ErrorsNameTheLine) {
-  EXPECT_EQ(refusal("\n\nmve home m\n"),
-            "t.task:3: unknown statement 'mve': expected units, transform, position, motion, move, wait, at or control");
+  EXPECT_EQ(
+      refusal("\n\nmve home m\n"),
+      "t.task:3: unknown statement 'mve': expected units, transform, position, motion, move, wait, at or control");
   EXPECT_NE(refusal("transform a trans 1 2 x\n").find("t.task:1: z: 'x' is not a number"), std::string::npos);
   EXPECT_NE(refusal("motion m jnt 2 0.2\n").find("expected joint or cartesian"), std::string::npos);
   EXPECT_NE(refusal("position p righty,down T6 = a\n").find("configuration"), std::string::npos);

@@ -60,9 +60,11 @@ TEST(Transform, GimbalLockKeepsTheHintAndReproducesTheRotation) {
 TEST(Transform, PaulsDefinitionsOfEulerAndRpy) {
   // Euler: Rot(z,phi) Rot(y,theta) Rot(z,psi); RPY: Rot(z,phi) Rot(y,theta) Rot(x,psi).
   const Mat3 e = (Eigen::AngleAxisd(0.1, Vec3::UnitZ()) * Eigen::AngleAxisd(0.2, Vec3::UnitY()) *
-                  Eigen::AngleAxisd(0.3, Vec3::UnitZ())).toRotationMatrix();
+                  Eigen::AngleAxisd(0.3, Vec3::UnitZ()))
+                     .toRotationMatrix();
   const Mat3 r = (Eigen::AngleAxisd(0.1, Vec3::UnitZ()) * Eigen::AngleAxisd(0.2, Vec3::UnitY()) *
-                  Eigen::AngleAxisd(0.3, Vec3::UnitX())).toRotationMatrix();
+                  Eigen::AngleAxisd(0.3, Vec3::UnitX()))
+                     .toRotationMatrix();
   EXPECT_TRUE(eul(0.1, 0.2, 0.3).linear().isApprox(e));
   EXPECT_TRUE(rpy(0.1, 0.2, 0.3).linear().isApprox(r));
 }

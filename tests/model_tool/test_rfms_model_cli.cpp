@@ -76,10 +76,13 @@ TEST(RfmsModelCli, IkRoundTripsThroughFk) {
 }
 
 TEST(RfmsModelCli, DynamicsPrintsEveryTerm) {
-  const Outcome r = rfmsModel(std::string("dynamics --json --q ") + kQText + " --qd 1,2,3,-1,-2,-3 --qdd 0.5,0,0,0,0,1");
+  const Outcome r =
+      rfmsModel(std::string("dynamics --json --q ") + kQText + " --qd 1,2,3,-1,-2,-3 --qdd 0.5,0,0,0,0,1");
   ASSERT_EQ(r.code, 0) << r.err;
   ASSERT_TRUE(std::regex_match(
-      r.out, std::regex(R"(\{"tau":\[[^\]]+\],"M":\[(\[[^\]]+\],?){6}\],"g":\[[^\]]+\],"c":\[[^\]]+\],"friction":\[[^\]]+\]\}\n)")))
+      r.out,
+      std::regex(
+          R"(\{"tau":\[[^\]]+\],"M":\[(\[[^\]]+\],?){6}\],"g":\[[^\]]+\],"c":\[[^\]]+\],"friction":\[[^\]]+\]\}\n)")))
       << r.out;
   const auto v = numbers(r.out);
   ASSERT_EQ(v.size(), 6u + 36u + 6u + 6u + 6u);

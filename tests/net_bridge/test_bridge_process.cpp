@@ -129,8 +129,9 @@ TEST(BridgeProcess, HelpAndClearErrors) {
   EXPECT_EQ(parse.code, 2);
   EXPECT_NE(parse.err.find("bad.task:2:"), std::string::npos) << parse.err;
   // No bridge: the link gives up with one clear line.
-  const test::Outcome none = test::runCommand(
-      kBin + "/rfms-client", "--bridge 127.0.0.1:" + std::to_string(freePort()) + " --tries 3 --link-timeout-ms 10 status");
+  const test::Outcome none =
+      test::runCommand(kBin + "/rfms-client",
+                       "--bridge 127.0.0.1:" + std::to_string(freePort()) + " --tries 3 --link-timeout-ms 10 status");
   EXPECT_EQ(none.code, 1);
   EXPECT_NE(none.err.find("no answer from the bridge"), std::string::npos) << none.err;
 }

@@ -136,7 +136,8 @@ TEST(Link, TenThousandRequestsThroughABadNetworkAreAppliedExactlyOnceInOrder) {
   constexpr std::uint64_t kRequests = 10000;
   for (std::uint64_t n = 1; n <= kRequests; ++n) {
     proto::TaskReply reply;
-    ASSERT_TRUE(reply.ParseFromString(net.send(link, proto::FT_REG, trackUpdate(link.session(), n).SerializeAsString(), "client")))
+    ASSERT_TRUE(reply.ParseFromString(
+        net.send(link, proto::FT_REG, trackUpdate(link.session(), n).SerializeAsString(), "client")))
         << "request " << n;
     ASSERT_TRUE(reply.accepted()) << reply.reason();
     ASSERT_EQ(reply.number(), n);
@@ -159,11 +160,11 @@ TEST(Link, TenThousandRequestsThroughABadNetworkAreAppliedExactlyOnceInOrder) {
               static_cast<unsigned long long>(d.datagrams), static_cast<unsigned long long>(d.lost),
               static_cast<unsigned long long>(d.duplicated), static_cast<unsigned long long>(d.reordered),
               static_cast<unsigned long long>(d.corrupted));
-  std::printf("bridge: %llu retransmissions seen, %llu duplicates not delivered, %llu checksum failures; "
-              "client: %llu retransmissions\n",
-              static_cast<unsigned long long>(c.retransmissions()), static_cast<unsigned long long>(c.duplicates()),
-              static_cast<unsigned long long>(c.checksum_failures()),
-              static_cast<unsigned long long>(link.retransmissions()));
+  std::printf(
+      "bridge: %llu retransmissions seen, %llu duplicates not delivered, %llu checksum failures; "
+      "client: %llu retransmissions\n",
+      static_cast<unsigned long long>(c.retransmissions()), static_cast<unsigned long long>(c.duplicates()),
+      static_cast<unsigned long long>(c.checksum_failures()), static_cast<unsigned long long>(link.retransmissions()));
   for (const FaultCounts* f : {&u, &d}) {
     EXPECT_GT(f->lost, 0u);
     EXPECT_GT(f->duplicated, 0u);
@@ -187,7 +188,8 @@ TEST(Link, ABridgeRestartedMidTaskLosesNothingAndAppliesNothingTwice) {
       net.drop_answers = true;
       link.begin(proto::FT_REG, trackUpdate(42, n).SerializeAsString());
       std::string d;
-      while (!link.due(net.now, d)) {}
+      while (!link.due(net.now, d)) {
+      }
       std::vector<Outgoing> out;
       net.bridge->receive("client", d, out);
       net.serve(out);

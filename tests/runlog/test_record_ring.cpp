@@ -55,8 +55,10 @@ TEST(RecordRing, AProducerAndAConsumerThreadAgreeOnEveryRecord) {
   constexpr std::uint64_t kRecords = 200000;
   std::thread producer([&] {
     for (std::uint64_t n = 0; n < kRecords;)
-      if (put(ring, n)) ++n;
-      else std::this_thread::yield();
+      if (put(ring, n))
+        ++n;
+      else
+        std::this_thread::yield();
   });
   std::uint64_t read = 0;
   RecordRing::Record r;

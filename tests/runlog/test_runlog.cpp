@@ -6,9 +6,9 @@
 #include <fstream>
 #include <map>
 
+#include "common/error.hpp"
 #include "common/robot_model_loader.hpp"
 #include "common/task_file.hpp"
-#include "common/error.hpp"
 #include "replay/log_info.hpp"
 #include "replay/plot.hpp"
 #include "replay/rerun.hpp"
@@ -142,7 +142,9 @@ TEST(RunLog, TheExampleTaskLogOpensInTheOfficialMcapReader) {
     Harness harness(model, proto::ControllerSettings{});
     harness.on_period = [&](const PeriodMail& m) { recordPeriod(log, m); };
     RunOptions o;
-    o.on_request = [&](std::uint64_t k, const proto::TaskRequest& r, const proto::TaskReply& a) { logRequest(log, k, r, a); };
+    o.on_request = [&](std::uint64_t k, const proto::TaskRequest& r, const proto::TaskReply& a) {
+      logRequest(log, k, r, a);
+    };
     summary = runTask(harness, parseTaskFile(kExampleTask, "example"), o);
     log.finish();
     EXPECT_EQ(log.dropped(), 0u);
@@ -158,7 +160,8 @@ TEST(RunLog, TheExampleTaskLogOpensInTheOfficialMcapReader) {
   ASSERT_EQ(info.moves.size(), 2u);
   EXPECT_TRUE(info.moves[0].completed && info.moves[1].completed);
   for (int j = 0; j < kJoints; ++j)
-    EXPECT_NEAR(info.max_following_error_deg[static_cast<std::size_t>(j)], summary.max_following_error[j] * 180.0 / M_PI, 1e-9);
+    EXPECT_NEAR(info.max_following_error_deg[static_cast<std::size_t>(j)],
+                summary.max_following_error[j] * 180.0 / M_PI, 1e-9);
 
   const std::string checker = std::string(RFMS_SOURCE_DIR) + "/tools/mcap-check/check.mjs";
   ASSERT_TRUE(fs::exists(std::string(RFMS_SOURCE_DIR) + "/tools/mcap-check/node_modules/@mcap/core"))
@@ -204,7 +207,9 @@ std::string exampleLog(const std::string& name, const proto::ControllerSettings&
   Harness harness(model, run_with);
   harness.on_period = [&](const PeriodMail& m) { recordPeriod(log, m); };
   RunOptions o;
-  o.on_request = [&](std::uint64_t k, const proto::TaskRequest& r, const proto::TaskReply& a) { logRequest(log, k, r, a); };
+  o.on_request = [&](std::uint64_t k, const proto::TaskRequest& r, const proto::TaskReply& a) {
+    logRequest(log, k, r, a);
+  };
   runTask(harness, parseTaskFile(kExampleTask, "example"), o);
   log.finish();
   return p.string();
@@ -278,10 +283,11 @@ std::string clientLog(const std::string& name) {
   send(calibrate);
   h.runUntil([&] { return h.supervisor().rtstate() == proto::RT_HOLD; }, 60000);
   h.runUntil([] { return false; }, 40);  // the client polls its status
-  const auto task = parseTaskFile("transform a rpy 180 -126.24 250 0 90 0\ntransform b rpy 180 -126.24 200 0 90 0\n"
-                                  "position pa righty,down,flip T6 = a\nposition pb righty,down,flip T6 = b\n"
-                                  "motion m joint 1.0 0.2\nmove pa m\nmove pb m\n",
-                                  "client");
+  const auto task = parseTaskFile(
+      "transform a rpy 180 -126.24 250 0 90 0\ntransform b rpy 180 -126.24 200 0 90 0\n"
+      "position pa righty,down,flip T6 = a\nposition pb righty,down,flip T6 = b\n"
+      "motion m joint 1.0 0.2\nmove pa m\nmove pb m\n",
+      "client");
   std::uint64_t first_move = 0;
   for (std::size_t i = 0; i < 6; ++i) {
     const proto::TaskReply a = send(task[i].request);

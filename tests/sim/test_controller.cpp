@@ -53,11 +53,14 @@ TEST(Controller, AtSendsTheRestOfTheTaskAtItsTime) {
   o.on_request = [&](std::uint64_t k, const proto::TaskRequest& r, const proto::TaskReply&) {
     if (r.has_transform()) entered[r.transform().name()] = k;
   };
-  runTask(h, parseTaskFile("transform a trans 0 0 0\nat 0.25\ntransform b trans 0 0 0\nat 0.1\n"
-                           "transform c trans 0 0 0\n", "t.task"), o);
+  runTask(h,
+          parseTaskFile("transform a trans 0 0 0\nat 0.25\ntransform b trans 0 0 0\nat 0.1\n"
+                        "transform c trans 0 0 0\n",
+                        "t.task"),
+          o);
   ASSERT_EQ(entered.size(), 3u);
   EXPECT_EQ(entered["b"] - entered["a"], 250u);  // 0.25 s at 1 ms
-  EXPECT_EQ(entered["c"], entered["b"]);          // a time already past holds nothing
+  EXPECT_EQ(entered["c"], entered["b"]);         // a time already past holds nothing
 }
 
 // A 300 mm vertical line in front of the PUMA 260, the tool pointing forward (well away from the
@@ -99,8 +102,12 @@ TEST_P(PathAccuracy, ThreeHundredMillimetreLineInThreeSeconds) {
     arm_deviation = std::max(arm_deviation, distance(forwardKinematics(puma(), h.arm().q()).translation()));
     ++samples;
   };
-  ASSERT_TRUE(h.runUntil([&] { return h.supervisor().trajectory().atRest() && h.supervisor().trajectory().queued() == 0 &&
-                                      h.period() > 100 + 3600 + 3600; }, 20000));
+  ASSERT_TRUE(h.runUntil(
+      [&] {
+        return h.supervisor().trajectory().atRest() && h.supervisor().trajectory().queued() == 0 &&
+               h.period() > 100 + 3600 + 3600;
+      },
+      20000));
   EXPECT_GT(samples, 3000);
   EXPECT_EQ(h.supervisor().rtstate(), proto::RT_SETP);
   EXPECT_LE(setpoint_deviation * 1e3, 0.5);
@@ -121,7 +128,7 @@ void expectSafeStopAndReset(Harness& h) {
       << "powered " << h.arm().powered() << " qd " << h.arm().qd().transpose();
   const JointVec rest = h.arm().q();
   h.runUntil([] { return false; }, 500);
-  EXPECT_EQ(h.arm().q(), rest);  // held by the brakes
+  EXPECT_EQ(h.arm().q(), rest);                          // held by the brakes
   EXPECT_EQ(h.supervisor().rtstate(), proto::RT_EMGCY);  // latched
   accept(h, test::controlRequest(proto::CC_RESET));
   h.step();
@@ -180,8 +187,7 @@ TEST_P(SilentNode, IsAnEmergencyNamingItWithinTheWatchdogPeriod) {
   expectSafeStopAndReset(h);
 }
 
-INSTANTIATE_TEST_SUITE_P(Nodes, SilentNode,
-                         ::testing::Values(proto::NODE_JOINT3, proto::NODE_MATH, proto::NODE_ARM),
+INSTANTIATE_TEST_SUITE_P(Nodes, SilentNode, ::testing::Values(proto::NODE_JOINT3, proto::NODE_MATH, proto::NODE_ARM),
                          [](const auto& p) { return proto::Node_Name(p.param).substr(5); });
 
 TEST(Controller, UnreachableTargetIsRefusedBeforeTheArmMoves) {

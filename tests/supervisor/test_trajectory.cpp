@@ -65,7 +65,8 @@ class Trajectory : public ::testing::Test {
     auto dv = [&](std::size_t i) { return ((s[i].q - s[i - 1].q) - (s[i - 1].q - s[i - 2].q)).cwiseAbs().maxCoeff(); };
     double inside = 0.0, anywhere = 0.0;
     for (std::size_t k = 2; k + 1 < s.size(); ++k) {
-      const bool interior = s[k - 2].state == s[k].state && s[k - 1].state == s[k].state && s[k + 1].state == s[k].state;
+      const bool interior =
+          s[k - 2].state == s[k].state && s[k - 1].state == s[k].state && s[k + 1].state == s[k].state;
       if (interior) inside = std::max(inside, dv(k));
       anywhere = std::max(anywhere, dv(k));
     }
@@ -97,8 +98,8 @@ TEST_F(Trajectory, CartesianMoveFromRestFollowsTheLineAndStopsOnTarget) {
   std::vector<proto::TrajState> seen;
   for (const Sample& x : s)
     if (seen.empty() || seen.back() != x.state) seen.push_back(x.state);
-  EXPECT_EQ(seen, (std::vector<proto::TrajState>{proto::TS_S40, proto::TS_S4, proto::TS_S1, proto::TS_S2,
-                                                  proto::TS_S5, proto::TS_S0}));
+  EXPECT_EQ(seen, (std::vector<proto::TrajState>{proto::TS_S40, proto::TS_S4, proto::TS_S1, proto::TS_S2, proto::TS_S5,
+                                                 proto::TS_S0}));
   ASSERT_EQ(events_.size(), 2u);
   EXPECT_EQ(events_[0].kind, TrajectoryEvent::kStarted);
   EXPECT_EQ(events_[1].kind, TrajectoryEvent::kCompleted);
@@ -174,7 +175,7 @@ TEST_F(Trajectory, StopComesToRestSmoothlyOnTheLineAndDropsTheQueue) {
   EXPECT_TRUE(gen_.atRest());
   const Vec3 a = start_.translation(), b = world_.solve(world_.findPosition("a")).translation();
   EXPECT_LT(distanceToLine(s.back().pose.translation(), a, b), 1e-9);
-  EXPECT_GT((s.back().pose.translation() - b).norm(), 1e-3);  // stopped short of the target
+  EXPECT_GT((s.back().pose.translation() - b).norm(), 1e-3);               // stopped short of the target
   EXPECT_LT(static_cast<double>(rest.size() - 1) * kH, 2 * 0.2 + 2 * kH);  // within 2 tau
 }
 

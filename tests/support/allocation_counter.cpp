@@ -5,10 +5,10 @@
 #include <array>
 #include <atomic>
 #include <cerrno>
-#include <cstdint>
-#include <cstring>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 
 // glibc's own allocator, under the names it exports for interposers.
@@ -72,7 +72,8 @@ bool rfms::test::excludeAllocationsFrom(const char* name) {
           if (h.p_type != PT_LOAD || (h.p_flags & PF_X) == 0) continue;
           const int n = g_excluded_count.load();
           if (n >= static_cast<int>(g_excluded.size())) return 1;
-          g_excluded[static_cast<std::size_t>(n)] = {info->dlpi_addr + h.p_vaddr, info->dlpi_addr + h.p_vaddr + h.p_memsz};
+          g_excluded[static_cast<std::size_t>(n)] = {info->dlpi_addr + h.p_vaddr,
+                                                     info->dlpi_addr + h.p_vaddr + h.p_memsz};
           g_excluded_count.store(n + 1, std::memory_order_release);
           ++s->found;
         }
@@ -84,10 +85,16 @@ bool rfms::test::excludeAllocationsFrom(const char* name) {
 
 extern "C" {
 void* malloc(std::size_t n) noexcept { return counted(__libc_malloc(n), __builtin_return_address(0)); }
-void* calloc(std::size_t n, std::size_t size) noexcept { return counted(__libc_calloc(n, size), __builtin_return_address(0)); }
+void* calloc(std::size_t n, std::size_t size) noexcept {
+  return counted(__libc_calloc(n, size), __builtin_return_address(0));
+}
 void* realloc(void* p, std::size_t n) noexcept { return counted(__libc_realloc(p, n), __builtin_return_address(0)); }
-void* memalign(std::size_t align, std::size_t n) noexcept { return counted(__libc_memalign(align, n), __builtin_return_address(0)); }
-void* aligned_alloc(std::size_t align, std::size_t n) noexcept { return counted(__libc_memalign(align, n), __builtin_return_address(0)); }
+void* memalign(std::size_t align, std::size_t n) noexcept {
+  return counted(__libc_memalign(align, n), __builtin_return_address(0));
+}
+void* aligned_alloc(std::size_t align, std::size_t n) noexcept {
+  return counted(__libc_memalign(align, n), __builtin_return_address(0));
+}
 int posix_memalign(void** out, std::size_t align, std::size_t n) noexcept {
   void* p = __libc_memalign(align, n);
   if (p == nullptr) return ENOMEM;
