@@ -54,10 +54,16 @@ std::string MailDigest::hex() const {
   return buf;
 }
 
+namespace {
+void copyHeader(const proto::Header& from, proto::Header& to) {
+  to.set_period(from.period());
+  to.set_sequence(from.sequence());
+  to.set_send_time_ns(from.send_time_ns());
+}
+}  // namespace
+
 void copyParcel(const proto::Parcel& from, proto::Parcel& to) {
-  to.mutable_header()->set_period(from.header().period());
-  to.mutable_header()->set_sequence(from.header().sequence());
-  to.mutable_header()->set_send_time_ns(from.header().send_time_ns());
+  copyHeader(from.header(), *to.mutable_header());
   to.set_joint(from.joint());
   to.set_angles_period(from.angles_period());
   encode(decodeJoints(from.inertia_row()), to.mutable_inertia_row());
@@ -65,6 +71,13 @@ void copyParcel(const proto::Parcel& from, proto::Parcel& to) {
   to.set_gravity_torque(from.gravity_torque());
   encode(decodeJoints(from.compliance_row()), to.mutable_compliance_row());
   to.set_jacobian_singular(from.jacobian_singular());
+}
+
+void copyTorque(const proto::TorqueCommand& from, proto::TorqueCommand& to) {
+  copyHeader(from.header(), *to.mutable_header());
+  to.set_joint(from.joint());
+  to.set_torque(from.torque());
+  to.set_power(from.power());
 }
 
 }  // namespace rfms

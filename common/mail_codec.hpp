@@ -64,5 +64,7 @@ class MailDigest {
 // Copies a PARCEL field by field. Protobuf's CopyFrom clears first, and clearing a proto3 message
 // frees its sub-messages, so a plain copy allocates every period; this one reuses `to`.
 void copyParcel(const proto::Parcel& from, proto::Parcel& to);
+// The same for a torque command.
+void copyTorque(const proto::TorqueCommand& from, proto::TorqueCommand& to);
 
 }  // namespace rfms

@@ -1,0 +1,64 @@
+// The emulated arm's shell in the cluster. It publishes its sensor mail for period k, then
+// integrates [k, k+1] with the six joints' torque commands. Lockstep: it waits (up to half the
+// configured timeout) for all six commands of period k; a missing one counts as no power.
+// Realtime: it ticks on the wall clock with the latest commands. After each period it reports the
+// commands it received and applied, for the supervisor's run log.
+#pragma once
+
+#include <spdlog/spdlog.h>
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <zmq.hpp>
+
+#include "arm_sim/arm_core.hpp"
+#include "node/cluster_config.hpp"
+#include "node/mail_slot.hpp"
+#include "node/mail_wait.hpp"
+
+namespace rfms {
+
+class ArmShell {
+ public:
+  ArmShell(ArmCore& arm, const ClusterSettings& s, zmq::socket_t& pub, zmq::socket_t& pull, zmq::socket_t& sub,
+           spdlog::logger& log);
+
+  enum class Ended { kStopMail, kSignal, kPeriods };
+  // Period after period until the supervisor's stop, a stop signal, or (`periods` > 0) that many.
+  Ended run(std::uint64_t periods = 0);
+  long missing() const { return missing_; }
+  // "the power is off, fastest joint 0 rad/s"
+  std::string restText() const;
+
+ private:
+  bool fromSupervisor();
+  bool awaitSupervisor(std::uint64_t k);
+  bool drainSupervisor();
+  void take(int j);
+  void collectLockstep(std::uint64_t k);
+  void collectLatest();
+  void integrate(std::uint64_t k);
+  proto::AppliedTorques& applied() { return *report_.mutable_applied(); }
+
+  ArmCore& arm_;
+  zmq::socket_t &pub_, &pull_, &sub_;
+  spdlog::logger& log_;
+  const bool lockstep_;
+  const std::uint32_t watchdog_;
+  const SteadyClock::duration timeout_, period_;
+  SteadyClock::time_point t0_{};
+  bool started_ = false;
+  proto::Envelope out_, report_;
+  MailSlot in_;  // parsed without allocating (node/mail_slot.hpp)
+  std::array<proto::TorqueCommand, kJoints> latest_;
+  std::array<const proto::TorqueCommand*, kJoints> commands_{};
+  std::string buffer_;
+  int received_ = 0;  // commands in the report so far this period
+  long missing_ = 0;
+  std::array<std::uint32_t, kJoints> silent_{};  // consecutive periods without a command
+  std::array<bool, kJoints> heard_{};            // a command has come from this joint
+  std::int64_t supervisor_period_ = -1;          // the latest S_MAIL's period
+};
+
+}  // namespace rfms

@@ -1,0 +1,43 @@
+// A joint server's shell in the cluster: for every S_MAIL it runs the core with the arm's sensor
+// mail of the same period (lockstep) or the latest one (realtime), and sends its J_MAIL to the
+// supervisor and its torque command to the arm. Real-time safe: mail is received into slots and
+// sent from reused envelopes (ZeroMQ's copy of each sent message is libzmq's own allocation).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <zmq.hpp>
+
+#include "joint_node/joint_core.hpp"
+#include "node/mail_slot.hpp"
+#include "proto/cluster.pb.h"
+
+namespace rfms {
+
+class JointShell {
+ public:
+  JointShell(JointCore& core, bool lockstep, zmq::socket_t& supervisor, zmq::socket_t& arm,
+             zmq::socket_t& to_supervisor, zmq::socket_t& to_arm);
+
+  enum class Ended { kStopMail, kSignal, kAnswers };
+  // Answers until the supervisor's stop, a stop signal, or (`answers` > 0) that many answers.
+  Ended run(std::uint64_t answers = 0);
+
+  const std::string& stopReason() const { return stop_reason_; }
+  std::uint64_t lastPeriod() const { return last_period_; }
+
+ private:
+  JointCore& core_;
+  const bool lockstep_;
+  zmq::socket_t &supervisor_, &arm_, &to_supervisor_, &to_arm_;
+  // Mail is parsed into preallocated slots and kept by swapping pointers.
+  std::array<MailSlot, 3> slots_;
+  MailSlot *in_ = &slots_[0], *smail_ = &slots_[1], *sensors_ = &slots_[2];
+  bool have_smail_ = false, have_sensors_ = false;
+  proto::Envelope jmail_, torque_;
+  std::string buffer_, stop_reason_;
+  std::uint64_t last_period_ = 0;
+};
+
+}  // namespace rfms

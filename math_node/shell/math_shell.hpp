@@ -1,0 +1,38 @@
+// The math server's shell in the cluster: for every M_MAIL it answers with the PARCEL of the joint
+// the mail names, from its background results. Real-time safe: mail is received into a slot and
+// the PARCEL sent from a reused envelope.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <zmq.hpp>
+
+#include "math_node/math_core.hpp"
+#include "node/mail_slot.hpp"
+#include "proto/cluster.pb.h"
+
+namespace rfms {
+
+class MathShell {
+ public:
+  MathShell(MathCore& core, zmq::socket_t& supervisor, zmq::socket_t& to_supervisor)
+      : core_(core), supervisor_(supervisor), to_supervisor_(to_supervisor) {}
+
+  enum class Ended { kStopMail, kSignal, kAnswers };
+  // Answers until the supervisor's stop, a stop signal, or (`answers` > 0) that many answers.
+  Ended run(std::uint64_t answers = 0);
+
+  const std::string& stopReason() const { return stop_reason_; }
+  std::uint64_t answered() const { return answered_; }
+  std::uint64_t lastPeriod() const { return last_period_; }
+
+ private:
+  MathCore& core_;
+  zmq::socket_t &supervisor_, &to_supervisor_;
+  MailSlot in_;
+  proto::Envelope out_;
+  std::string buffer_, stop_reason_;
+  std::uint64_t answered_ = 0, last_period_ = 0;
+};
+
+}  // namespace rfms

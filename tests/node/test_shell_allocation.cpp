@@ -1,0 +1,186 @@
+// Every node's real shell loop — the supervisor's ClusterLoop (mail collector, run-log tap with the
+// log on, figures), six JointShells, the MathShell and the ArmShell — over in-process ZeroMQ, each
+// on a thread of its own as each is a process of its own in the cluster, through calibration and
+// into a joint move: for 3000 periods of the move no node's period thread allocates. ZeroMQ's own
+// copy of each message it sends is libzmq's allocation and is left out of the count.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "arm_sim/shell/arm_shell.hpp"
+#include "common/kinematics.hpp"
+#include "joint_node/shell/joint_shell.hpp"
+#include "math_node/shell/math_shell.hpp"
+#include "node/node_shell.hpp"
+#include "node/start_handshake.hpp"
+#include "node/transport.hpp"
+#include "runlog/run_logger.hpp"
+#include "supervisor/shell/cluster_loop.hpp"
+#include "tests/support/allocation_counter.hpp"
+#include "tests/support/task_builders.hpp"
+#include "tests/support/test_models.hpp"
+
+namespace rfms {
+namespace {
+
+ClusterSettings inprocCluster() {
+  ClusterSettings s;
+  proto::ClusterConfig& c = s.config;
+  c.set_clock(proto::CM_LOCKSTEP);
+  c.set_lockstep_timeout_ms(5000);  // a loaded machine must not turn into missed mail
+  c.set_startup_timeout_ms(20000);
+  c.set_supervisor_pub("inproc://supervisor.pub");
+  c.set_supervisor_pull("inproc://supervisor.pull");
+  c.set_arm_pub("inproc://arm.pub");
+  c.set_arm_pull("inproc://arm.pull");
+  s.robot_digest = "test";
+  return s;
+}
+
+// A node's allocations after each chunk of periods: (the last period it served, the count).
+struct Trace {
+  std::string node;
+  std::vector<std::pair<std::uint64_t, long>> points;
+};
+
+// The allocations `trace` shows between the first point at or after `from` and the last at or
+// before `to`, and how many points lie there.
+std::pair<long, int> allocationsWithin(const Trace& trace, std::uint64_t from, std::uint64_t to) {
+  const std::pair<std::uint64_t, long>*first = nullptr, *last = nullptr;
+  int points = 0;
+  for (const auto& p : trace.points) {
+    if (p.first < from || p.first > to) continue;
+    if (first == nullptr) first = &p;
+    last = &p;
+    ++points;
+  }
+  return {first != nullptr ? last->second - first->second : -1, points};
+}
+
+// Runs `chunk` (a shell's run for 50 periods) until it ends otherwise, noting the allocations
+// after each. The points are reserved beforehand, so noting them allocates nothing.
+void trace(Trace& t, const std::function<bool()>& chunk, const std::function<std::uint64_t()>& period) {
+  t.points.reserve(100000);
+  while (chunk()) t.points.emplace_back(period(), test::allocationsOnThisThread());
+}
+
+TEST(ShellAllocation, NoNodesPeriodThreadAllocatesWithTheRunLogOn) {
+  ASSERT_TRUE(test::excludeAllocationsFrom("libzmq"));
+  const RobotModel& model = test::puma260();
+  const ClusterSettings s = inprocCluster();
+  const proto::ControllerSettings& settings = s.config.controller();
+  spdlog::logger& log = *spdlog::default_logger();
+  Transport transport;
+  // Bound first, then connected: every socket is made here and used by one thread only.
+  zmq::socket_t pub = transport.bindPublisher(s.config.supervisor_pub());
+  zmq::socket_t pull = transport.bindPull(s.config.supervisor_pull());
+  zmq::socket_t arm_pub = transport.bindPublisher(s.config.arm_pub());
+  zmq::socket_t arm_pull = transport.bindPull(s.config.arm_pull());
+  zmq::socket_t sup_arm = transport.connectSubscriber(s.config.arm_pub(), {kTopicArm, kTopicTorques, kTopicControl});
+
+  std::vector<Trace> traces(kAnsweringNodes.size());
+  std::vector<std::thread> nodes;
+  for (std::size_t n = 0; n < kAnsweringNodes.size(); ++n) {
+    const proto::Node node = kAnsweringNodes[n];
+    traces[n].node = nodeName(node);
+    auto sub = std::make_shared<zmq::socket_t>(transport.connectSubscriber(
+        s.config.supervisor_pub(), {node == proto::NODE_MATH ? kTopicMMail : kTopicSMail, kTopicControl}));
+    auto push = std::make_shared<zmq::socket_t>(transport.connectPush(s.config.supervisor_pull()));
+    const bool is_joint = node >= proto::NODE_JOINT1 && node <= proto::NODE_JOINT6;
+    auto joint_arm = std::make_shared<zmq::socket_t>();
+    auto joint_to_arm = std::make_shared<zmq::socket_t>();
+    if (is_joint) {
+      *joint_arm = transport.connectSubscriber(s.config.arm_pub(), {kTopicArm, kTopicControl});
+      *joint_to_arm = transport.connectPush(s.config.arm_pull());
+    }
+    nodes.emplace_back([&, n, node, is_joint, sub, push, joint_arm, joint_to_arm] {
+      const bool arm = node == proto::NODE_ARM;
+      const StartResult start =
+          awaitStart(node, s, *sub, *push, is_joint ? joint_arm.get() : nullptr, arm ? &arm_pub : nullptr, log);
+      if (start != StartResult::kStarted) return;
+      if (arm) {
+        ArmCore core(model, armConfigFor(model, settings));
+        ArmShell shell(core, s, arm_pub, arm_pull, *sub, log);
+        trace(
+            traces[n], [&] { return shell.run(50) == ArmShell::Ended::kPeriods; }, [&] { return core.period() - 1; });
+      } else if (node == proto::NODE_MATH) {
+        MathCore core(model, mathConfigFor(model, settings));
+        MathShell shell(core, *sub, *push);
+        trace(
+            traces[n], [&] { return shell.run(50) == MathShell::Ended::kAnswers; }, [&] { return shell.lastPeriod(); });
+      } else {
+        JointCore core(model, jointConfigFor(model, settings, node - proto::NODE_JOINT1 + 1));
+        JointShell shell(core, true, *sub, *joint_arm, *push, *joint_to_arm);
+        trace(
+            traces[n], [&] { return shell.run(50) == JointShell::Ended::kAnswers; },
+            [&] { return shell.lastPeriod(); });
+      }
+    });
+  }
+
+  char dir[] = "/tmp/rfms-shell-alloc-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  std::uint64_t from = 0;
+  long supervisor = -1;
+  {
+    const bool ready = waitForNodes(s, pub, pull, sup_arm, log);
+    RunLogHeader header;
+    header.source = "test";
+    RunLogger run_log(std::string(dir) + "/run.mcap", header, RunLogger::WhenFull::kWait);
+    LogTap tap(&run_log, s.config.clock());
+    ClusterStats stats;
+    SupervisorCore core(model, supervisorConfigFor(settings));
+    ClusterLoop loop(s, core, pub, pull, sup_arm, stats, tap, log);
+    if (ready) {
+      // Calibrate, then a joint move long enough to measure inside it.
+      EXPECT_TRUE(core.handle(test::controlRequest(proto::CC_CALIBRATE)).accepted());
+      for (std::uint64_t limit = 1000; core.rtstate() != proto::RT_HOLD && limit <= 60000; limit += 1000) {
+        loop.setPeriodLimit(limit);
+        loop.run(nullptr, nullptr);
+      }
+      EXPECT_EQ(core.rtstate(), proto::RT_HOLD);
+      JointVec target = core.observedAngles();
+      target[0] += 0.3;
+      target[2] -= 0.2;
+      EXPECT_TRUE(core.handle(test::request(test::transformDef("t", forwardKinematics(model, target)))).accepted());
+      EXPECT_TRUE(
+          core.handle(test::request(test::positionDef("p", PumaIk(model).configOf(target), {"T6"}, {"t"}))).accepted());
+      EXPECT_TRUE(core.handle(test::request(test::motionDef("m", false, 8.0, 0.5, 0))).accepted());
+      EXPECT_TRUE(core.handle(test::moveRequest("p", "m")).accepted());
+      loop.setPeriodLimit(loop.periods() + 500);  // the move starts (an event, logged as text)
+      loop.run(nullptr, nullptr);
+      EXPECT_EQ(core.rtstate(), proto::RT_SETP);
+
+      const long before = test::allocationsOnThisThread();
+      from = loop.periods();
+      loop.setPeriodLimit(from + 3000);
+      loop.run(nullptr, nullptr);
+      supervisor = test::allocationsOnThisThread() - before;
+      EXPECT_EQ(core.rtstate(), proto::RT_SETP);
+      for (proto::Node n : kAnsweringNodes) EXPECT_EQ(stats.misses(n), 0u) << nodeName(n);
+      loop.setPeriodLimit(loop.periods() + 100);  // so that every node has finished its last chunk
+      loop.run(nullptr, nullptr);
+    }
+    loop.stopCluster("test over");
+    for (std::thread& t : nodes) t.join();
+    run_log.finish();
+    EXPECT_EQ(run_log.dropped(), 0u);
+    ASSERT_TRUE(ready);
+  }
+  std::filesystem::remove_all(dir);
+
+  EXPECT_EQ(supervisor, 0) << "supervisor";
+  for (const Trace& t : traces) {
+    const auto [allocations, points] = allocationsWithin(t, from, from + 3000);
+    EXPECT_GE(points, 50) << t.node;  // 3000 periods in chunks of 50: the window is covered
+    EXPECT_EQ(allocations, 0) << t.node;
+  }
+}
+
+}  // namespace
+}  // namespace rfms
