@@ -197,6 +197,18 @@ void setControllerField(proto::ControllerSettings& s, const std::string& path, c
   if (names.empty()) throw ConfigError("an empty setting name");
 }
 
+void applySettingAssignments(proto::ControllerSettings& s, const std::vector<std::string>& assignments) {
+  for (const std::string& a : assignments) {
+    const auto eq = a.find('=');
+    if (eq == std::string::npos) throw ConfigError("--set " + a + ": write FIELD=VALUE");
+    try {
+      setControllerField(s, a.substr(0, eq), a.substr(eq + 1));
+    } catch (const ConfigError& e) {
+      throw ConfigError(std::string("--set ") + e.what());
+    }
+  }
+}
+
 proto::ControllerSettings withDefaultsWritten(const proto::ControllerSettings& s) {
   proto::ControllerSettings out = s;
   writeDefaults(out);

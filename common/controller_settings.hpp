@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "common/ik_puma.hpp"
 #include "common/types.hpp"
@@ -21,6 +22,10 @@ void checkControllerSettings(const proto::ControllerSettings& s, const std::stri
 // ConfigError naming the path when there is no such field or the text is not of its type; the
 // range is for checkControllerSettings.
 void setControllerField(proto::ControllerSettings& s, const std::string& path, const std::string& value);
+
+// Each "FIELD=VALUE" in order, as the command lines' --set gives them; a ConfigError starts with
+// "--set ". The ranges are still for checkControllerSettings.
+void applySettingAssignments(proto::ControllerSettings& s, const std::vector<std::string>& assignments);
 
 // The same settings with every field present, defaults written out: what a run log stores, so
 // that it re-runs the same controller even after a default changes.

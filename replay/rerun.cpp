@@ -16,13 +16,9 @@ namespace rfms {
 namespace {
 
 proto::ControllerSettings applyChanges(proto::ControllerSettings s, const std::map<std::string, std::string>& changes) {
-  for (const auto& [path, value] : changes) {
-    try {
-      setControllerField(s, path, value);
-    } catch (const ConfigError& e) {
-      throw ConfigError(std::string("--set ") + e.what());
-    }
-  }
+  std::vector<std::string> assignments;
+  for (const auto& [path, value] : changes) assignments.push_back(path + "=" + value);
+  applySettingAssignments(s, assignments);
   checkControllerSettings(s, "--set");
   return s;
 }

@@ -68,11 +68,7 @@ int main(int argc, char** argv) {
   return guardedMain(
       [&] {
         sets.insert(sets.end(), more_sets.begin(), more_sets.end());
-        for (const std::string& set : sets) {
-          const auto eq = set.find('=');
-          if (eq == std::string::npos) throw ConfigError("--set " + set + ": write FIELD=VALUE");
-          setControllerField(settings, set.substr(0, eq), set.substr(eq + 1));
-        }
+        applySettingAssignments(settings, sets);
         if (!(timeout_s > 0.0)) throw ConfigError("--timeout-s must be positive");
         const RobotModel model = loadRobotModel(robot);
         const auto task = task_path.empty() ? parseTaskFile(kExampleTask, "example task") : loadTaskFile(task_path);

@@ -95,6 +95,16 @@ TEST(ControllerSettings, ABadPathOrValueIsRefusedNamingIt) {
   EXPECT_NE(errorOf([] { with("amplifier", "pneumatic"); }).find("not one of current, voltage"), std::string::npos);
 }
 
+TEST(ControllerSettings, CommandLineAssignmentsApplyInOrderAndSayWhichFailed) {
+  proto::ControllerSettings s;
+  applySettingAssignments(s, {"pik=paper", "servo.bandwidth_hz=12", "pik=decoupled"});
+  EXPECT_EQ(s.pik(), "decoupled");
+  EXPECT_EQ(s.servo().bandwidth_hz(), 12.0);
+  EXPECT_EQ(errorOf([&] { applySettingAssignments(s, {"dt_ms"}); }), "--set dt_ms: write FIELD=VALUE");
+  EXPECT_EQ(errorOf([&] { applySettingAssignments(s, {"warp=1"}); }).rfind("--set warp: no such setting", 0), 0u);
+  EXPECT_EQ(errorOf([&] { applySettingAssignments(s, {"seed=-3"}); }).rfind("--set seed=-3: not a whole number", 0), 0u);
+}
+
 TEST(ControllerSettings, TheFirstDifferenceIsNamedWithBothValues) {
   const proto::ControllerSettings mine;
   EXPECT_EQ(settingsDifference(mine, with("dt_ms", "2"), "the supervisor's"),
