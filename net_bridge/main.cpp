@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <chrono>
 #include <fstream>
+#include <mutex>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -14,6 +15,7 @@
 #include "net_bridge/fault_injector.hpp"
 #include "net_bridge/udp_socket.hpp"
 #include "node/node_shell.hpp"
+#include "node/status_writer.hpp"
 
 namespace {
 
@@ -85,7 +87,15 @@ int main(int argc, char** argv) {
           }
           out.clear();
         };
-        auto last_file = std::chrono::steady_clock::now();
+        // bridge-status.txt is written by a thread of its own from a snapshot the loop takes once a
+        // second: a disk that stalls (seconds, on a busy machine) must not stop the link.
+        std::mutex snapshot_mutex;
+        std::string snapshot = countersText(core.counters());
+        auto last_snapshot = std::chrono::steady_clock::now();
+        StatusWriter status(options.run_dir + "/bridge-status.txt", [&] {
+          std::lock_guard lock(snapshot_mutex);
+          return snapshot + "\n";
+        });
         while (!stopRequested()) {
           zmq::pollitem_t items[] = {{static_cast<void*>(supervisor), 0, ZMQ_POLLIN, 0},
                                      {nullptr, udp.fd(), ZMQ_POLLIN, 0}};
@@ -117,12 +127,18 @@ int main(int argc, char** argv) {
           flush();
           if (auto held = injector.release(); held && !peers.empty()) udp.sendTo(peers.begin()->second, *held);
           const auto now = std::chrono::steady_clock::now();
-          if (now - last_file > std::chrono::seconds(1)) {
-            last_file = now;
-            std::ofstream(options.run_dir + "/bridge-status.txt") << countersText(core.counters()) << "\n";
+          if (now - last_snapshot > std::chrono::seconds(1)) {
+            last_snapshot = now;
+            std::string text = countersText(core.counters());
+            std::lock_guard lock(snapshot_mutex);
+            snapshot.swap(text);
           }
         }
-        std::ofstream(options.run_dir + "/bridge-status.txt") << countersText(core.counters()) << "\n";
+        {
+          std::string text = countersText(core.counters());
+          std::lock_guard lock(snapshot_mutex);
+          snapshot.swap(text);
+        }
         const FaultCounts& f = injector.counts();
         log->info("stopped: {}", countersText(core.counters()));
         if (faults.any())
