@@ -170,6 +170,15 @@ void checkControllerSettings(const proto::ControllerSettings& s, const std::stri
     if (!(std::abs(q) <= 2.0 * M_PI)) fail("park_rad", "angles must be within -2 pi .. 2 pi rad, got " + numberText(q));
   if (!(s.power_up_error_rad() >= 0.0 && s.power_up_error_rad() <= 0.2))
     fail("power_up_error_rad", "must be within 0 .. 0.2 rad, got " + numberText(s.power_up_error_rad()));
+  const proto::LogSettings& log = s.log();
+  if (!(log.ring_s() >= 0.5 && log.ring_s() <= 60.0))
+    fail("log.ring_s", "must be within 0.5 .. 60 s, got " + numberText(log.ring_s()));
+  if (log.split_mib() > 65536)
+    fail("log.split_mib", "must be 1 .. 65536 MiB (0: never), got " + std::to_string(log.split_mib()));
+  if (log.split_s() != 0 && (log.split_s() < 60 || log.split_s() > 86400))
+    fail("log.split_s", "must be 60 .. 86400 s (0: never), got " + std::to_string(log.split_s()));
+  if (log.keep_files() != 0 && log.split_mib() == 0 && log.split_s() == 0)
+    fail("log.keep_files", "keeps the newest files of a split run, but neither split_mib nor split_s splits it");
 }
 
 void setControllerField(proto::ControllerSettings& s, const std::string& path, const std::string& value) {

@@ -1,5 +1,7 @@
-// A run log read back: its header, and its messages decoded by topic, in period order. Built on
-// mcap::readFile, so a damaged log still yields everything before the damage (and says where).
+// A run log read back: its header, and its messages decoded by topic, in period order. A log split
+// into several files (runlog/log_files.hpp) is read as one, from whichever of its files are
+// left. Built on mcap::readFile, so a damaged log still yields everything before the damage (and
+// says where).
 #pragma once
 
 #include <cstdint>
@@ -30,8 +32,10 @@ struct RunLog {
   bool have_drops = false;
   proto::LogDrops drops;
   std::uint64_t messages = 0, undecodable = 0;
-  std::uint64_t file_size = 0;
-  std::string error;  // empty when the file is sound
+  std::uint64_t file_size = 0;     // all its files together
+  std::vector<std::string> files;  // the files read, in order
+  unsigned first_file = 0;         // > 0: the run's older files were removed (retention)
+  std::string error;               // empty when the file is sound; names the file when the run has several
   std::uint64_t error_offset = 0;
   // The controller settings of the header, when it has them (settings_error says why not).
   std::optional<proto::ControllerSettings> settings;
@@ -42,6 +46,7 @@ struct RunLog {
   double dtMs() const;
 };
 
+// `path`: the run's first file (run.mcap), which need not exist any more when later ones do.
 RunLog readRunLog(const std::string& path, const std::function<void(std::uint64_t, std::uint64_t)>& progress = {});
 
 }  // namespace rfms

@@ -1,9 +1,11 @@
 #include "runlog/mcap_reader.hpp"
 
 #include <zlib.h>
+#include <zstd.h>
 
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <sstream>
 
 #include "runlog/mcap_format.hpp"
@@ -11,6 +13,9 @@
 namespace rfms::mcap {
 
 namespace {
+
+// Our writer's chunks are 512 KiB; other writers' are a few MiB. A larger claim is damage.
+constexpr std::uint64_t kMaxChunkBytes = 256u << 20;
 
 std::uint32_t crcOf(std::string_view bytes) {
   return static_cast<std::uint32_t>(
@@ -109,6 +114,8 @@ Contents readFile(const std::string& path, const std::function<void(std::uint64_
     return fail(0, "not an MCAP file (no magic at the start)");
   std::uint64_t at = 8;
   bool data_ended = false, footer = false;
+  std::string unpacked;  // the chunk in hand, decompressed
+  const std::unique_ptr<ZSTD_DCtx, std::size_t (*)(ZSTD_DCtx*)> dctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
   std::uint64_t last_progress = 0;
   while (at < file.size()) {
     if (footer) {
@@ -138,9 +145,25 @@ Contents readFile(const std::string& path, const std::function<void(std::uint64_
         const auto size = c.le<std::uint64_t>();
         const auto crc = c.le<std::uint32_t>();
         const std::string compression = c.string();
-        const std::string_view records = c.bytes(c.le<std::uint64_t>());
-        if (!compression.empty())
+        std::string_view records = c.bytes(c.le<std::uint64_t>());
+        if (compression == "zstd") {
+          // The declared size is the file's word, not a fact: it is checked against the frame's own
+          // and bounded before anything is allocated for it.
+          const unsigned long long frame = ZSTD_getFrameContentSize(records.data(), records.size());
+          if (frame == ZSTD_CONTENTSIZE_ERROR || frame == ZSTD_CONTENTSIZE_UNKNOWN || frame != size)
+            return fail(at, "chunk: its zstd frame does not declare the chunk's size");
+          if (size > kMaxChunkBytes)
+            return fail(at, "chunk: " + std::to_string(size) + " bytes uncompressed, too large");
+          unpacked.resize(size);
+          const std::size_t n =
+              ZSTD_decompressDCtx(dctx.get(), unpacked.data(), unpacked.size(), records.data(), records.size());
+          if (ZSTD_isError(n) || n != size)
+            return fail(at, std::string("chunk: zstd cannot decompress it (the data is damaged): ") +
+                                (ZSTD_isError(n) ? ZSTD_getErrorName(n) : "short"));
+          records = unpacked;
+        } else if (!compression.empty()) {
           return fail(at, "chunk compressed with '" + compression + "', which this reader does not read");
+        }
         if (records.size() != size) return fail(at, "chunk: its size does not match its records");
         if (crc != 0 && crc != crcOf(records)) return fail(at, "chunk: CRC mismatch (the data is damaged)");
         std::uint64_t in_chunk = 0;

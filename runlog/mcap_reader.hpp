@@ -1,4 +1,4 @@
-// Reads an MCAP file written by mcap::Writer (and any MCAP file with uncompressed chunks, or none):
+// Reads an MCAP file written by mcap::Writer (and any MCAP file whose chunks are plain or zstd):
 // schemas, channels, metadata and every message in file order. A damaged file is read as far as it
 // is sound: the contents up to the damage are kept, and `error` says what is wrong at which byte.
 #pragma once

@@ -2,15 +2,23 @@
 
 #include <google/protobuf/descriptor.pb.h>
 
+#include <pthread.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <ctime>
+#include <filesystem>
 #include <functional>
 #include <set>
 
 #include "common/controller_settings.hpp"
 #include "common/error.hpp"
 #include "proto/cluster.pb.h"
+#include "runlog/log_files.hpp"
 
 #ifndef RFMS_VERSION
 #define RFMS_VERSION "unknown"
@@ -66,23 +74,27 @@ proto::ControllerSettings settingsOfHeader(const mcap::KeyValues& header) {
   return s;
 }
 
+std::size_t RunLogger::ringBytesFor(const proto::ControllerSettings& settings) {
+  const double periods = settings.log().ring_s() * 1000.0 / settings.dt_ms();
+  return static_cast<std::size_t>(periods) * kRingBytesPerPeriod;
+}
+
 RunLogger::RunLogger(const std::string& path, const RunLogHeader& header, WhenFull when_full, std::size_t ring_bytes)
-    : writer_(path, "rfms", std::string("rfms ") + softwareVersion()),
+    : path_(path),
+      header_(header.toMetadata()),
+      settings_(header.settings.log()),
       dt_ns_(header.settings.dt_ms() * 1e6),
       when_full_(when_full),
-      ring_(ring_bytes) {
-  writer_.addMetadata("rfms", header.toMetadata());
-  addTopic(topic::kSensors, proto::ArmSensors::descriptor());
-  addTopic(topic::kSMail, proto::SMail::descriptor());
-  addTopic(topic::kMMail, proto::MMail::descriptor());
-  addTopic(topic::kParcel, proto::Parcel::descriptor());
-  addTopic(topic::kJMail, proto::JMail::descriptor());
-  addTopic(topic::kTorque, proto::TorqueCommand::descriptor());
-  addTopic(topic::kRequest, proto::LogRequest::descriptor());
-  addTopic(topic::kEvent, proto::LogEvent::descriptor());
-  addTopic(topic::kDrops, proto::LogDrops::descriptor());
-  addTopic(topic::kTiming, proto::PeriodTiming::descriptor());
-  addTopic(topic::kApplied, proto::AppliedTorques::descriptor());
+      topics_{
+          {topic::kSensors, proto::ArmSensors::descriptor()},    {topic::kSMail, proto::SMail::descriptor()},
+          {topic::kMMail, proto::MMail::descriptor()},           {topic::kParcel, proto::Parcel::descriptor()},
+          {topic::kJMail, proto::JMail::descriptor()},           {topic::kTorque, proto::TorqueCommand::descriptor()},
+          {topic::kRequest, proto::LogRequest::descriptor()},    {topic::kEvent, proto::LogEvent::descriptor()},
+          {topic::kDrops, proto::LogDrops::descriptor()},        {topic::kTiming, proto::PeriodTiming::descriptor()},
+          {topic::kApplied, proto::AppliedTorques::descriptor()}},
+      ring_(ring_bytes > 0 ? ring_bytes : ringBytesFor(header.settings)) {
+  static_assert(kMaxTopics >= 11);
+  openFile(0);  // here, so that a log that cannot be created is refused before the run starts
   thread_ = std::thread([this] { drain(); });
 }
 
@@ -93,18 +105,44 @@ RunLogger::~RunLogger() {
   }
 }
 
-void RunLogger::addTopic(const char* topic, const google::protobuf::Descriptor* type) {
-  auto it = schemas_.find(type->full_name());
-  if (it == schemas_.end())
-    it = schemas_.emplace(type->full_name(), writer_.addSchema(type->full_name(), "protobuf", descriptorSet(type)))
-             .first;
-  channels_.emplace_back(topic, writer_.addChannel(it->second, topic, "protobuf"));
+void RunLogger::openFile(unsigned number) {
+  if (writer_) {
+    writer_->close();
+    closed_bytes_ += writer_->bytesWritten();
+    closed_uncompressed_ += writer_->uncompressedChunkBytes();
+    writer_.reset();
+  }
+  const auto compression =
+      settings_.compression() == proto::LogSettings::NONE ? mcap::Compression::kNone : mcap::Compression::kZstd;
+  writer_ = std::make_unique<mcap::Writer>(logFilePath(path_, number), "rfms", std::string("rfms ") + softwareVersion(),
+                                           compression);
+  mcap::KeyValues header = header_;
+  header["file"] = std::to_string(number);  // which of a split run's files this is
+  writer_->addMetadata("rfms", header);
+  std::map<std::string, std::uint16_t> schemas;  // full message name -> schema
+  for (const Topic& t : topics_) {
+    auto it = schemas.find(t.type->full_name());
+    if (it == schemas.end())
+      it = schemas
+               .emplace(t.type->full_name(), writer_->addSchema(t.type->full_name(), "protobuf", descriptorSet(t.type)))
+               .first;
+    writer_->addChannel(it->second, t.name, "protobuf");
+  }
+  file_number_ = number;
+  file_has_messages_ = false;
+  open_bytes_ = writer_->bytesWritten();
+  open_uncompressed_ = 0;
+  // Retention: the file `keep_files` before this one goes, and with it every older one.
+  if (settings_.keep_files() > 0 && number >= settings_.keep_files()) {
+    std::error_code ec;
+    if (std::filesystem::remove(logFilePath(path_, number - settings_.keep_files()), ec)) ++files_removed_;
+  }
 }
 
 bool RunLogger::log(const char* topic, std::uint64_t k, const google::protobuf::Message& message) {
-  const auto channel =
-      std::find_if(channels_.begin(), channels_.end(), [&](const auto& c) { return std::strcmp(c.first, topic) == 0; });
-  if (channel == channels_.end() || finished_) return false;  // not one of the log's topics: a bug upstream
+  std::size_t index = 0;
+  while (index < topics_.size() && std::strcmp(topics_[index].name, topic) != 0) ++index;
+  if (index == topics_.size() || finished_) return false;  // not one of the log's topics: a bug upstream
   const std::size_t size = message.ByteSizeLong();
   std::uint8_t* at = ring_.reserve(size);
   while (at == nullptr && when_full_ == WhenFull::kWait && !failed_ && size <= ring_.capacity() / 4) {
@@ -113,11 +151,11 @@ bool RunLogger::log(const char* topic, std::uint64_t k, const google::protobuf::
     at = ring_.reserve(size);
   }
   if (at == nullptr) {
-    ++dropped_;
+    count(index);
     return false;
   }
   message.SerializeWithCachedSizesToArray(at);
-  ring_.commit(channel->second, static_cast<std::uint64_t>(static_cast<double>(k) * dt_ns_));
+  ring_.commit(static_cast<std::uint16_t>(index + 1), static_cast<std::uint64_t>(static_cast<double>(k) * dt_ns_));
   // The writer wakes for a batch (or on its own every 20 ms), not for every message: a wake-up
   // per message costs the period's thread, and the other processes, more than the message.
   if (++since_wake_ >= kBatch) {
@@ -127,7 +165,19 @@ bool RunLogger::log(const char* topic, std::uint64_t k, const google::protobuf::
   return true;
 }
 
+void RunLogger::count(std::size_t topic_index) {
+  dropped_by_topic_[topic_index].fetch_add(1, std::memory_order_relaxed);
+  ++dropped_;
+}
+
 void RunLogger::drain() {
+  // Below the nodes: the writer is never what makes a period late. A thread inherits its
+  // creator's policy, so a SCHED_FIFO node's writer would otherwise compete at the node's priority.
+  sched_param normal{};
+  pthread_setschedparam(pthread_self(), SCHED_OTHER, &normal);
+  setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
+  const std::uint64_t split_bytes = std::uint64_t{settings_.split_mib()} << 20;
+  const std::uint64_t split_ns = std::uint64_t{settings_.split_s()} * 1'000'000'000u;
   RecordRing::Record r;
   for (;;) {
     const bool stopping = stopping_.load();
@@ -136,20 +186,51 @@ void RunLogger::drain() {
       // the records are taken out and counted as dropped, and finish() reports the error.
       if (!failed_) {
         try {
-          writer_.write(r.channel, r.time_ns, r.time_ns, r.data);
+          if (file_has_messages_ && ((split_bytes > 0 && writer_->bytesWritten() >= split_bytes) ||
+                                     (split_ns > 0 && r.time_ns >= file_start_ns_ + split_ns)))
+            openFile(file_number_ + 1);
+          if (!file_has_messages_) file_start_ns_ = r.time_ns, file_has_messages_ = true;
+          writer_->write(r.channel, r.time_ns, r.time_ns, r.data);
+          open_bytes_ = writer_->bytesWritten();
+          open_uncompressed_ = writer_->uncompressedChunkBytes();
           ++written_;
         } catch (const std::exception& e) {
           error_ = e.what();
           failed_ = true;
         }
       }
-      if (failed_) ++dropped_;
+      if (failed_) count(r.channel - 1u);
       ring_.release();
     }
-    if (stopping) return;  // everything logged before finish() was asked for is written
+    if (stopping) break;  // everything logged before finish() was asked for is written
     std::unique_lock lock(mutex_);
     ready_.wait_for(lock, std::chrono::milliseconds(20));
   }
+  timespec cpu{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+  writer_cpu_s_ = static_cast<double>(cpu.tv_sec) + static_cast<double>(cpu.tv_nsec) * 1e-9;
+}
+
+std::string RunLogger::dropReport() const {
+  std::string report = std::to_string(dropped_.load());
+  const char* sep = ": ";
+  for (std::size_t i = 0; i < topics_.size(); ++i)
+    if (const std::uint64_t n = dropped_by_topic_[i].load(std::memory_order_relaxed); n > 0) {
+      report += sep + std::string(topics_[i].name) + " " + std::to_string(n);
+      sep = ", ";
+    }
+  if (failed_) report += " (writing stopped: " + error_ + ")";
+  return dropped_ == 0 && !failed_ ? "none" : report;
+}
+
+RunLogger::FileFigures RunLogger::figures() const {
+  FileFigures f;
+  f.bytes = closed_bytes_ + open_bytes_;
+  f.uncompressed_bytes = closed_uncompressed_ + open_uncompressed_;
+  f.files = file_number_ + 1;
+  f.files_removed = files_removed_;
+  f.writer_cpu_s = writer_cpu_s_;
+  return f;
 }
 
 void RunLogger::finish() {
@@ -162,10 +243,20 @@ void RunLogger::finish() {
   proto::LogDrops drops;
   drops.set_dropped(dropped_);
   drops.set_written(written_);
-  const auto channel = std::find_if(channels_.begin(), channels_.end(),
-                                    [](const auto& c) { return std::strcmp(c.first, topic::kDrops) == 0; });
-  writer_.write(channel->second, 0, 0, drops.SerializeAsString());
-  writer_.close();
+  for (std::size_t i = 0; i < topics_.size(); ++i)
+    if (const std::uint64_t n = dropped_by_topic_[i]; n > 0) {
+      auto* t = drops.add_per_topic();
+      t->set_topic(topics_[i].name);
+      t->set_dropped(n);
+    }
+  drops.set_files(file_number_ + 1);
+  drops.set_files_removed(files_removed_);
+  std::size_t index = 0;
+  while (std::strcmp(topics_[index].name, topic::kDrops) != 0) ++index;
+  writer_->write(static_cast<std::uint16_t>(index + 1), 0, 0, drops.SerializeAsString());
+  writer_->close();
+  open_bytes_ = writer_->bytesWritten();
+  open_uncompressed_ = writer_->uncompressedChunkBytes();
 }
 
 void logRequest(RunLogger& log, std::uint64_t k, const proto::TaskRequest& request, const proto::TaskReply& reply,

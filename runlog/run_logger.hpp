@@ -1,13 +1,18 @@
-// A run's log: one MCAP file with the run's header (robot model, cluster configuration, controller
+// A run's log: MCAP with the run's header (robot model, cluster configuration, controller
 // settings, clock, software version) as metadata, and on their own channels every period's
 // mailboxes, every task request with its period and answer, and the supervisor's events.
 //
-// Messages are serialised into a preallocated ring (runlog/record_ring.hpp) that a writer thread
-// drains into the file. When the ring is full a message is dropped and counted (realtime runs),
-// or the caller waits for room (runs whose clock may wait); drops are written into the log at the
-// end and are available from dropped().
+// Messages are serialised into a preallocated ring (runlog/record_ring.hpp) that a writer thread,
+// below the nodes' priority, drains into the file. When the ring is full a message is dropped and
+// counted per topic (realtime runs), or the caller waits for room (runs whose clock may wait);
+// drops are written into the log at the end and are available from dropped() and dropReport().
+//
+// The settings' `log` block says how: chunks compressed with zstd or not, the ring's size in
+// seconds of mail, and whether the log is split into several files (runlog/log_files.hpp) of
+// which only the newest are kept.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -68,8 +73,10 @@ class RunLogger {
   // a run whose clock may wait (rfms-sim, lockstep, paced) waits for the writer and loses nothing.
   enum class WhenFull { kDrop, kWait };
 
+  // The ring holds header.settings.log().ring_s seconds of mail unless `ring_bytes` says otherwise
+  // (the tests' small rings). Throws ConfigError when the file cannot be created.
   RunLogger(const std::string& path, const RunLogHeader& header, WhenFull when_full = WhenFull::kDrop,
-            std::size_t ring_bytes = kDefaultRingBytes);
+            std::size_t ring_bytes = 0);
   ~RunLogger();
 
   // A message on `topic` at period k (log time k * dt), serialised straight into the ring:
@@ -81,20 +88,49 @@ class RunLogger {
 
   std::uint64_t dropped() const { return dropped_; }
   std::uint64_t written() const { return written_; }
+  // What was dropped, topic by topic ("none", or "12: /rfms/jmail 10, /rfms/smail 2"), and why
+  // writing stopped if it did. Any thread, any time.
+  std::string dropReport() const;
+  // The figures of the files written so far (final after finish()).
+  struct FileFigures {
+    std::uint64_t bytes = 0;               // on disk, every file of the run (removed ones included)
+    std::uint64_t uncompressed_bytes = 0;  // the chunks' records before compression
+    unsigned files = 0, files_removed = 0;
+    double writer_cpu_s = 0.0;  // the writer thread's CPU time: serialising aside, the log's whole cost
+  };
+  FileFigures figures() const;
 
-  // About four seconds of a 1 kHz cluster's mail.
-  static constexpr std::size_t kDefaultRingBytes = 16u << 20;
+  // A cluster's mail per period, about: what ring_s seconds of it take.
+  static constexpr std::size_t kRingBytesPerPeriod = 4096;
+  // The ring for these settings: ring_s seconds of mail at dt_ms.
+  static std::size_t ringBytesFor(const proto::ControllerSettings& settings);
 
  private:
-  void addTopic(const char* topic, const google::protobuf::Descriptor* type);
+  struct Topic {
+    const char* name;
+    const google::protobuf::Descriptor* type;
+  };
+  static constexpr std::size_t kMaxTopics = 16;
+  void openFile(unsigned number);  // the writer thread's, after the constructor's first
   void drain();
+  void count(std::size_t topic_index);  // a dropped message
 
-  mcap::Writer writer_;
+  std::string path_;
+  mcap::KeyValues header_;
+  proto::LogSettings settings_;
+  std::unique_ptr<mcap::Writer> writer_;
   double dt_ns_;
   WhenFull when_full_;
-  // The log's topics and their channels, all made by the constructor; looked up without allocating.
-  std::vector<std::pair<const char*, std::uint16_t>> channels_;
-  std::map<std::string, std::uint16_t> schemas_;  // full message name -> schema
+  // The log's topics, in channel order: channel id = index + 1 in every file of the run.
+  std::vector<Topic> topics_;
+  std::array<std::atomic<std::uint64_t>, kMaxTopics> dropped_by_topic_{};
+  // The open file: its number, where its log time began, what the closed ones held.
+  std::atomic<unsigned> file_number_{0};
+  std::uint64_t file_start_ns_ = 0;
+  bool file_has_messages_ = false;
+  std::atomic<std::uint64_t> closed_bytes_{0}, closed_uncompressed_{0}, open_bytes_{0}, open_uncompressed_{0};
+  std::atomic<unsigned> files_removed_{0};
+  std::atomic<double> writer_cpu_s_{0.0};
   RecordRing ring_;
   std::mutex mutex_;  // only for the writer's sleep
   std::condition_variable ready_;

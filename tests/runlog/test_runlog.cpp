@@ -14,6 +14,7 @@
 #include "replay/rerun.hpp"
 #include "replay/signals.hpp"
 #include "replay/verify.hpp"
+#include "runlog/log_files.hpp"
 #include "runlog/mcap_reader.hpp"
 #include "sim/run_recording.hpp"
 #include "sim/task_runner.hpp"
@@ -28,8 +29,9 @@ namespace fs = std::filesystem;
 fs::path tempFile(const std::string& name) { return fs::path(::testing::TempDir()) / name; }
 
 // A small log: two channels, messages across several chunks, metadata.
-void writeSmall(const fs::path& path, int messages) {
-  mcap::Writer w(path.string(), "test", "rfms tests", 256);
+void writeSmall(const fs::path& path, int messages, mcap::Compression compression = mcap::Compression::kZstd,
+                std::size_t chunk_bytes = 256) {
+  mcap::Writer w(path.string(), "test", "rfms tests", compression, chunk_bytes);
   const auto s = w.addSchema("demo.Thing", "protobuf", std::string("\x01\x02\x00\x03", 4));
   const auto a = w.addChannel(s, "/a", "protobuf", {{"k", "v"}});
   const auto b = w.addChannel(s, "/b", "protobuf");
@@ -40,9 +42,14 @@ void writeSmall(const fs::path& path, int messages) {
   w.close();
 }
 
-TEST(Mcap, WhatIsWrittenIsReadBack) {
+class McapBothWays : public ::testing::TestWithParam<mcap::Compression> {};
+INSTANTIATE_TEST_SUITE_P(Compression, McapBothWays,
+                         ::testing::Values(mcap::Compression::kNone, mcap::Compression::kZstd),
+                         [](const auto& p) { return p.param == mcap::Compression::kZstd ? "zstd" : "none"; });
+
+TEST_P(McapBothWays, WhatIsWrittenIsReadBack) {
   const fs::path p = tempFile("small.mcap");
-  writeSmall(p, 100);
+  writeSmall(p, 100, GetParam());
   const mcap::Contents c = mcap::readFile(p.string());
   ASSERT_TRUE(c.complete()) << c.error << " at " << c.error_offset;
   EXPECT_EQ(c.profile, "test");
@@ -61,9 +68,9 @@ TEST(Mcap, WhatIsWrittenIsReadBack) {
   EXPECT_EQ(c.metadata[0].second.at("robot"), "puma260");
 }
 
-TEST(Mcap, ATruncatedFileGivesTheByteOffsetAndEverythingBeforeIt) {
+TEST_P(McapBothWays, ATruncatedFileGivesTheByteOffsetAndEverythingBeforeIt) {
   const fs::path p = tempFile("cut.mcap");
-  writeSmall(p, 100);
+  writeSmall(p, 100, GetParam());
   const std::string whole = test::readFile(p);
   std::size_t last_count = 0;
   for (std::size_t n : {whole.size() / 4, whole.size() / 2, whole.size() - 30, whole.size() - 1}) {
@@ -78,9 +85,53 @@ TEST(Mcap, ATruncatedFileGivesTheByteOffsetAndEverythingBeforeIt) {
   EXPECT_EQ(last_count, 100u);  // only the closing bytes were missing
 }
 
+TEST(Mcap, ACompressedLogIsSmallerAndItsChunksSayZstd) {
+  const fs::path plain = tempFile("plain.mcap"), packed = tempFile("packed.mcap");
+  writeSmall(plain, 2000, mcap::Compression::kNone, 64 * 1024);
+  writeSmall(packed, 2000, mcap::Compression::kZstd, 64 * 1024);
+  EXPECT_LT(fs::file_size(packed) * 2, fs::file_size(plain));
+  EXPECT_EQ(test::readFile(plain).find("zstd"), std::string::npos);
+  EXPECT_NE(test::readFile(packed).find("zstd"), std::string::npos);
+}
+
+// Damage inside a compressed chunk is caught by zstd or by the CRC of the decompressed records,
+// whichever sees it first, and what came before it is kept. The flipped bytes sweep the chunk.
+TEST(Mcap, ADamagedCompressedChunkIsRefusedNeverMisread) {
+  const fs::path p = tempFile("packed-bad.mcap");
+  writeSmall(p, 400, mcap::Compression::kZstd, 64 * 1024);  // one chunk
+  const std::string whole = test::readFile(p);
+  const std::size_t chunk = whole.find("zstd");
+  ASSERT_NE(chunk, std::string::npos);
+  for (std::size_t at = chunk + 16; at < chunk + 400; at += 7) {
+    std::string bytes = whole;
+    bytes[at] = static_cast<char>(bytes[at] ^ 0x5a);
+    std::ofstream(p, std::ios::binary | std::ios::trunc) << bytes;
+    const mcap::Contents c = mcap::readFile(p.string());
+    ASSERT_FALSE(c.complete()) << "a flipped byte at " << at << " went unnoticed";
+    for (std::size_t i = 0; i < c.messages.size(); ++i)
+      ASSERT_EQ(c.messages[i].data, "payload " + std::to_string(i)) << "misread after a flip at " << at;
+  }
+}
+
+// A chunk whose header claims a huge size must be refused before anything that large is allocated.
+TEST(Mcap, AChunkClaimingAHugeSizeIsRefused) {
+  const fs::path p = tempFile("claims.mcap");
+  writeSmall(p, 50, mcap::Compression::kZstd);
+  std::string bytes = test::readFile(p);
+  const std::size_t chunk = bytes.find("zstd");
+  ASSERT_NE(chunk, std::string::npos);
+  // The chunk record: opcode, length, start, end, uncompressed size, crc, compression...
+  const std::size_t size_at = chunk - 4 - 4 - 8;
+  for (std::size_t i = 0; i < 8; ++i) bytes[size_at + i] = static_cast<char>(i < 5 ? 0xff : 0);
+  std::ofstream(p, std::ios::binary | std::ios::trunc) << bytes;
+  const mcap::Contents c = mcap::readFile(p.string());
+  EXPECT_FALSE(c.complete());
+  EXPECT_NE(c.error.find("chunk"), std::string::npos) << c.error;
+}
+
 TEST(Mcap, ACorruptedChunkIsCaughtByItsCrcAtItsOffset) {
   const fs::path p = tempFile("bad.mcap");
-  writeSmall(p, 100);
+  writeSmall(p, 100, mcap::Compression::kNone);
   std::string bytes = test::readFile(p);
   const auto at = bytes.find("payload 50");
   ASSERT_NE(at, std::string::npos);
@@ -93,29 +144,146 @@ TEST(Mcap, ACorruptedChunkIsCaughtByItsCrcAtItsOffset) {
   EXPECT_GT(c.messages.size(), 0u);
 }
 
-// `offered` empty S_MAILs into a log whose ring holds sixteen of them, then the log read back.
-RunLog floodedLog(const fs::path& p, RunLogger::WhenFull when_full, std::uint64_t offered, std::uint64_t& dropped) {
+// `offered` empty S_MAILs, and as many J_MAILs, into a log whose ring holds sixteen
+// messages, then the log read back.
+RunLog floodedLog(const fs::path& p, RunLogger::WhenFull when_full, std::uint64_t offered, std::uint64_t& dropped,
+                  std::string* report = nullptr) {
   RunLogHeader h;
   h.source = "test";
   {
-    RunLogger log(p.string(), h, when_full, 256);
+    RunLogger log(p.string(), h, when_full, 512);
     proto::SMail s;
-    for (std::uint64_t i = 0; i < offered; ++i) log.log(topic::kSMail, i, s);
+    proto::JMail j;
+    for (std::uint64_t i = 0; i < offered; ++i) log.log(topic::kSMail, i, s), log.log(topic::kJMail, i, j);
     log.finish();
-    EXPECT_EQ(log.dropped() + log.written(), offered);
+    EXPECT_EQ(log.dropped() + log.written(), 2 * offered);
     dropped = log.dropped();
+    if (report != nullptr) *report = log.dropReport();
   }
   return readRunLog(p.string());
 }
 
-TEST(RunLogger, AFullRingDropsAndCountsInsteadOfBlocking) {
+// The ring filled on purpose: every message offered is either in the file or counted, topic by
+// topic, and the counts in the log agree with the logger's.
+TEST(RunLogger, AFullRingDropsAndCountsEachTopicInsteadOfBlocking) {
   std::uint64_t dropped = 0;
-  const RunLog back = floodedLog(tempFile("drops.mcap"), RunLogger::WhenFull::kDrop, 20000, dropped);
+  std::string report;
+  const RunLog back = floodedLog(tempFile("drops.mcap"), RunLogger::WhenFull::kDrop, 20000, dropped, &report);
   EXPECT_GT(dropped, 0u);
   ASSERT_TRUE(back.error.empty()) << back.error;
   ASSERT_TRUE(back.have_drops);
   EXPECT_EQ(back.drops.dropped(), dropped);
-  EXPECT_EQ(back.drops.dropped() + back.smail.size(), 20000u);
+  std::map<std::string, std::uint64_t> per_topic;
+  for (const auto& t : back.drops.per_topic()) per_topic[t.topic()] = t.dropped();
+  EXPECT_EQ(per_topic[topic::kSMail] + back.smail.size(), 20000u);
+  EXPECT_EQ(per_topic[topic::kJMail] + back.jmail.size(), 20000u);
+  EXPECT_EQ(per_topic.size(), 2u);
+  EXPECT_EQ(report.rfind(std::to_string(dropped) + ": ", 0), 0u) << report;
+  EXPECT_NE(report.find("/rfms/smail " + std::to_string(per_topic[topic::kSMail])), std::string::npos) << report;
+  EXPECT_NE(report.find("/rfms/jmail " + std::to_string(per_topic[topic::kJMail])), std::string::npos) << report;
+}
+
+// The ring's size comes from the settings, in seconds of mail at the sample period.
+TEST(RunLogger, TheRingHoldsTheSettingsSecondsOfMail) {
+  proto::ControllerSettings s;
+  EXPECT_EQ(RunLogger::ringBytesFor(s), 4000u * RunLogger::kRingBytesPerPeriod);
+  s.set_dt_ms(2.0);
+  s.mutable_log()->set_ring_s(10.0);
+  EXPECT_EQ(RunLogger::ringBytesFor(s), 5000u * RunLogger::kRingBytesPerPeriod);
+}
+
+// A long run split by size: every file is a whole MCAP file with the run's header, and the run
+// reads back as one, in order, with nothing lost at the seams.
+TEST(RunLogger, ASplitRunIsWholeFilesThatReadBackAsOne) {
+  const fs::path dir = fs::path(::testing::TempDir()) / "split";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  RunLogHeader h;
+  h.source = "test";
+  h.settings.mutable_log()->set_split_mib(1);
+  h.settings.mutable_log()->set_compression(proto::LogSettings::NONE);
+  constexpr std::uint64_t kPeriods = 12000;  // about 3.5 MiB of S_MAIL
+  {
+    RunLogger log((dir / "run.mcap").string(), h, RunLogger::WhenFull::kWait);
+    proto::SMail s;
+    for (int j = 0; j < kJoints; ++j)
+      s.add_setpoint_sin(0.1 * j), s.add_desired_acceleration(0.2 * j), s.add_servo_error(0.3 * j);
+    for (std::uint64_t k = 0; k < kPeriods; ++k) {
+      s.mutable_header()->set_period(k);
+      log.log(topic::kSMail, k, s);
+    }
+    log.finish();
+    EXPECT_GE(log.figures().files, 3u);
+    EXPECT_EQ(log.figures().files, static_cast<unsigned>(std::distance(fs::directory_iterator(dir), {})));
+  }
+  for (const LogFile& f : logFilesOf((dir / "run.mcap").string())) {
+    const mcap::Contents c = mcap::readFile(f.path);
+    EXPECT_TRUE(c.complete()) << f.path << ": " << c.error;
+    ASSERT_EQ(c.metadata.size(), 1u) << f.path;
+    EXPECT_EQ(c.metadata[0].second.at("file"), std::to_string(f.number));
+    EXPECT_EQ(c.channels.size(), 11u);
+    EXPECT_LE(c.file_size, (1u << 20) + (512u << 10) + 4096) << "a file outgrew the split size by more than a chunk";
+  }
+  const RunLog back = readRunLog((dir / "run.mcap").string());
+  ASSERT_TRUE(back.error.empty()) << back.error;
+  ASSERT_EQ(back.smail.size(), kPeriods);
+  for (std::uint64_t k = 0; k < kPeriods; ++k) ASSERT_EQ(back.smail[k].header().period(), k);
+  EXPECT_EQ(back.header.at("source"), "test");
+  EXPECT_EQ(back.header.count("file"), 0u);
+  EXPECT_EQ(back.first_file, 0u);
+  EXPECT_EQ(back.drops.files(), back.files.size());
+}
+
+// Split by time with retention: only the newest files are kept, the run's drops say how many
+// went, and what is left still reads as one run from where it now begins.
+TEST(RunLogger, RetentionKeepsTheNewestFilesOfARunSplitByTime) {
+  const fs::path dir = fs::path(::testing::TempDir()) / "retention";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  RunLogHeader h;
+  h.source = "test";
+  h.settings.mutable_log()->set_split_mib(0);
+  h.settings.mutable_log()->set_split_s(60);
+  h.settings.mutable_log()->set_keep_files(2);
+  constexpr std::uint64_t kPeriods = 250'000;  // 250 s at 1 ms: five files of a minute or less
+  {
+    RunLogger log((dir / "run.mcap").string(), h, RunLogger::WhenFull::kWait);
+    proto::SMail s;
+    for (std::uint64_t k = 0; k < kPeriods; ++k) {
+      s.mutable_header()->set_period(k);
+      log.log(topic::kSMail, k, s);
+    }
+    log.finish();
+    EXPECT_EQ(log.figures().files, 5u);
+    EXPECT_EQ(log.figures().files_removed, 3u);
+  }
+  const RunLog back = readRunLog((dir / "run.mcap").string());
+  ASSERT_TRUE(back.error.empty()) << back.error;
+  EXPECT_EQ(back.first_file, 3u);
+  ASSERT_EQ(back.files.size(), 2u);
+  ASSERT_FALSE(back.smail.empty());
+  EXPECT_EQ(back.smail.front().header().period(), 180'000u);  // the fourth minute's first period
+  EXPECT_EQ(back.smail.back().header().period(), kPeriods - 1);
+  EXPECT_EQ(back.drops.files_removed(), 3u);
+}
+
+// A file missing in the middle of a split run is a hole: said, and nothing after it is read.
+TEST(RunLogger, AMissingFileInTheMiddleOfARunIsReported) {
+  const fs::path dir = fs::path(::testing::TempDir()) / "hole";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  RunLogHeader h;
+  h.source = "test";
+  h.settings.mutable_log()->set_split_s(60);
+  {
+    RunLogger log((dir / "run.mcap").string(), h, RunLogger::WhenFull::kWait);
+    proto::SMail s;
+    for (std::uint64_t k = 0; k < 150'000; ++k) s.mutable_header()->set_period(k), log.log(topic::kSMail, k, s);
+  }
+  fs::remove(dir / "run.1.mcap");
+  const RunLog back = readRunLog((dir / "run.mcap").string());
+  EXPECT_NE(back.error.find("run.1.mcap is missing"), std::string::npos) << back.error;
+  EXPECT_EQ(back.smail.size(), 60'000u);
 }
 
 TEST(RunLogger, ARunWhoseClockMayWaitLosesNothing) {
@@ -175,6 +343,7 @@ TEST(RunLog, TheExampleTaskLogOpensInTheOfficialMcapReader) {
   EXPECT_NE(r.out.find("\"/rfms/smail\":" + std::to_string(ours.smail.size())), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"rfms.proto.JMail\""), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"metadata\":[\"rfms\"]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"compression\":[\"zstd\"]"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("\"at_middle\":0"), std::string::npos) << "seeking by time found nothing: " << r.out;
 }
 

@@ -1,10 +1,11 @@
 // Reads an rfms run log with readers no one here wrote: the official MCAP reader (@mcap/core),
 // both indexed (summary, chunk and message indexes, seeking by time) and streaming (every record,
-// CRCs checked), and protobufjs to decode every message with the schema the log carries, as
+// CRCs checked), with the official decompression handlers (@mcap/support), and protobufjs to decode every message with the schema the log carries, as
 // Foxglove does. Prints one JSON object; exits 1 with a message on any failure.
 //   node tools/mcap-check/check.mjs LOG
 import { open } from "node:fs/promises";
 import { McapIndexedReader, McapStreamReader } from "@mcap/core";
+import { loadDecompressHandlers } from "@mcap/support";
 import protobuf from "protobufjs";
 import descriptor from "protobufjs/ext/descriptor/index.js";
 
@@ -25,7 +26,8 @@ async function main() {
       return buffer;
     },
   };
-  const reader = await McapIndexedReader.Initialize({ readable });
+  const decompressHandlers = await loadDecompressHandlers();
+  const reader = await McapIndexedReader.Initialize({ readable, decompressHandlers });
   const types = new Map();  // schema id -> protobufjs Type
   for (const [id, schema] of reader.schemasById) {
     const set = descriptor.FileDescriptorSet.decode(schema.data);
@@ -51,7 +53,7 @@ async function main() {
   for await (const md of reader.readMetadata()) metadata.push(md.name);
 
   // The same file streamed, record by record.
-  const stream = new McapStreamReader({ validateCrcs: true });
+  const stream = new McapStreamReader({ validateCrcs: true, decompressHandlers });
   const whole = new Uint8Array(size);
   await file.read(whole, 0, size, 0);
   stream.append(whole);
@@ -65,6 +67,7 @@ async function main() {
     channels: [...reader.channelsById.values()].map((c) => ({ topic: c.topic, encoding: c.messageEncoding })),
     statistics: reader.statistics ? Number(reader.statistics.messageCount) : null,
     chunks: reader.chunkIndexes.length,
+    compression: [...new Set(reader.chunkIndexes.map((c) => c.compression))],
     messages: decoded,
     streamed,
     per_topic: perTopic,
