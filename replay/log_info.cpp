@@ -138,13 +138,20 @@ std::string infoText(const LogInfo& i, const RunLog& log) {
   }
   o << "\nmessages " << log.messages << (log.undecodable ? ", " + std::to_string(log.undecodable) + " undecodable" : "")
     << ", dropped by the logger "
-    << (log.have_drops ? std::to_string(i.dropped) : std::string("unknown (the log's end is missing)")) << "\n";
+    << (log.have_drops ? std::to_string(i.dropped) : std::string("unknown (the log's end is missing)"));
+  for (const auto& t : log.drops.per_topic())
+    o << (&t == &log.drops.per_topic(0) ? ": " : ", ") << t.topic() << " " << t.dropped();
+  o << "\n";
   if (i.periods > 0) {
-    std::snprintf(line, sizeof line, "log size %.1f MB, %.0f bytes per period\n",
-                  static_cast<double>(log.file_size) * 1e-6,
+    std::snprintf(line, sizeof line, "log size %.1f MB in %zu file%s, %.0f bytes per period\n",
+                  static_cast<double>(log.file_size) * 1e-6, log.files.size(), log.files.size() == 1 ? "" : "s",
                   static_cast<double>(log.file_size) / static_cast<double>(i.periods));
     o << line;
   }
+  if (log.first_file > 0)
+    o << "the run's first " << log.first_file << " file" << (log.first_file == 1 ? " was" : "s were")
+      << " removed (log.keep_files): it is read from period "
+      << (log.smail.empty() ? 0 : log.smail.front().header().period()) << " on\n";
   return o.str();
 }
 

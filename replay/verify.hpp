@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "replay/run_log_reader.hpp"
 #include "sim/harness.hpp"
@@ -18,7 +19,13 @@ struct VerifyResult {
   std::uint64_t compared = 0;  // messages compared
   std::string divergence;      // the first difference: period, topic, field, both values
   std::string method;          // how the log was re-run, for the report
+  // What the log did not let it check (messages the logger dropped, a core whose input was
+  // dropped): `ok` then says only that everything checked was identical.
+  std::vector<std::string> unchecked;
 };
+
+// What the logger dropped, for a report: "12 messages (/rfms/jmail 10, /rfms/smail 2)".
+std::string dropsText(const proto::LogDrops& drops);
 
 // The realtime form, for logs whose clock was realtime.
 VerifyResult verifyEachCore(const RunLog& log, const RobotModel& model, const proto::ControllerSettings& c,

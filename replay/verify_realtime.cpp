@@ -42,13 +42,21 @@ struct Divergence {
   std::string what;
 };
 
-// One core's re-run: its first divergence, and how many messages matched.
+// One core's re-run: its first divergence, and how many messages matched. In a log the logger
+// dropped messages from, an input that is not there ends the core's re-run without a verdict
+// (`stopped`): its state past that point cannot be known.
 struct Pass {
-  std::optional<Divergence> divergence;
+  explicit Pass(bool lossy = false) : lossy_(lossy) {}
+  std::optional<Divergence> divergence, stopped;
   std::uint64_t compared = 0;
 
   Pass& fail(std::uint64_t k, std::string what) {
     divergence = Divergence{k, std::move(what)};
+    return *this;
+  }
+  Pass& missing(std::uint64_t k, std::string what) {
+    if (!lossy_) return fail(k, std::move(what));
+    stopped = Divergence{k, std::move(what)};
     return *this;
   }
   template <class M>
@@ -62,13 +70,16 @@ struct Pass {
                 firstDifference(topic, a, b));
     return false;
   }
+
+ private:
+  bool lossy_;
 };
 
 std::string at(std::uint64_t k) { return "period " + std::to_string(k) + ": "; }
 
-Pass rerunSupervisor(const LogIndex& log, const RobotModel& model, const proto::ControllerSettings& c,
+Pass rerunSupervisor(const LogIndex& log, bool lossy, const RobotModel& model, const proto::ControllerSettings& c,
                      std::uint64_t periods, const std::function<void(std::uint64_t)>& tick) {
-  Pass pass;
+  Pass pass(lossy);
   SupervisorCore core(model, supervisorConfigFor(c));
   SupervisorOutbox out;
   for (std::uint64_t k = 0; k < periods; ++k) {
@@ -81,37 +92,37 @@ Pass rerunSupervisor(const LogIndex& log, const RobotModel& model, const proto::
     }
     const auto timing = log.timing.find(k);
     if (timing == log.timing.end())
-      return pass.fail(k, at(k) + "no /rfms/timing record, which says what the supervisor read");
+      return pass.missing(k, at(k) + "no /rfms/timing record, which says what the supervisor read");
     const proto::PeriodTiming& t = *timing->second;
     auto read = [&](proto::Node n) { return ((t.used() >> n) & 1u) != 0; };
     SupervisorInbox in;
     if (read(proto::NODE_ARM)) {
       const auto s = log.sensors.find(static_cast<std::uint64_t>(t.sensors_period()));
       if (t.sensors_period() < 0 || s == log.sensors.end())
-        return pass.fail(k, at(k) + "the supervisor read the arm's sensors of its period " +
-                                std::to_string(t.sensors_period()) + ", which are not in the log");
+        return pass.missing(k, at(k) + "the supervisor read the arm's sensors of its period " +
+                                   std::to_string(t.sensors_period()) + ", which are not in the log");
       in.arm = s->second;
     }
     for (std::uint32_t j = 1; j <= kJoints && k > 0; ++j) {
       if (!read(static_cast<proto::Node>(proto::NODE_JOINT1 + j - 1))) continue;
       const auto m = log.jmail.find({k - 1, j});
       if (m == log.jmail.end())
-        return pass.fail(k, at(k) + "the supervisor read joint " + std::to_string(j) + "'s J_MAIL of period " +
-                                std::to_string(k - 1) + ", which is not in the log");
+        return pass.missing(k, at(k) + "the supervisor read joint " + std::to_string(j) + "'s J_MAIL of period " +
+                                   std::to_string(k - 1) + ", which is not in the log");
       in.joints[j - 1] = m->second;
     }
     if (k > 0 && read(proto::NODE_MATH)) {
       const auto p = log.parcel.find(k - 1);
       if (p == log.parcel.end())
-        return pass.fail(k, at(k) + "the supervisor read the PARCEL of period " + std::to_string(k - 1) +
-                                ", which is not in the log");
+        return pass.missing(k, at(k) + "the supervisor read the PARCEL of period " + std::to_string(k - 1) +
+                                   ", which is not in the log");
       in.parcel = p->second;
     }
     core.step(k, in, out);
     const auto smail = log.smail.find(k);
     const auto mmail = log.mmail.find(k);
     if (smail == log.smail.end() || mmail == log.mmail.end())
-      return pass.fail(k, at(k) + "the log lacks the S_MAIL or M_MAIL the supervisor sent");
+      return pass.missing(k, at(k) + "the log lacks the S_MAIL or M_MAIL the supervisor sent");
     if (!pass.same(topic::kSMail, k, 0, *smail->second, out.smail)) return pass;
     if (!pass.same(topic::kMMail, k, 0, *mmail->second, out.mmail)) return pass;
     const std::vector<proto::LogEvent> events = eventsOf(k, out);
@@ -126,8 +137,8 @@ Pass rerunSupervisor(const LogIndex& log, const RobotModel& model, const proto::
   return pass;
 }
 
-Pass rerunMath(const LogIndex& log, const RobotModel& model, const proto::ControllerSettings& c) {
-  Pass pass;
+Pass rerunMath(const LogIndex& log, bool lossy, const RobotModel& model, const proto::ControllerSettings& c) {
+  Pass pass(lossy);
   MathCore math(model, mathConfigFor(model, c));
   proto::Parcel parcel;
   // The math server answers every M_MAIL it gets, in order.
@@ -139,8 +150,9 @@ Pass rerunMath(const LogIndex& log, const RobotModel& model, const proto::Contro
   return pass;
 }
 
-Pass rerunJoint(const LogIndex& log, const RobotModel& model, const JointServoConfig& servo, std::uint32_t j) {
-  Pass pass;
+Pass rerunJoint(const LogIndex& log, bool lossy, const RobotModel& model, const JointServoConfig& servo,
+                std::uint32_t j) {
+  Pass pass(lossy);
   JointCore core(model, servo);
   proto::JMail jmail;
   proto::TorqueCommand torque;
@@ -153,8 +165,8 @@ Pass rerunJoint(const LogIndex& log, const RobotModel& model, const JointServoCo
     }
     const auto sensors = log.sensors.find(logged->second->sensors_period());
     if (sensors == log.sensors.end())
-      return pass.fail(k, at(k) + "joint " + std::to_string(j) + " read the arm's sensors of its period " +
-                              std::to_string(logged->second->sensors_period()) + ", which are not in the log");
+      return pass.missing(k, at(k) + "joint " + std::to_string(j) + " read the arm's sensors of its period " +
+                                 std::to_string(logged->second->sensors_period()) + ", which are not in the log");
     core.step(*smail, *sensors->second, jmail, torque);
     if (!pass.same(topic::kJMail, k, j, *logged->second, jmail)) {
       if (unanswered > 0)
@@ -168,8 +180,8 @@ Pass rerunJoint(const LogIndex& log, const RobotModel& model, const JointServoCo
   return pass;
 }
 
-Pass rerunArm(const LogIndex& log, const RobotModel& model, const proto::ControllerSettings& c) {
-  Pass pass;
+Pass rerunArm(const LogIndex& log, bool lossy, const RobotModel& model, const proto::ControllerSettings& c) {
+  Pass pass(lossy);
   ArmCore arm(model, armConfigFor(model, c));
   proto::ArmSensors sensors;
   for (std::uint64_t p = 0;; ++p) {
@@ -188,8 +200,8 @@ Pass rerunArm(const LogIndex& log, const RobotModel& model, const proto::Control
       if (q < 0) continue;
       const auto command = log.torque.find({static_cast<std::uint64_t>(q), j});
       if (command == log.torque.end())
-        return pass.fail(p, "arm period " + std::to_string(p) + " applied joint " + std::to_string(j) +
-                                "'s command of period " + std::to_string(q) + ", which is not in the log");
+        return pass.missing(p, "arm period " + std::to_string(p) + " applied joint " + std::to_string(j) +
+                                   "'s command of period " + std::to_string(q) + ", which is not in the log");
       commands[j - 1] = command->second;
     }
     arm.step(commands);
@@ -209,27 +221,34 @@ VerifyResult verifyEachCore(const RunLog& log, const RobotModel& model, const pr
   const std::uint64_t periods = index.smail.empty() ? 0 : index.smail.rbegin()->first + 1;
   const std::uint64_t work = 2 * periods;
   std::vector<Pass> passes;
-  passes.push_back(rerunSupervisor(index, model, c, periods, [&](std::uint64_t k) {
+  const bool lossy = log.drops.dropped() > 0;
+  const char* names[] = {"supervisor", "math", "joint 1", "joint 2", "joint 3", "joint 4", "joint 5", "joint 6", "arm"};
+  passes.push_back(rerunSupervisor(index, lossy, model, c, periods, [&](std::uint64_t k) {
     if (progress && k % 1000 == 0) progress(k, work);
   }));
-  passes.push_back(rerunMath(index, model, c));
+  passes.push_back(rerunMath(index, lossy, model, c));
   for (std::uint32_t j = 1; j <= kJoints; ++j) {
-    passes.push_back(rerunJoint(index, model, jointConfigFor(model, c, static_cast<int>(j)), j));
+    passes.push_back(rerunJoint(index, lossy, model, jointConfigFor(model, c, static_cast<int>(j)), j));
     if (progress) progress(periods + j * periods / (kJoints + 1), work);
   }
-  passes.push_back(rerunArm(index, model, c));
+  passes.push_back(rerunArm(index, lossy, model, c));
   if (progress) progress(work, work);
 
   // The earliest divergence of any core is where the run and its log first part ways.
   const Divergence* first = nullptr;
-  for (const Pass& p : passes) {
+  if (lossy) r.unchecked.push_back("dropped by the logger: " + dropsText(log.drops));
+  for (std::size_t i = 0; i < passes.size(); ++i) {
+    const Pass& p = passes[i];
+    if (p.stopped && !p.divergence)
+      r.unchecked.push_back(std::string(names[i]) + " checked up to period " + std::to_string(p.stopped->period) +
+                            " only: " + p.stopped->what);
     r.compared += p.compared;
     if (p.divergence && (first == nullptr || p.divergence->period < first->period)) first = &*p.divergence;
   }
   r.periods = first != nullptr ? first->period : periods;
   if (first != nullptr) {
     r.divergence = first->what;
-  } else if (r.compared != index.mailboxes()) {
+  } else if (!lossy && r.compared != index.mailboxes()) {
     r.divergence = std::to_string(index.mailboxes() - r.compared) + " logged messages were not produced again (of " +
                    std::to_string(index.mailboxes()) + ")";
   }

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
@@ -231,6 +232,24 @@ RunLogger::FileFigures RunLogger::figures() const {
   f.files_removed = files_removed_;
   f.writer_cpu_s = writer_cpu_s_;
   return f;
+}
+
+std::string RunLogger::describe(std::uint64_t periods) const {
+  const FileFigures f = figures();
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%llu messages, %.1f MB (%.1f MB uncompressed, %.1fx) in %u file%s%s",
+                static_cast<unsigned long long>(written_.load()), static_cast<double>(f.bytes) / 1e6,
+                static_cast<double>(f.uncompressed_bytes) / 1e6,
+                f.bytes > 0 ? static_cast<double>(f.uncompressed_bytes) / static_cast<double>(f.bytes) : 0.0, f.files,
+                f.files == 1 ? "" : "s",
+                f.files_removed > 0 ? (" (" + std::to_string(f.files_removed) + " removed)").c_str() : "");
+  std::string line = buf;
+  if (f.writer_cpu_s > 0.0 && periods > 0) {
+    std::snprintf(buf, sizeof buf, ", writer %.1f us CPU per period",
+                  f.writer_cpu_s * 1e6 / static_cast<double>(periods));
+    line += buf;
+  }
+  return line + ", dropped " + dropReport();
 }
 
 void RunLogger::finish() {

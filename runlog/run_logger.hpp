@@ -99,6 +99,9 @@ class RunLogger {
     double writer_cpu_s = 0.0;  // the writer thread's CPU time: serialising aside, the log's whole cost
   };
   FileFigures figures() const;
+  // One line for summaries and status: messages, size on disk against uncompressed, files, the
+  // writer's CPU per period of a run of `periods`, and the drops.
+  std::string describe(std::uint64_t periods) const;
 
   // A cluster's mail per period, about: what ring_s seconds of it take.
   static constexpr std::size_t kRingBytesPerPeriod = 4096;

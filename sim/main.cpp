@@ -98,8 +98,8 @@ int main(int argc, char** argv) {
         const RunSummary summary = runTask(harness, task, options);
         if (run_log) {
           run_log->finish();
-          log->info("run log {}: {} messages{}", log_path, run_log->written(),
-                    run_log->dropped() > 0 ? ", " + std::to_string(run_log->dropped()) + " DROPPED" : std::string());
+          log->info("run log {}: {}", log_path, run_log->describe(summary.periods));
+          if (run_log->dropped() > 0) log->warn("run log {}: DROPPED {}", log_path, run_log->dropReport());
         }
         std::cout << (json ? summaryJson(summary) + "\n" : summaryText(summary));
         return summary.succeeded() ? 0 : 1;

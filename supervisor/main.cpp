@@ -94,7 +94,7 @@ int runSupervisor(Options& o, NodeContext& c) {
     loop.stopCluster(stopRequested() ? "supervisor stopped by signal" : (script ? "task finished" : "run ended"));
     if (run_log) {
       run_log->finish();
-      c.log.info("run log {}: {} messages, {} dropped", o.log_path, run_log->written(), run_log->dropped());
+      c.log.info("run log {}: {}", o.log_path, run_log->describe(stats.periods()));
     }
   }
   // Lateness is measured against the wall-clock ticks, which only the realtime clock has.

@@ -27,9 +27,7 @@ std::string ClusterStats::statusText(const RunLogger* log) const {
   }
   if (log != nullptr) {
     // Never silent: what the run log had to drop shows here as it happens.
-    std::snprintf(buf, sizeof buf, "  run log    %llu messages written, %llu dropped\n",
-                  static_cast<unsigned long long>(log->written()), static_cast<unsigned long long>(log->dropped()));
-    o << buf;
+    o << "  run log    " << log->describe(0) << "\n";
   }
   return o.str();
 }

@@ -15,12 +15,14 @@
 #include "common/mail_codec.hpp"
 #include "common/robot_model_loader.hpp"
 #include "replay/verify.hpp"
+#include "runlog/run_logger.hpp"
 #include "sim/run_recording.hpp"
 #include "sim/task_runner.hpp"
 #include "tests/support/files.hpp"
 #include "tests/support/process_group.hpp"
 #include "tests/support/process_paths.hpp"
 #include "tests/support/run_command.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace rfms {
 namespace {
@@ -42,10 +44,7 @@ bool waitForText(const fs::path& p, const std::string& text, std::chrono::second
 // A fresh run directory, short enough for ipc paths, removed afterwards.
 struct RunDir {
   fs::path path;
-  explicit RunDir(const std::string& name) : path(fs::path(::testing::TempDir()) / ("rfms-" + name)) {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
+  explicit RunDir(const std::string& name) : path(test::makeUniqueDir("rfms-" + name)) {}
   ~RunDir() {
     test::runCommand(kRfms, "down " + path.string(), 60);  // whatever the test did, nothing stays
     fs::remove_all(path);
@@ -330,8 +329,9 @@ TEST(Cluster, ARealtimeRunLogVerifiesCoreByCore) {
   ASSERT_EQ(up.code, 0) << up.err;
   const fs::path supervisor = run.path / "supervisor.log";
   // Late mail for certain, whatever the machine: joint 3 stalls for 3 ms (3 periods, well inside
-  // the watchdog's 10) five times as the run starts. Whether the task completes still depends on
-  // the machine's own stalls (a long one trips the watchdog); the log must verify either way.
+  // the watchdog's 10) five times as the run starts. Whether the task completes, and so how long
+  // the run is, still depends on the machine's own stalls (a long one on a busy machine trips the
+  // watchdog, even while calibrating); the log must verify either way.
   const pid_t joint3 = std::stoi(readFile(run.path / "joint3.pid"));
   for (int i = 0; i < 5; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(150));
@@ -347,7 +347,7 @@ TEST(Cluster, ARealtimeRunLogVerifiesCoreByCore) {
   const RunLog log = readRunLog((run.path / "run.mcap").string());
   const RobotModel model = parseRobotModel(log.header.at("robot_model"), "the log's robot model");
   const proto::ControllerSettings& c = log.requireSettings();
-  ASSERT_GT(log.smail.size(), 2000u);
+  ASSERT_GT(log.smail.size(), 200u);  // the first stall, at 150 ms, is inside the run
   std::size_t late = 0, joint3_late = 0;
   for (const proto::PeriodTiming& t : log.timing) {
     late += t.missed() != 0;
@@ -355,7 +355,7 @@ TEST(Cluster, ARealtimeRunLogVerifiesCoreByCore) {
   }
   std::printf("realtime log: %zu periods, %zu with late mail (%zu of joint 3), %zu J_MAILs\n", log.smail.size(), late,
               joint3_late, log.jmail.size());
-  ASSERT_GE(joint3_late, 5u);
+  ASSERT_GE(joint3_late, 1u);
   ASSERT_TRUE(verifyEachCore(log, model, c).ok);
   // The official reader takes the cluster's log too, the arm's reports included.
   const test::Outcome official = test::runCommand(
@@ -383,7 +383,7 @@ TEST(Cluster, ARealtimeRunLogVerifiesCoreByCore) {
   RunLog unread = log;
   proto::PeriodTiming* t = nullptr;
   for (proto::PeriodTiming& candidate : unread.timing)
-    if (candidate.period() > 3000 && ((candidate.used() >> proto::NODE_JOINT3) & 1u)) {
+    if (candidate.period() > log.smail.size() / 2 && ((candidate.used() >> proto::NODE_JOINT3) & 1u)) {
       t = &candidate;
       break;
     }
@@ -397,7 +397,7 @@ TEST(Cluster, ARealtimeRunLogVerifiesCoreByCore) {
   // The arm's report says joint 2's command did not come: the arm integrates without it (no
   // power), and its next sensor mail differs.
   RunLog unpowered = log;
-  proto::AppliedTorques& applied = unpowered.applied[1000];
+  proto::AppliedTorques& applied = unpowered.applied[unpowered.applied.size() / 2];
   applied.set_applied_period(1, -1);
   const VerifyResult d = verifyEachCore(unpowered, model, c);
   EXPECT_FALSE(d.ok);
@@ -419,6 +419,33 @@ TEST(Cluster, ARealtimeRunLogVerifiesCoreByCore) {
   EXPECT_FALSE(e.ok);
   EXPECT_NE(e.divergence.find("/rfms/jmail joint 3"), std::string::npos) << e.divergence;
   EXPECT_NE(e.divergence.find("lacks this joint's answers"), std::string::npos) << e.divergence;
+
+  // A log the logger dropped J_MAILs from (a realtime writer that fell behind): verify checks what
+  // it can, says what it could not, and calls nothing a divergence that the log cannot show.
+  RunLog lossy = log;
+  const std::uint64_t hole = lossy.smail.size() / 2;
+  const auto before = lossy.jmail.size();
+  lossy.jmail.erase(std::remove_if(lossy.jmail.begin(), lossy.jmail.end(),
+                                   [&](const proto::JMail& m) { return m.header().period() == hole; }),
+                    lossy.jmail.end());
+  ASSERT_LT(lossy.jmail.size(), before);
+  lossy.drops.set_dropped(before - lossy.jmail.size());
+  auto* dropped = lossy.drops.add_per_topic();
+  dropped->set_topic(topic::kJMail);
+  dropped->set_dropped(before - lossy.jmail.size());
+  const VerifyResult f = verifyEachCore(lossy, model, c);
+  EXPECT_TRUE(f.ok) << f.divergence;
+  std::string unchecked;
+  for (const std::string& u : f.unchecked) unchecked += u + "\n";
+  EXPECT_NE(unchecked.find("dropped by the logger: " + std::to_string(before - lossy.jmail.size()) +
+                           " messages (/rfms/jmail"),
+            std::string::npos)
+      << unchecked;
+  EXPECT_NE(unchecked.find("supervisor checked up to period " + std::to_string(hole + 1) + " only"), std::string::npos)
+      << unchecked;
+  // The same hole in a log that claims to have lost nothing is a divergence, as before.
+  lossy.drops.Clear();
+  EXPECT_FALSE(verifyEachCore(lossy, model, c).ok);
   std::printf("tampered: %s\n  %s\n  %s\n  (J_MAIL %llu of joint 3 lost) %s\n", a.divergence.c_str(),
               b.divergence.c_str(), d.divergence.c_str(), static_cast<unsigned long long>(lost_period),
               e.divergence.c_str());

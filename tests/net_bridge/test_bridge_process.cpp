@@ -15,6 +15,7 @@
 #include "tests/support/process_group.hpp"
 #include "tests/support/process_paths.hpp"
 #include "tests/support/run_command.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace rfms {
 namespace {
@@ -32,8 +33,7 @@ struct Cluster {
   fs::path run;
   int port = freePort();
   explicit Cluster(const std::string& name, const std::string& clock = "lockstep")
-      : run(fs::path(::testing::TempDir()) / ("rfms-" + name)) {
-    fs::remove_all(run);
+      : run(test::makeUniqueDir("rfms-" + name)) {
     const test::Outcome up = test::runCommand(
         kRfms, "up --clock " + clock + " --run-dir " + run.string() + " --bridge-port " + std::to_string(port), 60);
     EXPECT_EQ(up.code, 0) << up.err;
@@ -123,7 +123,7 @@ TEST(BridgeProcess, HelpAndClearErrors) {
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.err.find("cannot open cluster configuration"), std::string::npos) << bad.err;
   // A bad task file is refused before the arm is touched (there is no bridge to touch here).
-  const fs::path task = fs::path(::testing::TempDir()) / "bad.task";
+  const fs::path task = test::scratchDir() / "bad.task";
   std::ofstream(task) << "units mm deg\nmotion m joint soon 0.2\n";
   const test::Outcome parse = test::runCommand(kBin + "/rfms-client", "run " + task.string());
   EXPECT_EQ(parse.code, 2);

@@ -20,13 +20,14 @@
 #include "sim/task_runner.hpp"
 #include "tests/support/files.hpp"
 #include "tests/support/run_command.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace rfms {
 namespace {
 
 namespace fs = std::filesystem;
 
-fs::path tempFile(const std::string& name) { return fs::path(::testing::TempDir()) / name; }
+fs::path tempFile(const std::string& name) { return test::scratchDir() / name; }
 
 // A small log: two channels, messages across several chunks, metadata.
 void writeSmall(const fs::path& path, int messages, mcap::Compression compression = mcap::Compression::kZstd,
@@ -195,7 +196,7 @@ TEST(RunLogger, TheRingHoldsTheSettingsSecondsOfMail) {
 // A long run split by size: every file is a whole MCAP file with the run's header, and the run
 // reads back as one, in order, with nothing lost at the seams.
 TEST(RunLogger, ASplitRunIsWholeFilesThatReadBackAsOne) {
-  const fs::path dir = fs::path(::testing::TempDir()) / "split";
+  const fs::path dir = test::scratchDir() / "split";
   fs::remove_all(dir);
   fs::create_directories(dir);
   RunLogHeader h;
@@ -237,7 +238,7 @@ TEST(RunLogger, ASplitRunIsWholeFilesThatReadBackAsOne) {
 // Split by time with retention: only the newest files are kept, the run's drops say how many
 // went, and what is left still reads as one run from where it now begins.
 TEST(RunLogger, RetentionKeepsTheNewestFilesOfARunSplitByTime) {
-  const fs::path dir = fs::path(::testing::TempDir()) / "retention";
+  const fs::path dir = test::scratchDir() / "retention";
   fs::remove_all(dir);
   fs::create_directories(dir);
   RunLogHeader h;
@@ -269,7 +270,7 @@ TEST(RunLogger, RetentionKeepsTheNewestFilesOfARunSplitByTime) {
 
 // A file missing in the middle of a split run is a hole: said, and nothing after it is read.
 TEST(RunLogger, AMissingFileInTheMiddleOfARunIsReported) {
-  const fs::path dir = fs::path(::testing::TempDir()) / "hole";
+  const fs::path dir = test::scratchDir() / "hole";
   fs::remove_all(dir);
   fs::create_directories(dir);
   RunLogHeader h;

@@ -3,6 +3,7 @@
 #include <fstream>
 
 #include "tests/support/run_command.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace rfms {
 namespace {
@@ -35,7 +36,7 @@ TEST(RfmsSimCli, TheReadmesLineExampleStaysOnItsLine) {
 }
 
 TEST(RfmsSimCli, RefusedMovesAndBadInput) {
-  const std::string path = ::testing::TempDir() + "/far.task";
+  const std::string path = (test::scratchDir() / "far.task").string();
   std::ofstream(path) << "transform far trans 900 0 0\nposition p righty,down,flip T6 = far\n"
                          "motion m joint 2 0.2\nmove p m\n";
   test::Outcome r = rfmsSim("--task " + path);
