@@ -116,8 +116,13 @@ std::string infoText(const LogInfo& i, const RunLog& log) {
   o << "requests: " << i.requests << ", refused " << i.refused << "\n";
   if (i.timing.empty()) {
     o << "deadline misses: "
-      << (i.clock == "realtime" ? "no timing in this log" : "none: periods wait for their mail (" + i.clock + ")")
+      << (i.clock == "realtime" ? "no timing in this log" : "none: every period had its mail (" + i.clock + ")")
       << "\n";
+  } else if (i.clock != "realtime") {
+    o << "periods that went on without a node's mail (it did not come within lockstep_timeout_ms):";
+    for (const auto& [name, t] : i.timing)
+      if (t.misses > 0) o << " " << name << " " << t.misses;
+    o << "\n";
   } else {
     o << "deadline misses and lateness after the tick (p50 / p99 / max, ms):\n";
     for (const auto& [name, t] : i.timing) {

@@ -1,12 +1,30 @@
 #include "replay/run_log_reader.hpp"
 
 #include <cstdlib>
+#include <map>
+#include <string_view>
 
 #include "common/error.hpp"
 #include "runlog/log_files.hpp"
 #include "runlog/run_logger.hpp"
 
 namespace rfms {
+
+namespace {
+
+// A protobuf varint at `at`, which it moves past; false when the bytes end first or it runs on
+// past ten bytes.
+bool readVarint(std::string_view data, std::size_t& at, std::uint64_t& value) {
+  value = 0;
+  for (int shift = 0; shift < 64 && at < data.size(); shift += 7) {
+    const auto byte = static_cast<unsigned char>(data[at++]);
+    value |= static_cast<std::uint64_t>(byte & 0x7fu) << shift;
+    if ((byte & 0x80u) == 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 const proto::ControllerSettings& RunLog::requireSettings() const {
   if (!settings) throw ConfigError(settings_error);
@@ -24,11 +42,15 @@ double RunLog::dtMs() const {
 
 RunLog readRunLog(const std::string& path, const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
   RunLog log;
+  const std::map<const google::protobuf::Descriptor*, std::string> topic_of_type = {
+      {proto::ArmSensors::descriptor(), topic::kSensors},  {proto::SMail::descriptor(), topic::kSMail},
+      {proto::MMail::descriptor(), topic::kMMail},         {proto::Parcel::descriptor(), topic::kParcel},
+      {proto::JMail::descriptor(), topic::kJMail},         {proto::TorqueCommand::descriptor(), topic::kTorque},
+      {proto::LogRequest::descriptor(), topic::kRequest},  {proto::LogEvent::descriptor(), topic::kEvent},
+      {proto::PeriodTiming::descriptor(), topic::kTiming}, {proto::AppliedTorques::descriptor(), topic::kApplied}};
   // Decoded as read, so that no message's bytes are held beside its decoded form.
-  const std::string none;
-  auto sink = [&](const mcap::Channel* ch, std::uint64_t, std::string_view data) {
+  auto take = [&](const std::string& t, std::string_view data) {
     ++log.messages;
-    const std::string& t = ch != nullptr ? ch->topic : none;
     auto add = [&](auto& into) {
       typename std::decay_t<decltype(into)>::value_type v;
       if (v.ParseFromArray(data.data(), static_cast<int>(data.size())))
@@ -58,6 +80,36 @@ RunLog readRunLog(const std::string& path, const std::function<void(std::uint64_
       add(log.applied);
     else if (t == topic::kDrops)
       log.have_drops = log.drops.ParseFromArray(data.data(), static_cast<int>(data.size()));
+  };
+  // A period's mailboxes in one message: each field of the PeriodRecord is one mailbox, named by
+  // the field's topic. Read field by field, bounds checked, so that a damaged record costs only
+  // itself.
+  const google::protobuf::Descriptor* record = proto::PeriodRecord::descriptor();
+  auto takePeriod = [&](std::string_view data) {
+    for (std::size_t at = 0; at < data.size();) {
+      std::uint64_t tag = 0, length = 0;
+      if (!readVarint(data, at, tag) || (tag & 7u) != 2u || !readVarint(data, at, length) ||
+          length > data.size() - at) {
+        ++log.undecodable;
+        return;
+      }
+      const google::protobuf::FieldDescriptor* f = record->FindFieldByNumber(static_cast<int>(tag >> 3));
+      if (f == nullptr || f->message_type() == nullptr) {
+        ++log.undecodable;
+      } else {
+        const auto it = topic_of_type.find(f->message_type());
+        if (it != topic_of_type.end()) take(it->second, data.substr(at, length));
+      }
+      at += length;
+    }
+  };
+  const std::string none;
+  auto sink = [&](const mcap::Channel* ch, std::uint64_t, std::string_view data) {
+    const std::string& t = ch != nullptr ? ch->topic : none;
+    if (t == topic::kPeriod)
+      takePeriod(data);
+    else
+      take(t, data);  // a log written before the mailboxes were grouped by period, or the drops
   };
   std::vector<LogFile> files = logFilesOf(path);
   if (files.empty()) files.push_back({0, path});  // for readFile to say why it cannot be opened

@@ -1,6 +1,7 @@
 #include "replay/verify.hpp"
 
 #include "common/error.hpp"
+#include "common/mail_names.hpp"
 #include "common/robot_model_loader.hpp"
 #include "replay/log_index.hpp"
 #include "replay/mail_compare.hpp"
@@ -98,7 +99,20 @@ VerifyResult verifyLog(const RunLog& log, const std::function<void(std::uint64_t
   Harness h(model, settings);
 
   const LogIndex index(log);
-  const std::uint64_t periods = index.smail.empty() ? 0 : index.smail.rbegin()->first + 1;
+  std::uint64_t periods = index.smail.empty() ? 0 : index.smail.rbegin()->first + 1;
+  // A lockstep or paced period whose mail did not all come in time went on without it; the
+  // lockstep re-run has all of it, so it is compared only up to the first such period.
+  for (const proto::PeriodTiming& t : log.timing)
+    if (t.missed() != 0 && t.period() < periods) {
+      std::string nodes;
+      for (int n = 0; n < 32; ++n)
+        if ((t.missed() >> n) & 1u)
+          nodes += (nodes.empty() ? "" : ", ") + std::string(nodeName(static_cast<proto::Node>(n)));
+      r.unchecked.push_back("periods " + std::to_string(t.period()) + " on: the run went on without the mail of " +
+                            nodes + " there (late beyond lockstep_timeout_ms), which a lockstep re-run cannot repeat");
+      periods = t.period();
+      break;
+    }
   LockstepCheck check(index);
   h.on_period = [&](const PeriodMail& m) { check.period(m); };
   for (std::uint64_t k = 0; k < periods && check.failure().empty(); ++k) {

@@ -95,6 +95,14 @@ RunLogger::RunLogger(const std::string& path, const RunLogHeader& header, WhenFu
           {topic::kApplied, proto::AppliedTorques::descriptor()}},
       ring_(ring_bytes > 0 ? ring_bytes : ringBytesFor(header.settings)) {
   static_assert(kMaxTopics >= 11);
+  // A mailbox of topic i is field i + 1 of a PeriodRecord: the schema must say the same.
+  for (std::size_t i = 0; i < topics_.size(); ++i) {
+    const auto* field = proto::PeriodRecord::descriptor()->FindFieldByNumber(static_cast<int>(i + 1));
+    if (std::strcmp(topics_[i].name, topic::kDrops) != 0 &&
+        (field == nullptr || field->message_type() != topics_[i].type))
+      throw std::logic_error(std::string("PeriodRecord's field ") + std::to_string(i + 1) + " is not " +
+                             topics_[i].name);
+  }
   openFile(0);  // here, so that a log that cannot be created is refused before the run starts
   thread_ = std::thread([this] { drain(); });
 }
@@ -120,15 +128,13 @@ void RunLogger::openFile(unsigned number) {
   mcap::KeyValues header = header_;
   header["file"] = std::to_string(number);  // which of a split run's files this is
   writer_->addMetadata("rfms", header);
-  std::map<std::string, std::uint16_t> schemas;  // full message name -> schema
-  for (const Topic& t : topics_) {
-    auto it = schemas.find(t.type->full_name());
-    if (it == schemas.end())
-      it = schemas
-               .emplace(t.type->full_name(), writer_->addSchema(t.type->full_name(), "protobuf", descriptorSet(t.type)))
-               .first;
-    writer_->addChannel(it->second, t.name, "protobuf");
-  }
+  // The same two channels, with the same ids, in every file of the run.
+  const google::protobuf::Descriptor* period = proto::PeriodRecord::descriptor();
+  const google::protobuf::Descriptor* drops = proto::LogDrops::descriptor();
+  period_channel_ = writer_->addChannel(writer_->addSchema(period->full_name(), "protobuf", descriptorSet(period)),
+                                        topic::kPeriod, "protobuf");
+  drops_channel_ = writer_->addChannel(writer_->addSchema(drops->full_name(), "protobuf", descriptorSet(drops)),
+                                       topic::kDrops, "protobuf");
   file_number_ = number;
   file_has_messages_ = false;
   open_bytes_ = writer_->bytesWritten();
@@ -143,7 +149,8 @@ void RunLogger::openFile(unsigned number) {
 bool RunLogger::log(const char* topic, std::uint64_t k, const google::protobuf::Message& message) {
   std::size_t index = 0;
   while (index < topics_.size() && std::strcmp(topics_[index].name, topic) != 0) ++index;
-  if (index == topics_.size() || finished_) return false;  // not one of the log's topics: a bug upstream
+  // Not one of the log's topics (a bug upstream), or the drops, which finish() writes.
+  if (index == topics_.size() || finished_ || topics_[index].name == topic::kDrops) return false;
   const std::size_t size = message.ByteSizeLong();
   std::uint8_t* at = ring_.reserve(size);
   while (at == nullptr && when_full_ == WhenFull::kWait && !failed_ && size <= ring_.capacity() / 4) {
@@ -171,42 +178,82 @@ void RunLogger::count(std::size_t topic_index) {
   ++dropped_;
 }
 
+namespace {
+
+void putVarint(std::string& out, std::uint64_t v) {
+  while (v >= 0x80) {
+    out.push_back(static_cast<char>((v & 0x7f) | 0x80));
+    v >>= 7;
+  }
+  out.push_back(static_cast<char>(v));
+}
+
+}  // namespace
+
+void RunLogger::addToBatch(const RecordRing::Record& r) {
+  // A PeriodRecord in protobuf's wire format, built from the serialised mailboxes as they are:
+  // field (topic index + 1), length-delimited, then the mailbox's bytes.
+  const std::size_t index = r.channel - 1u;
+  putVarint(batch_, (std::uint64_t{r.channel} << 3) | 2u);
+  putVarint(batch_, r.data.size());
+  batch_.append(r.data);
+  batch_time_ns_ = r.time_ns;
+  ++batch_counts_[index];
+}
+
+void RunLogger::writeBatch() {
+  if (batch_.empty()) return;
+  std::uint64_t mailboxes = 0;
+  for (const std::uint64_t n : batch_counts_) mailboxes += n;
+  try {
+    const std::uint64_t split_bytes = std::uint64_t{settings_.split_mib()} << 20;
+    const std::uint64_t split_ns = std::uint64_t{settings_.split_s()} * 1'000'000'000u;
+    if (file_has_messages_ && ((split_bytes > 0 && writer_->bytesWritten() >= split_bytes) ||
+                               (split_ns > 0 && batch_time_ns_ >= file_start_ns_ + split_ns)))
+      openFile(file_number_ + 1);
+    if (!file_has_messages_) file_start_ns_ = batch_time_ns_, file_has_messages_ = true;
+    writer_->write(period_channel_, batch_time_ns_, batch_time_ns_, batch_);
+    open_bytes_ = writer_->bytesWritten();
+    open_uncompressed_ = writer_->uncompressedChunkBytes();
+    written_ += mailboxes;
+  } catch (const std::exception& e) {
+    // A file that cannot be written (a full disk) must not stop the controller: from then on the
+    // mailboxes are taken out and counted as dropped, and finish() reports the error.
+    error_ = e.what();
+    failed_ = true;
+    for (std::size_t i = 0; i < batch_counts_.size(); ++i)
+      dropped_by_topic_[i].fetch_add(batch_counts_[i], std::memory_order_relaxed);
+    dropped_ += mailboxes;
+  }
+  batch_.clear();
+  batch_counts_.fill(0);
+}
+
 void RunLogger::drain() {
   // Below the nodes: the writer is never what makes a period late. A thread inherits its
   // creator's policy, so a SCHED_FIFO node's writer would otherwise compete at the node's priority.
   sched_param normal{};
   pthread_setschedparam(pthread_self(), SCHED_OTHER, &normal);
   setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
-  const std::uint64_t split_bytes = std::uint64_t{settings_.split_mib()} << 20;
-  const std::uint64_t split_ns = std::uint64_t{settings_.split_s()} * 1'000'000'000u;
+  batch_.reserve(64 * 1024);
   RecordRing::Record r;
   for (;;) {
     const bool stopping = stopping_.load();
     while (ring_.front(r)) {
-      // A file that cannot be written (a full disk) must not stop the controller: from then on
-      // the records are taken out and counted as dropped, and finish() reports the error.
-      if (!failed_) {
-        try {
-          if (file_has_messages_ && ((split_bytes > 0 && writer_->bytesWritten() >= split_bytes) ||
-                                     (split_ns > 0 && r.time_ns >= file_start_ns_ + split_ns)))
-            openFile(file_number_ + 1);
-          if (!file_has_messages_) file_start_ns_ = r.time_ns, file_has_messages_ = true;
-          writer_->write(r.channel, r.time_ns, r.time_ns, r.data);
-          open_bytes_ = writer_->bytesWritten();
-          open_uncompressed_ = writer_->uncompressedChunkBytes();
-          ++written_;
-        } catch (const std::exception& e) {
-          error_ = e.what();
-          failed_ = true;
-        }
+      if (failed_) {
+        count(r.channel - 1u);
+      } else {
+        // A period's mailboxes go out as one message once the next period's first one comes.
+        if (!batch_.empty() && r.time_ns != batch_time_ns_) writeBatch();
+        addToBatch(r);
       }
-      if (failed_) count(r.channel - 1u);
       ring_.release();
     }
     if (stopping) break;  // everything logged before finish() was asked for is written
     std::unique_lock lock(mutex_);
     ready_.wait_for(lock, std::chrono::milliseconds(20));
   }
+  if (!failed_) writeBatch();
   timespec cpu{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
   writer_cpu_s_ = static_cast<double>(cpu.tv_sec) + static_cast<double>(cpu.tv_nsec) * 1e-9;
@@ -270,9 +317,7 @@ void RunLogger::finish() {
     }
   drops.set_files(file_number_ + 1);
   drops.set_files_removed(files_removed_);
-  std::size_t index = 0;
-  while (std::strcmp(topics_[index].name, topic::kDrops) != 0) ++index;
-  writer_->write(static_cast<std::uint16_t>(index + 1), 0, 0, drops.SerializeAsString());
+  writer_->write(drops_channel_, 0, 0, drops.SerializeAsString());
   writer_->close();
   open_bytes_ = writer_->bytesWritten();
   open_uncompressed_ = writer_->uncompressedChunkBytes();

@@ -46,6 +46,9 @@ inline constexpr const char* kEvent = "/rfms/event";
 inline constexpr const char* kDrops = "/rfms/drops";
 inline constexpr const char* kTiming = "/rfms/timing";
 inline constexpr const char* kApplied = "/rfms/applied";  // cluster runs: which torque drove each arm period
+// The MCAP channel the topics above travel on, a period's mailboxes in one message
+// (proto::PeriodRecord, whose field numbers follow the order of the topics in run_logger.cpp).
+inline constexpr const char* kPeriod = "/rfms/period";
 }  // namespace topic
 
 // The header: metadata record "rfms" of the log. The controller's settings are one message
@@ -116,6 +119,8 @@ class RunLogger {
   static constexpr std::size_t kMaxTopics = 16;
   void openFile(unsigned number);  // the writer thread's, after the constructor's first
   void drain();
+  void addToBatch(const RecordRing::Record& r);
+  void writeBatch();
   void count(std::size_t topic_index);  // a dropped message
 
   std::string path_;
@@ -124,8 +129,13 @@ class RunLogger {
   std::unique_ptr<mcap::Writer> writer_;
   double dt_ns_;
   WhenFull when_full_;
-  // The log's topics, in channel order: channel id = index + 1 in every file of the run.
+  // The log's topics: a mailbox of topics_[i] is field i + 1 of a PeriodRecord.
   std::vector<Topic> topics_;
+  std::uint16_t period_channel_ = 0, drops_channel_ = 0;
+  // The writer's PeriodRecord in the making: wire-format bytes, its log time, mailboxes by topic.
+  std::string batch_;
+  std::uint64_t batch_time_ns_ = 0;
+  std::array<std::uint64_t, kMaxTopics> batch_counts_{};
   std::array<std::atomic<std::uint64_t>, kMaxTopics> dropped_by_topic_{};
   // The open file: its number, where its log time began, what the closed ones held.
   std::atomic<unsigned> file_number_{0};

@@ -28,7 +28,7 @@ int main(int argc, char** argv) {
   app.add_option("--rate-hz", rate_hz, "transform updates per second")
       ->capture_default_str()
       ->check(CLI::Range(1.0, 2000.0));
-  app.add_option("--seconds", seconds, "how long to track")->capture_default_str()->check(CLI::Range(0.5, 600.0));
+  app.add_option("--seconds", seconds, "how long to track")->capture_default_str()->check(CLI::Range(0.5, 86400.0));
   app.add_option("--radius-mm", radius_mm, "radius of the object's circle")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 60.0));

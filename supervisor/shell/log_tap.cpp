@@ -43,7 +43,9 @@ void LogTap::period(std::uint64_t k, const SupervisorInbox& in, const Supervisor
     toLogEvent(k, out.events[static_cast<std::size_t>(i)], event_);
     log_->log(topic::kEvent, k, event_);
   }
-  if (!every_mail_) return;
+  // Lockstep and paced periods wait for their mail, but only for lockstep_timeout_ms: a period
+  // whose step went on without some of it is recorded too, so the log says so.
+  if (!every_mail_ && timing.missed == 0) return;
   timing_.set_period(k);
   timing_.set_tick_ns(timing.tick_ns);
   timing_.clear_lateness_ms();

@@ -364,7 +364,7 @@ TEST(Cluster, ARealtimeRunLogVerifiesCoreByCore) {
   EXPECT_NE(official.out.find("\"messages\":" + std::to_string(log.messages)), std::string::npos) << official.out;
   EXPECT_NE(official.out.find("\"/rfms/applied\":" + std::to_string(log.applied.size())), std::string::npos)
       << official.out;
-  EXPECT_NE(official.out.find("\"rfms.proto.AppliedTorques\""), std::string::npos) << official.out;
+  EXPECT_NE(official.out.find("\"rfms.proto.PeriodRecord\""), std::string::npos) << official.out;
 
   // A joint's torque nudged: that joint's re-run differs in that period.
   RunLog nudged = log;

@@ -34,14 +34,24 @@ async function main() {
     const root = protobuf.Root.fromDescriptor(set);
     types.set(id, root.lookupType(schema.name));
   }
+  // A /rfms/period message holds a period's mailboxes, one repeated field per topic
+  // (/rfms/smail is field smail): they are counted as the mailboxes they are.
   const perTopic = {};
-  let decoded = 0;
+  let records = 0, mailboxes = 0;
   let first = null, last = null;
   for await (const m of reader.readMessages({ validateCrcs: true })) {
     const channel = reader.channelsById.get(m.channelId);
-    perTopic[channel.topic] = (perTopic[channel.topic] ?? 0) + 1;
-    types.get(channel.schemaId).decode(m.data);
-    decoded++;
+    const decoded = types.get(channel.schemaId).decode(m.data);
+    records++;
+    if (channel.topic === "/rfms/period") {
+      for (const [field, values] of Object.entries(decoded)) {
+        perTopic[`/rfms/${field}`] = (perTopic[`/rfms/${field}`] ?? 0) + values.length;
+        mailboxes += values.length;
+      }
+    } else {
+      perTopic[channel.topic] = (perTopic[channel.topic] ?? 0) + 1;
+      mailboxes++;
+    }
     if (first === null || m.logTime < first) first = m.logTime;
     if (last === null || m.logTime > last) last = m.logTime;
   }
@@ -68,7 +78,8 @@ async function main() {
     statistics: reader.statistics ? Number(reader.statistics.messageCount) : null,
     chunks: reader.chunkIndexes.length,
     compression: [...new Set(reader.chunkIndexes.map((c) => c.compression))],
-    messages: decoded,
+    records,
+    messages: mailboxes,
     streamed,
     per_topic: perTopic,
     at_middle: atMiddle,
