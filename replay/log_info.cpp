@@ -80,11 +80,12 @@ LogInfo summarise(const RunLog& log) {
   }
   if (log.have_drops) info.dropped = log.drops.dropped();
   std::map<int, std::vector<double>> late;
-  for (const proto::PeriodTiming& t : log.timing)
-    for (int n = 0; n < t.lateness_ms_size(); ++n) {
+  for (const proto::PeriodTiming& t : log.timing) {
+    for (int n = 0; n < 32; ++n)
       if ((t.missed() >> n) & 1u) ++info.timing[nodeName(static_cast<proto::Node>(n))].misses;
+    for (int n = 0; n < t.lateness_ms_size(); ++n)
       if (t.lateness_ms(n) >= 0.0) late[n].push_back(t.lateness_ms(n));
-    }
+  }
   for (auto& [n, v] : late) {
     auto& t = info.timing[nodeName(static_cast<proto::Node>(n))];
     t.p50 = percentile(v, 50);

@@ -5,6 +5,11 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include <google/protobuf/descriptor.pb.h>
 
 #include "common/error.hpp"
 #include "common/robot_model_loader.hpp"
@@ -514,6 +519,83 @@ TEST(Replay, ARunDrivenByAClientIsRerunFromItsRequests) {
 
 namespace rfms {
 namespace {
+
+// A lockstep or paced period that went on without a node's mail (it came later than
+// lockstep_timeout_ms) is recorded; a lockstep re-run, which has all the mail, is compared only
+// up to it, and verify says so instead of calling the rest a divergence.
+TEST(Replay, VerifyStopsWhereAPeriodWentOnWithoutSomeMail) {
+  proto::ControllerSettings c;
+  RunLog log = readRunLog(exampleLog("missed.mcap", c, c));
+  proto::PeriodTiming missed;
+  missed.set_period(12000);
+  missed.set_missed(1u << proto::NODE_JOINT2);
+  log.timing.push_back(missed);
+  const VerifyResult v = verifyLog(log);
+  EXPECT_TRUE(v.ok) << v.divergence;
+  EXPECT_EQ(v.periods, 12000u);
+  ASSERT_EQ(v.unchecked.size(), 1u);
+  EXPECT_NE(v.unchecked[0].find("periods 12000 on: the run went on without the mail of joint 2"), std::string::npos)
+      << v.unchecked[0];
+  EXPECT_NE(infoText(summarise(log), log).find("periods that went on without a node's mail"), std::string::npos);
+}
+
+// The writer's PeriodRecords are read field by field: damaged ones (cut, a wrong wire type, a
+// length past the end, an unknown field, garbage) are counted as undecodable and cost only
+// themselves; nothing crashes, and the sound records around them are read.
+TEST(RunLog, DamagedPeriodRecordsAreCountedNotFatal) {
+  const fs::path p = tempFile("damaged-periods.mcap");
+  proto::PeriodRecord sound;
+  sound.add_smail()->mutable_header()->set_period(7);
+  sound.add_jmail()->set_joint(3);
+  const std::string good = sound.SerializeAsString();
+  std::vector<std::string> bad = {good.substr(0, good.size() - 1), std::string("\x08\x01", 2),
+                                  std::string("\x12\xff\xff\xff\xff\x0f", 6), std::string("\x7a\x00", 2),
+                                  std::string("\x12\x03\xff\xff\xff", 5)};
+  std::mt19937 random(5);
+  for (int i = 0; i < 200; ++i) {
+    std::string g(random() % 40, '\0');
+    for (char& ch : g) ch = static_cast<char>(random());
+    bad.push_back(g);
+  }
+  {
+    mcap::Writer w(p.string(), "rfms", "test");
+    const auto* d = proto::PeriodRecord::descriptor();
+    google::protobuf::FileDescriptorSet set;  // the schema's bytes do not matter to our reader
+    const auto channel =
+        w.addChannel(w.addSchema(d->full_name(), "protobuf", set.SerializeAsString()), topic::kPeriod, "protobuf");
+    w.write(channel, 0, 0, good);
+    for (const std::string& b : bad) w.write(channel, 1, 1, b);
+    w.write(channel, 2, 2, good);
+    w.close();
+  }
+  const RunLog back = readRunLog(p.string());
+  EXPECT_TRUE(back.error.empty()) << back.error;
+  EXPECT_GE(back.smail.size(), 2u);
+  EXPECT_EQ(back.smail.front().header().period(), 7u);
+  EXPECT_EQ(back.smail.back().header().period(), 7u);
+  EXPECT_GE(back.undecodable, 5u);
+}
+
+// The writer thread runs below the nodes: nice 10, at the normal policy.
+TEST(RunLogger, TheWriterThreadRunsBelowTheNodes) {
+  RunLogHeader h;
+  h.source = "test";
+  RunLogger log(tempFile("nice.mcap").string(), h, RunLogger::WhenFull::kWait, 4096);
+  bool found = false;
+  for (int attempt = 0; attempt < 100 && !found; ++attempt) {
+    for (const auto& task : fs::directory_iterator("/proc/self/task")) {
+      // Field 19 of stat is the nice value; the name (field 2) may hold spaces, so count from ')'.
+      const std::string stat = test::readFile(task.path() / "stat");
+      std::istringstream rest(stat.substr(stat.rfind(')') + 2));
+      std::string field;
+      for (int i = 3; i <= 19 && rest >> field; ++i) {
+      }
+      if (field == "10") found = true;
+    }
+    if (!found) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_TRUE(found) << "no thread of this process runs at nice 10";
+}
 
 TEST(Replay, ExportGivesTheLoggedFieldsAsColumnsAndPlotDrawsAPicture) {
   proto::ControllerSettings c;
