@@ -80,7 +80,10 @@ void plotLog(const RunLog& log, const std::string& output) {
   for (int k = 0; k < 6; ++k)
     g << (k ? ", " : "") << "'" << data.string() << "' using 1:" << 15 + k << " with lines lc " << k + 1
       << " title 'joint " << k + 1 << "'";
-  if (!log.timing.empty()) {
+  const std::string clock = log.header.count("clock") ? log.header.at("clock") : std::string("lockstep");
+  // Lockstep and paced logs hold timing only for periods that went on without some mail; those
+  // have no lateness to draw.
+  if (!log.timing.empty() && clock == "realtime") {
     // Every answer of the joints and the math server, by how long after its tick it came.
     const fs::path late = dir / "lateness.dat";
     std::ofstream l(late);
@@ -95,9 +98,10 @@ void plotLog(const RunLog& log, const std::string& output) {
   } else {
     g << "\nset title 'period lateness'\nunset xlabel\nunset ylabel\nunset key\nunset border\nunset tics\nunset grid\n"
       << "set xrange [0:1]\nset yrange [0:1]\n"
-      << "set label 1 'periods wait for their mail in a "
-      << (log.header.count("clock") ? log.header.at("clock") : std::string("lockstep"))
-      << " run: none is late' at 0.5,0.5 center\nplot NaN notitle\nunset multiplot\n";
+      << "set label 1 'periods wait for their mail in a " << clock << " run: "
+      << (log.timing.empty() ? std::string("none is late")
+                             : std::to_string(log.timing.size()) + " went on without some of it")
+      << "' at 0.5,0.5 center\nplot NaN notitle\nunset multiplot\n";
   }
   g.close();
   const std::string command = "gnuplot '" + script.string() + "' 2>'" + (dir / "gnuplot.err").string() + "'";
