@@ -191,42 +191,67 @@ void putVarint(std::string& out, std::uint64_t v) {
 }  // namespace
 
 void RunLogger::addToBatch(const RecordRing::Record& r) {
+  Batch* batch = nullptr;
+  for (Batch& b : batches_)
+    if (!b.bytes.empty() && b.time_ns == r.time_ns) batch = &b;
+  if (batch == nullptr) {
+    // An empty one, or else the oldest, written out to make room.
+    for (Batch& b : batches_)
+      if (batch == nullptr || b.bytes.empty() || (!batch->bytes.empty() && b.time_ns < batch->time_ns)) {
+        batch = &b;
+        if (b.bytes.empty()) break;
+      }
+    writeBatch(*batch);
+    batch->time_ns = r.time_ns;
+  }
   // A PeriodRecord in protobuf's wire format, built from the serialised mailboxes as they are:
   // field (topic index + 1), length-delimited, then the mailbox's bytes.
-  const std::size_t index = r.channel - 1u;
-  putVarint(batch_, (std::uint64_t{r.channel} << 3) | 2u);
-  putVarint(batch_, r.data.size());
-  batch_.append(r.data);
-  batch_time_ns_ = r.time_ns;
-  ++batch_counts_[index];
+  putVarint(batch->bytes, (std::uint64_t{r.channel} << 3) | 2u);
+  putVarint(batch->bytes, r.data.size());
+  batch->bytes.append(r.data);
+  ++batch->counts[r.channel - 1u];
 }
 
-void RunLogger::writeBatch() {
-  if (batch_.empty()) return;
+void RunLogger::writeAllBatches() {
+  for (;;) {
+    Batch* oldest = nullptr;
+    for (Batch& b : batches_)
+      if (!b.bytes.empty() && (oldest == nullptr || b.time_ns < oldest->time_ns)) oldest = &b;
+    if (oldest == nullptr) return;
+    writeBatch(*oldest);
+  }
+}
+
+void RunLogger::writeBatch(Batch& b) {
+  if (b.bytes.empty()) return;
   std::uint64_t mailboxes = 0;
-  for (const std::uint64_t n : batch_counts_) mailboxes += n;
-  try {
-    const std::uint64_t split_bytes = std::uint64_t{settings_.split_mib()} << 20;
-    const std::uint64_t split_ns = std::uint64_t{settings_.split_s()} * 1'000'000'000u;
-    if (file_has_messages_ && ((split_bytes > 0 && writer_->bytesWritten() >= split_bytes) ||
-                               (split_ns > 0 && batch_time_ns_ >= file_start_ns_ + split_ns)))
-      openFile(file_number_ + 1);
-    if (!file_has_messages_) file_start_ns_ = batch_time_ns_, file_has_messages_ = true;
-    writer_->write(period_channel_, batch_time_ns_, batch_time_ns_, batch_);
-    open_bytes_ = writer_->bytesWritten();
-    open_uncompressed_ = writer_->uncompressedChunkBytes();
-    written_ += mailboxes;
-  } catch (const std::exception& e) {
-    // A file that cannot be written (a full disk) must not stop the controller: from then on the
-    // mailboxes are taken out and counted as dropped, and finish() reports the error.
-    error_ = e.what();
-    failed_ = true;
-    for (std::size_t i = 0; i < batch_counts_.size(); ++i)
-      dropped_by_topic_[i].fetch_add(batch_counts_[i], std::memory_order_relaxed);
+  for (const std::uint64_t n : b.counts) mailboxes += n;
+  if (!failed_) {
+    try {
+      const std::uint64_t split_bytes = std::uint64_t{settings_.split_mib()} << 20;
+      const std::uint64_t split_ns = std::uint64_t{settings_.split_s()} * 1'000'000'000u;
+      if (file_has_messages_ && ((split_bytes > 0 && writer_->bytesWritten() >= split_bytes) ||
+                                 (split_ns > 0 && b.time_ns >= file_start_ns_ + split_ns)))
+        openFile(file_number_ + 1);
+      if (!file_has_messages_) file_start_ns_ = b.time_ns, file_has_messages_ = true;
+      writer_->write(period_channel_, b.time_ns, b.time_ns, b.bytes);
+      open_bytes_ = writer_->bytesWritten();
+      open_uncompressed_ = writer_->uncompressedChunkBytes();
+      written_ += mailboxes;
+    } catch (const std::exception& e) {
+      // A file that cannot be written (a full disk) must not stop the controller: from then on
+      // the mailboxes are taken out and counted as dropped, and finish() reports the error.
+      error_ = e.what();
+      failed_ = true;
+    }
+  }
+  if (failed_) {
+    for (std::size_t i = 0; i < b.counts.size(); ++i)
+      dropped_by_topic_[i].fetch_add(b.counts[i], std::memory_order_relaxed);
     dropped_ += mailboxes;
   }
-  batch_.clear();
-  batch_counts_.fill(0);
+  b.bytes.clear();
+  b.counts.fill(0);
 }
 
 void RunLogger::drain() {
@@ -235,25 +260,22 @@ void RunLogger::drain() {
   sched_param normal{};
   pthread_setschedparam(pthread_self(), SCHED_OTHER, &normal);
   setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
-  batch_.reserve(64 * 1024);
+  for (Batch& b : batches_) b.bytes.reserve(64 * 1024);
   RecordRing::Record r;
   for (;;) {
     const bool stopping = stopping_.load();
     while (ring_.front(r)) {
-      if (failed_) {
+      if (failed_)
         count(r.channel - 1u);
-      } else {
-        // A period's mailboxes go out as one message once the next period's first one comes.
-        if (!batch_.empty() && r.time_ns != batch_time_ns_) writeBatch();
+      else
         addToBatch(r);
-      }
       ring_.release();
     }
     if (stopping) break;  // everything logged before finish() was asked for is written
     std::unique_lock lock(mutex_);
     ready_.wait_for(lock, std::chrono::milliseconds(20));
   }
-  if (!failed_) writeBatch();
+  writeAllBatches();
   timespec cpu{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
   writer_cpu_s_ = static_cast<double>(cpu.tv_sec) + static_cast<double>(cpu.tv_nsec) * 1e-9;

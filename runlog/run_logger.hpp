@@ -119,8 +119,10 @@ class RunLogger {
   static constexpr std::size_t kMaxTopics = 16;
   void openFile(unsigned number);  // the writer thread's, after the constructor's first
   void drain();
+  struct Batch;
   void addToBatch(const RecordRing::Record& r);
-  void writeBatch();
+  void writeBatch(Batch& b);
+  void writeAllBatches();
   void count(std::size_t topic_index);  // a dropped message
 
   std::string path_;
@@ -132,10 +134,17 @@ class RunLogger {
   // The log's topics: a mailbox of topics_[i] is field i + 1 of a PeriodRecord.
   std::vector<Topic> topics_;
   std::uint16_t period_channel_ = 0, drops_channel_ = 0;
-  // The writer's PeriodRecord in the making: wire-format bytes, its log time, mailboxes by topic.
-  std::string batch_;
-  std::uint64_t batch_time_ns_ = 0;
-  std::array<std::uint64_t, kMaxTopics> batch_counts_{};
+  // The writer's PeriodRecords in the making: wire-format bytes, log time, mailboxes by topic.
+  // A few are open at once, because a period's mail is logged interleaved with the one before
+  // (lockstep: the joints' answers of k-1 after the sensors of k; realtime: late mail); the
+  // oldest is written when a newer period needs its place.
+  struct Batch {
+    std::string bytes;
+    std::uint64_t time_ns = 0;
+    std::array<std::uint64_t, kMaxTopics> counts{};
+  };
+  static constexpr std::size_t kOpenBatches = 4;
+  std::array<Batch, kOpenBatches> batches_;
   std::array<std::atomic<std::uint64_t>, kMaxTopics> dropped_by_topic_{};
   // The open file: its number, where its log time began, what the closed ones held.
   std::atomic<unsigned> file_number_{0};
