@@ -54,6 +54,7 @@ struct Pass {
     divergence = Divergence{k, std::move(what)};
     return *this;
   }
+  bool lossy() const { return lossy_; }
   Pass& missing(std::uint64_t k, std::string what) {
     if (!lossy_) return fail(k, std::move(what));
     stopped = Divergence{k, std::move(what)};
@@ -142,7 +143,11 @@ Pass rerunMath(const LogIndex& log, bool lossy, const RobotModel& model, const p
   MathCore math(model, mathConfigFor(model, c));
   proto::Parcel parcel;
   // The math server answers every M_MAIL it gets, in order.
+  std::optional<std::uint64_t> previous;
   for (const auto& [k, mmail] : log.mmail) {
+    if (previous && k != *previous + 1)
+      return pass.missing(*previous + 1, at(*previous + 1) + "the M_MAIL the math server read is not in the log");
+    previous = k;
     math.step(*mmail, parcel);
     const auto logged = log.parcel.find(k);
     if (logged != log.parcel.end() && !pass.same(topic::kParcel, k, 0, *logged->second, parcel)) return pass;
@@ -156,13 +161,20 @@ Pass rerunJoint(const LogIndex& log, bool lossy, const RobotModel& model, const 
   JointCore core(model, servo);
   proto::JMail jmail;
   proto::TorqueCommand torque;
-  std::uint64_t unanswered = 0;
+  std::uint64_t unanswered = 0, first_unanswered = 0;
   for (const auto& [k, smail] : log.smail) {
     const auto logged = log.jmail.find({k, j});
     if (logged == log.jmail.end()) {
-      ++unanswered;  // the answer never reached the supervisor (the run ended, or it was lost)
+      // The answer never reached the supervisor (the run ended, or it was lost), or the logger
+      // dropped it: which, only a later answer's sequence number can tell.
+      if (unanswered++ == 0) first_unanswered = k;
       continue;
     }
+    // In a log the logger dropped mail from, a missing answer followed by a later one may be a
+    // drop: the joint's state cannot be followed past it.
+    if (unanswered > 0 && pass.lossy())
+      return pass.missing(first_unanswered,
+                          at(first_unanswered) + "joint " + std::to_string(j) + "'s J_MAIL is not in the log");
     const auto sensors = log.sensors.find(logged->second->sensors_period());
     if (sensors == log.sensors.end())
       return pass.missing(k, at(k) + "joint " + std::to_string(j) + " read the arm's sensors of its period " +
