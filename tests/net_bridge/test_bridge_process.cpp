@@ -48,8 +48,14 @@ struct Cluster {
   void expectTheLogVerifies() const {
     ASSERT_EQ(test::runCommand(kRfms, "down " + run.string(), 60).code, 0);
     const test::Outcome v = test::runCommand(kBin + "/rfms-replay", "verify " + (run / "run.mcap").string(), 300);
-    EXPECT_EQ(v.code, 0) << v.out << v.err;
-    EXPECT_NE(v.out.find("verified: "), std::string::npos) << v.out;
+    // On a busy machine a paced period may go on without some node's mail (it came later than
+    // lockstep_timeout_ms): verify then checks up to that period, says so and exits 3. Any other
+    // reason not to check, or a divergence, is a failure.
+    const bool in_part = v.code == 3 && v.out.find("verified IN PART") != std::string::npos &&
+                         v.out.find("the run went on without the mail of") != std::string::npos &&
+                         v.out.find("dropped") == std::string::npos;
+    EXPECT_TRUE(v.code == 0 || in_part) << v.out << v.err;
+    EXPECT_NE(v.out.find("verified"), std::string::npos) << v.out;
   }
 };
 
