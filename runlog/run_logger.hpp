@@ -1,6 +1,7 @@
 // A run's log: MCAP with the run's header (robot model, cluster configuration, controller
-// settings, clock, software version) as metadata, and on their own channels every period's
-// mailboxes, every task request with its period and answer, and the supervisor's events.
+// settings, clock, software version) as metadata, and, by topic, every period's mailboxes, every
+// task request with its period and answer, and the supervisor's events; on disk one message per
+// period (proto::PeriodRecord on /rfms/period) holds them all.
 //
 // Messages are serialised into a preallocated ring (runlog/record_ring.hpp) that a writer thread,
 // below the nodes' priority, drains into the file. When the ring is full a message is dropped and
