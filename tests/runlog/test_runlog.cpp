@@ -34,6 +34,14 @@ namespace fs = std::filesystem;
 
 fs::path tempFile(const std::string& name) { return test::scratchDir() / name; }
 
+// An empty directory of this test process's own, for a run split into several files.
+fs::path emptyDir(const std::string& name) {
+  const fs::path dir = test::scratchDir() / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
 // A small log: two channels, messages across several chunks, metadata.
 void writeSmall(const fs::path& path, int messages, mcap::Compression compression = mcap::Compression::kZstd,
                 std::size_t chunk_bytes = 256) {
@@ -201,9 +209,7 @@ TEST(RunLogger, TheRingHoldsTheSettingsSecondsOfMail) {
 // A long run split by size: every file is a whole MCAP file with the run's header, and the run
 // reads back as one, in order, with nothing lost at the seams.
 TEST(RunLogger, ASplitRunIsWholeFilesThatReadBackAsOne) {
-  const fs::path dir = test::scratchDir() / "split";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const fs::path dir = emptyDir("split");
   RunLogHeader h;
   h.source = "test";
   h.settings.mutable_log()->set_split_mib(1);
@@ -243,9 +249,7 @@ TEST(RunLogger, ASplitRunIsWholeFilesThatReadBackAsOne) {
 // Split by time with retention: only the newest files are kept, the run's drops say how many
 // went, and what is left still reads as one run from where it now begins.
 TEST(RunLogger, RetentionKeepsTheNewestFilesOfARunSplitByTime) {
-  const fs::path dir = test::scratchDir() / "retention";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const fs::path dir = emptyDir("retention");
   RunLogHeader h;
   h.source = "test";
   h.settings.mutable_log()->set_split_mib(0);
@@ -275,9 +279,7 @@ TEST(RunLogger, RetentionKeepsTheNewestFilesOfARunSplitByTime) {
 
 // A file missing in the middle of a split run is a hole: said, and nothing after it is read.
 TEST(RunLogger, AMissingFileInTheMiddleOfARunIsReported) {
-  const fs::path dir = test::scratchDir() / "hole";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const fs::path dir = emptyDir("hole");
   RunLogHeader h;
   h.source = "test";
   h.settings.mutable_log()->set_split_s(60);
