@@ -1,30 +1,18 @@
 #include "replay/run_log_reader.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <map>
 #include <string_view>
 
 #include "common/error.hpp"
+#include "runlog/header_prediction.hpp"
 #include "runlog/log_files.hpp"
+#include "runlog/protobuf_wire.hpp"
 #include "runlog/run_logger.hpp"
 
 namespace rfms {
-
-namespace {
-
-// A protobuf varint at `at`, which it moves past; false when the bytes end first or it runs on
-// past ten bytes.
-bool readVarint(std::string_view data, std::size_t& at, std::uint64_t& value) {
-  value = 0;
-  for (int shift = 0; shift < 64 && at < data.size(); shift += 7) {
-    const auto byte = static_cast<unsigned char>(data[at++]);
-    value |= static_cast<std::uint64_t>(byte & 0x7fu) << shift;
-    if ((byte & 0x80u) == 0) return true;
-  }
-  return false;
-}
-
-}  // namespace
 
 const proto::ControllerSettings& RunLog::requireSettings() const {
   if (!settings) throw ConfigError(settings_error);
@@ -48,15 +36,37 @@ RunLog readRunLog(const std::string& path, const std::function<void(std::uint64_
       {proto::JMail::descriptor(), topic::kJMail},         {proto::TorqueCommand::descriptor(), topic::kTorque},
       {proto::LogRequest::descriptor(), topic::kRequest},  {proto::LogEvent::descriptor(), topic::kEvent},
       {proto::PeriodTiming::descriptor(), topic::kTiming}, {proto::AppliedTorques::descriptor(), topic::kApplied}};
-  // Decoded as read, so that no message's bytes are held beside its decoded form.
-  auto take = [&](const std::string& t, std::string_view data) {
+  // Headers left out of a PeriodRecord because they were predicted are restored from the same
+  // prediction, which starts afresh with every file and every kResyncRecords-th record of it.
+  HeaderPrediction prediction;
+  std::uint64_t records_in_file = 0;
+  auto restoreHeader = [&](int field, auto& m, bool predicted) {
+    if constexpr (requires { m.has_header(); }) {
+      std::uint32_t joint = 0;
+      if constexpr (requires { m.joint(); }) joint = m.joint();
+      const bool had = m.has_header();
+      proto::Header restored;
+      if (!prediction.restore(field, joint, had, had ? *m.mutable_header() : restored, predicted)) return false;
+      if (predicted) *m.mutable_header() = restored;
+      return true;
+    } else {
+      return !predicted;
+    }
+  };
+  // Decoded as read, so that no message's bytes are held beside its decoded form. `field` is the
+  // mailbox's field of a PeriodRecord (0 outside one) and `predicted` its header's bit.
+  auto take = [&](const std::string& t, std::string_view data, int field = 0, bool predicted = false) {
     ++log.messages;
     auto add = [&](auto& into) {
       typename std::decay_t<decltype(into)>::value_type v;
-      if (v.ParseFromArray(data.data(), static_cast<int>(data.size())))
-        into.push_back(std::move(v));
-      else
+      if (!v.ParseFromArray(data.data(), static_cast<int>(data.size()))) {
         ++log.undecodable;
+        prediction.forget(field);
+      } else if (!restoreHeader(field, v, predicted)) {
+        ++log.undecodable;
+      } else {
+        into.push_back(std::move(v));
+      }
     };
     if (t == topic::kSMail)
       add(log.smail);
@@ -85,22 +95,43 @@ RunLog readRunLog(const std::string& path, const std::function<void(std::uint64_
   // the field's topic. Read field by field, bounds checked, so that a damaged record costs only
   // itself.
   const google::protobuf::Descriptor* record = proto::PeriodRecord::descriptor();
+  constexpr int kPredictedField = proto::PeriodRecord::kPredictedHeadersFieldNumber;
+  // One field of a record: false when the record is damaged from there on.
+  auto nextField = [](std::string_view data, std::size_t& at, int& field, std::string_view& bytes) {
+    std::uint64_t tag = 0, length = 0;
+    if (!wire::readVarint(data, at, tag) || (tag & 7u) != wire::kLengthDelimited ||
+        !wire::readVarint(data, at, length) || length > data.size() - at)
+      return false;
+    field = static_cast<int>(std::min<std::uint64_t>(tag >> 3, INT32_MAX));
+    bytes = data.substr(at, length);
+    at += length;
+    return true;
+  };
   auto takePeriod = [&](std::string_view data) {
+    if (records_in_file++ % HeaderPrediction::kResyncRecords == 0) prediction.reset();
+    int field = 0;
+    std::string_view bytes, predicted_bits;
+    for (std::size_t at = 0; at < data.size() && nextField(data, at, field, bytes);)
+      if (field == kPredictedField) predicted_bits = bytes;
+    std::size_t i = 0;
     for (std::size_t at = 0; at < data.size();) {
-      std::uint64_t tag = 0, length = 0;
-      if (!readVarint(data, at, tag) || (tag & 7u) != 2u || !readVarint(data, at, length) ||
-          length > data.size() - at) {
+      if (!nextField(data, at, field, bytes)) {
         ++log.undecodable;
+        prediction.reset();  // which senders the rest held is unknown
         return;
       }
-      const google::protobuf::FieldDescriptor* f = record->FindFieldByNumber(static_cast<int>(tag >> 3));
+      if (field == kPredictedField) continue;
+      const bool predicted =
+          i / 8 < predicted_bits.size() && (static_cast<unsigned char>(predicted_bits[i / 8]) >> (i % 8) & 1u) != 0;
+      ++i;
+      const google::protobuf::FieldDescriptor* f = record->FindFieldByNumber(field);
       if (f == nullptr || f->message_type() == nullptr) {
         ++log.undecodable;
+        prediction.reset();
       } else {
         const auto it = topic_of_type.find(f->message_type());
-        if (it != topic_of_type.end()) take(it->second, data.substr(at, length));
+        if (it != topic_of_type.end()) take(it->second, bytes, field, predicted);
       }
-      at += length;
     }
   };
   const std::string none;
@@ -120,6 +151,7 @@ RunLog readRunLog(const std::string& path, const std::function<void(std::uint64_
                   " is missing: the run's later files are not read";
       break;
     }
+    records_in_file = 0;
     const mcap::Contents c = mcap::readFile(f.path, progress, sink);
     log.files.push_back(f.path);
     log.file_size += c.file_size;

@@ -20,6 +20,7 @@
 #include "common/error.hpp"
 #include "proto/cluster.pb.h"
 #include "runlog/log_files.hpp"
+#include "runlog/protobuf_wire.hpp"
 
 #ifndef RFMS_VERSION
 #define RFMS_VERSION "unknown"
@@ -137,6 +138,7 @@ void RunLogger::openFile(unsigned number) {
                                        topic::kDrops, "protobuf");
   file_number_ = number;
   file_has_messages_ = false;
+  records_in_file_ = 0;  // and so the prediction of headers starts afresh
   open_bytes_ = writer_->bytesWritten();
   open_uncompressed_ = 0;
   // Retention: the file `keep_files` before this one goes, and with it every older one.
@@ -178,18 +180,6 @@ void RunLogger::count(std::size_t topic_index) {
   ++dropped_;
 }
 
-namespace {
-
-void putVarint(std::string& out, std::uint64_t v) {
-  while (v >= 0x80) {
-    out.push_back(static_cast<char>((v & 0x7f) | 0x80));
-    v >>= 7;
-  }
-  out.push_back(static_cast<char>(v));
-}
-
-}  // namespace
-
 void RunLogger::addToBatch(const RecordRing::Record& r) {
   Batch* batch = nullptr;
   for (Batch& b : batches_)
@@ -206,8 +196,8 @@ void RunLogger::addToBatch(const RecordRing::Record& r) {
   }
   // A PeriodRecord in protobuf's wire format, built from the serialised mailboxes as they are:
   // field (topic index + 1), length-delimited, then the mailbox's bytes.
-  putVarint(batch->bytes, (std::uint64_t{r.channel} << 3) | 2u);
-  putVarint(batch->bytes, r.data.size());
+  wire::putVarint(batch->bytes, wire::tag(r.channel, wire::kLengthDelimited));
+  wire::putVarint(batch->bytes, r.data.size());
   batch->bytes.append(r.data);
   ++batch->counts[r.channel - 1u];
 }
@@ -234,7 +224,7 @@ void RunLogger::writeBatch(Batch& b) {
                                  (split_ns > 0 && b.time_ns >= file_start_ns_ + split_ns)))
         openFile(file_number_ + 1);
       if (!file_has_messages_) file_start_ns_ = b.time_ns, file_has_messages_ = true;
-      writer_->write(period_channel_, b.time_ns, b.time_ns, b.bytes);
+      writer_->write(period_channel_, b.time_ns, b.time_ns, storedRecord(b.bytes));
       open_bytes_ = writer_->bytesWritten();
       open_uncompressed_ = writer_->uncompressedChunkBytes();
       written_ += mailboxes;
@@ -254,6 +244,34 @@ void RunLogger::writeBatch(Batch& b) {
   b.counts.fill(0);
 }
 
+const std::string& RunLogger::storedRecord(const std::string& record) {
+  if (records_in_file_++ % HeaderPrediction::kResyncRecords == 0) prediction_.reset();
+  stored_.clear();
+  predicted_bits_.clear();
+  std::size_t i = 0;
+  for (std::size_t at = 0; at < record.size(); ++i) {
+    std::uint64_t tag = 0, length = 0;
+    wire::readVarint(record, at, tag);  // the writer's own bytes (addToBatch): always whole
+    wire::readVarint(record, at, length);
+    const std::string_view mailbox(record.data() + at, length);
+    const std::size_t header = prediction_.predictedHeaderBytes(static_cast<int>(tag >> 3), mailbox);
+    wire::putVarint(stored_, tag);
+    wire::putVarint(stored_, length - header);
+    stored_.append(mailbox.substr(header));
+    if (header > 0) {
+      if (predicted_bits_.size() <= i / 8) predicted_bits_.resize(i / 8 + 1, '\0');
+      predicted_bits_[i / 8] = static_cast<char>(predicted_bits_[i / 8] | (1 << (i % 8)));
+    }
+    at += length;
+  }
+  if (!predicted_bits_.empty()) {
+    wire::putVarint(stored_, wire::tag(proto::PeriodRecord::kPredictedHeadersFieldNumber, wire::kLengthDelimited));
+    wire::putVarint(stored_, predicted_bits_.size());
+    stored_.append(predicted_bits_);
+  }
+  return stored_;
+}
+
 void RunLogger::drain() {
   // Below the nodes: the writer is never what makes a period late. A thread inherits its
   // creator's policy, so a SCHED_FIFO node's writer would otherwise compete at the node's priority.
@@ -261,6 +279,7 @@ void RunLogger::drain() {
   pthread_setschedparam(pthread_self(), SCHED_OTHER, &normal);
   setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
   for (Batch& b : batches_) b.bytes.reserve(64 * 1024);
+  stored_.reserve(64 * 1024);
   RecordRing::Record r;
   for (;;) {
     const bool stopping = stopping_.load();

@@ -1,7 +1,8 @@
 // A run's log: MCAP with the run's header (robot model, cluster configuration, controller
 // settings, clock, software version) as metadata, and, by topic, every period's mailboxes, every
 // task request with its period and answer, and the supervisor's events; on disk one message per
-// period (proto::PeriodRecord on /rfms/period) holds them all.
+// period (proto::PeriodRecord on /rfms/period) holds them all, each mailbox's header left out
+// where it is the one its sender's stream predicts (runlog/header_prediction.hpp).
 //
 // Messages are serialised into a preallocated ring (runlog/record_ring.hpp) that a writer thread,
 // below the nodes' priority, drains into the file. When the ring is full a message is dropped and
@@ -29,6 +30,7 @@
 
 #include "proto/controller.pb.h"
 #include "proto/runlog.pb.h"
+#include "runlog/header_prediction.hpp"
 #include "runlog/mcap_writer.hpp"
 #include "runlog/record_ring.hpp"
 
@@ -124,6 +126,9 @@ class RunLogger {
   void addToBatch(const RecordRing::Record& r);
   void writeBatch(Batch& b);
   void writeAllBatches();
+  // A batch's record as it goes into the file: the headers that were predicted left out, and
+  // marked (runlog/header_prediction.hpp).
+  const std::string& storedRecord(const std::string& record);
   void count(std::size_t topic_index);  // a dropped message
 
   std::string path_;
@@ -146,6 +151,9 @@ class RunLogger {
   };
   static constexpr std::size_t kOpenBatches = 4;
   std::array<Batch, kOpenBatches> batches_;
+  HeaderPrediction prediction_;
+  std::uint64_t records_in_file_ = 0;
+  std::string stored_, predicted_bits_;  // reused for every record
   std::array<std::atomic<std::uint64_t>, kMaxTopics> dropped_by_topic_{};
   // The open file: its number, where its log time began, what the closed ones held.
   std::atomic<unsigned> file_number_{0};

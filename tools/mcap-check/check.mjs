@@ -35,7 +35,8 @@ async function main() {
     types.set(id, root.lookupType(schema.name));
   }
   // A /rfms/period message holds a period's mailboxes, one repeated field per topic
-  // (/rfms/smail is field smail): they are counted as the mailboxes they are.
+  // (/rfms/smail is field smail): they are counted as the mailboxes they are. Its one field that
+  // is not a topic, predicted_headers, is bytes, not an array, and is not counted.
   const perTopic = {};
   let records = 0, mailboxes = 0;
   let first = null, last = null;
@@ -45,6 +46,7 @@ async function main() {
     records++;
     if (channel.topic === "/rfms/period") {
       for (const [field, values] of Object.entries(decoded)) {
+        if (!Array.isArray(values)) continue;
         perTopic[`/rfms/${field}`] = (perTopic[`/rfms/${field}`] ?? 0) + values.length;
         mailboxes += values.length;
       }
