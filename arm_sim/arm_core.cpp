@@ -16,6 +16,7 @@ namespace rfms {
 ArmSimConfig armConfigFor(const RobotModel& model, const proto::ControllerSettings& s) {
   ArmSimConfig a;
   a.dt = sampleSeconds(s);
+  a.command_timeout_periods = s.watchdog_periods();  // the supervisor's patience, the arm's too
   a.amplifier = s.amplifier() == proto::ControllerSettings::VOLTAGE ? Amplifier::kVoltage : Amplifier::kCurrent;
   const JointVec park = parkPose(s);
   std::mt19937_64 rng(s.seed());
@@ -46,6 +47,7 @@ void ArmCore::sense(proto::ArmSensors& out) const {
   out.mutable_header()->set_period(period_);
   out.mutable_header()->set_sequence(period_);
   out.set_powered(powered_);
+  out.set_stale_commands(stale_mask_);
   out.mutable_encoder()->Resize(kJoints, 0);
   out.mutable_index_count()->Resize(kJoints, 0);
   out.mutable_index()->Resize(kJoints, false);
@@ -84,10 +86,26 @@ JointVec ArmCore::acceleration(const JointVec& q, const JointVec& qd) const {
   return m.llt().solve(rhs);
 }
 
+const proto::TorqueCommand* ArmCore::renewed(int i, const proto::TorqueCommand* c) {
+  const auto j = static_cast<std::size_t>(i);
+  if (c == nullptr) {
+    commanded_[j] = false;
+    unrenewed_[j] = 0;
+  } else {
+    const bool same = commanded_[j] && c->header().period() == command_period_[j];
+    unrenewed_[j] = same ? unrenewed_[j] + 1 : 0;
+    commanded_[j] = true;
+    command_period_[j] = c->header().period();
+  }
+  const bool stale = unrenewed_[j] >= config_.command_timeout_periods;
+  stale_mask_ = stale ? stale_mask_ | (1u << i) : stale_mask_ & ~(1u << i);
+  return stale ? nullptr : c;
+}
+
 void ArmCore::step(const std::array<const proto::TorqueCommand*, kJoints>& commands) {
   bool all_power = true;
   for (int i = 0; i < kJoints; ++i) {
-    const proto::TorqueCommand* c = commands[i];
+    const proto::TorqueCommand* c = renewed(i, commands[static_cast<std::size_t>(i)]);
     all_power = all_power && c != nullptr && c->power();
     command_[i] = c != nullptr && std::isfinite(c->torque()) ? c->torque() : 0.0;
   }

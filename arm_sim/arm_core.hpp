@@ -32,6 +32,10 @@ struct ArmSimConfig {
   double stiction_velocity = 0.05;    // rad/s
   double brake_torque_factor = 2.0;   // brake torque = factor * the joint's torque limit
   double brake_lock_velocity = 1e-3;  // rad/s: a braked joint slower than this (or reversing) locks
+  // The amplifiers' watchdog: a joint's command that has not been renewed (the same period as the
+  // last one applied) for this many periods counts as none. A realtime arm reuses the latest
+  // command of a late joint for a period or two; one whose sender is gone must not drive it on.
+  std::uint32_t command_timeout_periods = 10;
 };
 
 // The emulated arm's configuration from the controller's settings: its amplifiers, and its true
@@ -46,8 +50,9 @@ class ArmCore {
   void sense(proto::ArmSensors& out) const;
 
   // Integrates over one period with the joints' torque commands (index 0 = joint 1); a missing
-  // command (nullptr) counts as zero torque and no power request. Power is on only when all six
-  // joints ask for it; with power off the brakes act.
+  // command (nullptr), or one not renewed for command_timeout_periods, counts as zero torque and
+  // no power request. Power is on only when all six joints ask for it; with power off the brakes
+  // act.
   void step(const std::array<const proto::TorqueCommand*, kJoints>& commands);
 
   // An external force (N) and moment (N m) acting at the origin of frame 6, in base coordinates
@@ -58,11 +63,15 @@ class ArmCore {
   const JointVec& qd() const { return qd_; }
   std::uint64_t period() const { return period_; }
   bool powered() const { return powered_; }
+  // Bit j-1: joint j's command went stale (ArmSensors.stale_commands).
+  std::uint32_t staleCommands() const { return stale_mask_; }
   // The torques actually applied at the joints in the last period (after amplifier limits).
   const JointVec& appliedTorque() const { return applied_; }
 
  private:
   JointVec acceleration(const JointVec& q, const JointVec& qd) const;
+  // Joint i's command as the amplifier takes it: nullptr once it has gone stale.
+  const proto::TorqueCommand* renewed(int i, const proto::TorqueCommand* c);
   std::int64_t encoderCount(int joint, double q) const;
 
   const RobotModel& model_;
@@ -72,6 +81,11 @@ class ArmCore {
   Vec6 wrench_ = Vec6::Zero();
   std::array<bool, kJoints> locked_{}, index_fired_{};
   std::array<std::int64_t, kJoints> index_count_{};
+  // The watchdog: each joint's last command's period, and for how many periods it was not new.
+  std::array<std::uint64_t, kJoints> command_period_{};
+  std::array<std::uint32_t, kJoints> unrenewed_{};
+  std::array<bool, kJoints> commanded_{};
+  std::uint32_t stale_mask_ = 0;
   bool powered_ = false;
   std::uint64_t period_ = 0, sequence_ = 0;
   int substeps_ = 1;

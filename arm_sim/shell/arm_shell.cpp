@@ -133,6 +133,23 @@ void ArmShell::integrate(std::uint64_t k) {
   arm_.step(commands_);
   send(pub_, kTopicTorques, report_, buffer_);
   received_ = 0;
+  if (const std::uint32_t stale = arm_.staleCommands(); stale != stale_) {
+    reportWatchdog(stale);
+    stale_ = stale;
+  }
+}
+
+// Once when it changes (not every period): which joints' commands the arm's watchdog refuses.
+void ArmShell::reportWatchdog(std::uint32_t stale) const {
+  if (stale == 0) {
+    log_.info("watchdog: every joint's torque command is new again");
+    return;
+  }
+  std::string joints;
+  for (int j = 0; j < kJoints; ++j)
+    if ((stale >> j & 1u) != 0) joints += (joints.empty() ? "" : ",") + std::to_string(j + 1);
+  log_.warn("watchdog: no new torque command from joint {} for {} periods: power off, brakes on; {}", joints, watchdog_,
+            restText());
 }
 
 }  // namespace rfms

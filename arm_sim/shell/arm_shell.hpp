@@ -1,8 +1,9 @@
 // The emulated arm's shell in the cluster. It publishes its sensor mail for period k, then
 // integrates [k, k+1] with the six joints' torque commands. Lockstep: it waits (up to half the
 // configured timeout) for all six commands of period k; a missing one counts as no power.
-// Realtime: it ticks on the wall clock with the latest commands. After each period it reports the
-// commands it received and applied, for the supervisor's run log.
+// Realtime: it ticks on the wall clock with the latest commands, and its watchdog (ArmCore) takes
+// the power off when a joint's command is not renewed. After each period it reports the commands
+// it received and applied, for the supervisor's run log.
 #pragma once
 
 #include <spdlog/spdlog.h>
@@ -39,6 +40,7 @@ class ArmShell {
   void collectLockstep(std::uint64_t k);
   void collectLatest();
   void integrate(std::uint64_t k);
+  void reportWatchdog(std::uint32_t stale) const;
   proto::AppliedTorques& applied() { return *report_.mutable_applied(); }
 
   ArmCore& arm_;
@@ -59,6 +61,7 @@ class ArmShell {
   std::array<std::uint32_t, kJoints> silent_{};  // consecutive periods without a command
   std::array<bool, kJoints> heard_{};            // a command has come from this joint
   std::int64_t supervisor_period_ = -1;          // the latest S_MAIL's period
+  std::uint32_t stale_ = 0;                      // the arm's watchdog: joints whose commands went stale
 };
 
 }  // namespace rfms

@@ -138,6 +138,56 @@ TEST_P(KilledNode, IsAnEmergencyNamingItAndTheArmComesToRest) {
 
 INSTANTIATE_TEST_SUITE_P(Nodes, KilledNode, ::testing::Values("joint3", "math", "arm"));
 
+// Waits for `text` in a node's log; false at once when `unless` appears first.
+bool waitForTextUnless(const fs::path& p, const std::string& text, const std::string& unless,
+                       std::chrono::seconds timeout) {
+  const auto end = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < end) {
+    const std::string s = readFile(p);
+    if (s.find(text) != std::string::npos) return true;
+    if (s.find(unless) != std::string::npos) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return false;
+}
+
+// A realtime arm ticks on its own clock and used to drive on with the joints' last commands
+// when the supervisor died (the joints then fall silent). Its own watchdog takes the power off
+// once no joint's command is renewed for watchdog_periods, says so, and the brakes stop it.
+// watchdog_periods is 200 here, so that the machine's stalls do not end the run before the kill.
+TEST(Cluster, TheRealtimeArmTakesItsPowerOffWhenTheSupervisorIsKilledMidMove) {
+  RunDir run("kill-supervisor");
+  std::string config = readFile(std::string(RFMS_SOURCE_DIR) + "/deploy/clusters/local.textproto");
+  config.replace(config.find("watchdog_periods: 10"), 20, "watchdog_periods: 200");
+  config.replace(config.find("../robots"), 9, std::string(RFMS_SOURCE_DIR) + "/deploy/robots");
+  std::ofstream(run.path / "patient.textproto") << config;
+  const fs::path task = run.path / "slow.task";
+  std::ofstream(task) << "transform t rpy 180 -126.24 250 0 90 0\nposition p righty,down,flip T6 = t\n"
+                         "motion slow joint 8 1\nmove p slow\n";
+  const test::Outcome up =
+      test::runCommand(kRfms,
+                       "up --clock realtime --config " + (run.path / "patient.textproto").string() + " --task " +
+                           task.string() + " --run-dir " + run.path.string(),
+                       60);
+  ASSERT_EQ(up.code, 0) << up.err;
+  const fs::path log = run.path / "supervisor.log";
+  if (!waitForTextUnless(log, "move #1 started", "EMGCY", std::chrono::seconds(120))) {
+    if (readFile(log).find("EMGCY") != std::string::npos)
+      GTEST_SKIP() << "this busy machine sent the realtime run to EMGCY before its move:\n" << readFile(log);
+    FAIL() << readFile(log);
+  }
+  ASSERT_EQ(kill(std::stoi(readFile(run.path / "supervisor.pid")), SIGKILL), 0);
+  const fs::path arm = run.path / "arm.log";
+  EXPECT_TRUE(waitForText(arm, "watchdog: no new torque command from joint 1,2,3,4,5,6 for 200 periods: power off",
+                          std::chrono::seconds(30)))
+      << readFile(arm);
+  // Given a moment, the brakes have stopped it: what the arm says when it is stopped.
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  const test::Outcome down = test::runCommand(kRfms, "down " + run.path.string(), 60);
+  EXPECT_EQ(down.code, 0) << down.err;
+  EXPECT_TRUE(waitForText(arm, "the power is off, fastest joint 0 rad/s", std::chrono::seconds(10))) << readFile(arm);
+}
+
 // A configuration like the shipped one, with some lines replaced and the robot path made absolute.
 std::string configWith(const fs::path& dir, const std::string& name,
                        const std::vector<std::pair<std::string, std::string>>& replacements) {
