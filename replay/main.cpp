@@ -76,7 +76,8 @@ int main(int argc, char** argv) {
           run = readRunLog(path, std::ref(bar));
         }
         if (run.messages == 0 && !run.error.empty())
-          throw ConfigError(path + ": " + run.error + " at byte " + std::to_string(run.error_offset));
+          throw ConfigError(path + ": " + run.error +
+                            (run.file_size > 0 ? " at byte " + std::to_string(run.error_offset) : ""));
         auto damaged = [&] {
           log->error("{}: damaged at byte {} of {}: {}; what is above covers what was read before it", path,
                      run.error_offset, run.file_size, run.error);

@@ -4,6 +4,7 @@
 #include <zstd.h>
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -91,13 +92,20 @@ const Channel* Contents::channel(const std::string& topic) const {
 Contents readFile(const std::string& path, const std::function<void(std::uint64_t, std::uint64_t)>& progress,
                   const MessageSink& sink) {
   Contents out;
+  // A directory opens as a stream on Linux and says its size is -1: refused by name first.
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) {
+    out.error = std::filesystem::is_directory(path, ec) ? "a directory, not a run log" : "not a regular file";
+    return out;
+  }
   std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) {
+  const std::streamoff file_bytes = in ? static_cast<std::streamoff>(in.tellg()) : -1;
+  if (!in || file_bytes < 0) {
     out.error = "cannot open " + path;
     return out;
   }
   // One copy of the file in memory, read in one go.
-  std::string file(static_cast<std::size_t>(in.tellg()), '\0');
+  std::string file(static_cast<std::size_t>(file_bytes), '\0');
   in.seekg(0);
   in.read(file.data(), static_cast<std::streamsize>(file.size()));
   if (!in) {

@@ -544,6 +544,18 @@ TEST(Replay, VerifyStopsWhereAPeriodWentOnWithoutSomeMail) {
 // The writer's PeriodRecords are read field by field: damaged ones (cut, a wrong wire type, a
 // length past the end, an unknown field, garbage) are counted as undecodable and cost only
 // themselves; nothing crashes, and the sound records around them are read.
+// A directory given as a log opens as a stream and says its size is -1: it used to be read
+// into a buffer of 2^64 - 1 bytes (bad_alloc). It is refused by name.
+TEST(RunLog, ADirectoryIsRefusedByNameNotRead) {
+  const fs::path dir = emptyDir("not-a-log");
+  const mcap::Contents c = mcap::readFile(dir.string());
+  EXPECT_EQ(c.error, "a directory, not a run log");
+  EXPECT_EQ(c.file_size, 0u);
+  const RunLog r = readRunLog(dir.string());
+  EXPECT_EQ(r.error, "a directory, not a run log");
+  EXPECT_EQ(r.messages, 0u);
+}
+
 TEST(RunLog, DamagedPeriodRecordsAreCountedNotFatal) {
   const fs::path p = tempFile("damaged-periods.mcap");
   proto::PeriodRecord sound;
