@@ -417,6 +417,39 @@ TEST(Replay, VerifyRerunsTheLogIdenticallyAndNamesTheFirstDivergence) {
   EXPECT_NE(bad.divergence.find("period "), std::string::npos) << bad.divergence;
 }
 
+// A log with nothing to re-run used to pass ("verified: 0 periods"), and one S_MAIL claiming
+// period 2^40 made verify re-run 2^40 periods. Both are refused at once, saying why.
+TEST(Replay, VerifyRefusesALogWithNothingToCheckOrAPeriodBeyondItsMail) {
+  const fs::path empty = tempFile("nothing.mcap");
+  {
+    RunLogger log(empty.string(), headerOf("test", {}), RunLogger::WhenFull::kWait);
+    log.finish();
+  }
+  const VerifyResult none = verifyLog(readRunLog(empty.string()));
+  EXPECT_FALSE(none.ok);
+  EXPECT_NE(none.divergence.find("no S_MAIL"), std::string::npos) << none.divergence;
+
+  const fs::path far = tempFile("far.mcap");
+  {
+    const RobotModel model = loadRobotModel(kPuma260);
+    RunLogger log(far.string(), headerOf("test", {}), RunLogger::WhenFull::kWait);
+    Harness h(model, proto::ControllerSettings{});
+    proto::SMail forged;
+    h.on_period = [&](const PeriodMail& m) {
+      recordPeriod(log, m);
+      forged = *m.smail;
+    };
+    for (int k = 0; k < 50; ++k) h.step();
+    forged.mutable_header()->set_period(std::uint64_t{1} << 40);
+    log.log(topic::kSMail, 50, forged);
+    log.finish();
+  }
+  const VerifyResult damaged = verifyLog(readRunLog(far.string()));
+  EXPECT_FALSE(damaged.ok);
+  EXPECT_NE(damaged.divergence.find("the log is damaged"), std::string::npos) << damaged.divergence;
+  EXPECT_EQ(damaged.periods, 0u) << "nothing re-run";
+}
+
 TEST(Replay, RerunComparesTheLoggedSettingsWithChangedOnes) {
   proto::ControllerSettings c;
   const RunLog log = readRunLog(exampleLog("rerun.mcap", c, c));
