@@ -28,6 +28,15 @@ double RunLog::dtMs() const {
   return end != it->second.c_str() && dt >= 0.5 && dt <= 10.0 ? dt : 1.0;
 }
 
+std::uint64_t RunLog::periods() const {
+  std::uint64_t span = 0;
+  for (const proto::SMail& s : smail) span = std::max(span, s.header().period() + 1);
+  if (span > smail.size() + drops.dropped())
+    throw ConfigError("the log's S_MAILs run to period " + std::to_string(span - 1) + " but it holds " +
+                      std::to_string(smail.size()) + " of them: the log is damaged");
+  return span;
+}
+
 RunLog readRunLog(const std::string& path, const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
   RunLog log;
   const std::map<const google::protobuf::Descriptor*, std::string> topic_of_type = {

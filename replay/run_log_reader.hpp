@@ -44,6 +44,10 @@ struct RunLog {
   const proto::ControllerSettings& requireSettings() const;
   // The sample period: the settings', or what an older log's header said (1 ms when neither).
   double dtMs() const;
+  // The periods the log spans: one more than its last S_MAIL's period (0: none). A log holds an
+  // S_MAIL for every period but those its logger dropped, so one that claims a later period is
+  // damage: this throws ConfigError saying so, before anything sized by it is allocated or run.
+  std::uint64_t periods() const;
 };
 
 // `path`: the run's first file (run.mcap), which need not exist any more when later ones do.

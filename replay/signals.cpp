@@ -128,8 +128,7 @@ std::vector<std::string> defaultSignals() {
 SignalTable extractSignals(const RunLog& log, const std::vector<std::string>& signals) {
   SignalTable t;
   const double dt = log.dtMs() * 1e-3;
-  std::uint64_t periods = 0;
-  for (const auto& s : log.smail) periods = std::max(periods, s.header().period() + 1);
+  const std::uint64_t periods = log.periods();
   for (std::uint64_t k = 0; k < periods; ++k) t.time_s.push_back(static_cast<double>(k) * dt);
   for (const std::string& signal : signals) {
     const auto dot = signal.find('.');

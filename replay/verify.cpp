@@ -93,22 +93,23 @@ VerifyResult verifyLog(const RunLog& log, const std::function<void(std::uint64_t
     throw ConfigError("the log does not carry its robot model: it cannot be re-run");
   const proto::ControllerSettings& settings = log.requireSettings();
   const RobotModel model = parseRobotModel(model_text->second, "the log's robot model");
+  std::uint64_t periods = 0;
+  try {
+    periods = log.periods();
+  } catch (const ConfigError& e) {
+    r.divergence = e.what();
+    return r;
+  }
+  if (periods == 0) {
+    r.divergence = "the log holds no S_MAIL: there is nothing to re-run and compare";
+    return r;
+  }
   const auto clock = log.header.find("clock");
   if (clock != log.header.end() && clock->second == "realtime") return verifyEachCore(log, model, settings, progress);
   r.method = "the whole controller re-run in lockstep";
   Harness h(model, settings);
 
   const LogIndex index(log);
-  std::uint64_t periods = index.smail.empty() ? 0 : index.smail.rbegin()->first + 1;
-  // A lockstep log holds an S_MAIL for every period but those the logger dropped: one that
-  // claims a later period is damage, and re-running up to it could take for ever.
-  const std::uint64_t logged = log.smail.size() + log.drops.dropped();
-  if (periods == 0 || periods > logged) {
-    r.divergence = periods == 0 ? "the log holds no S_MAIL: there is nothing to re-run and compare"
-                                : "the log's S_MAILs run to period " + std::to_string(periods - 1) + " but it holds " +
-                                      std::to_string(log.smail.size()) + " of them: the log is damaged";
-    return r;
-  }
   // A lockstep or paced period whose mail did not all come in time went on without it; the
   // lockstep re-run has all of it, so it is compared only up to the first such period.
   for (const proto::PeriodTiming& t : log.timing)

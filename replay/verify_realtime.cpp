@@ -230,7 +230,7 @@ VerifyResult verifyEachCore(const RunLog& log, const RobotModel& model, const pr
   const LogIndex index(log);
   if (index.timing.empty())
     throw ConfigError("the log has no /rfms/timing records: it is not a realtime cluster log this tool can re-run");
-  const std::uint64_t periods = index.smail.empty() ? 0 : index.smail.rbegin()->first + 1;
+  const std::uint64_t periods = log.periods();
   const std::uint64_t work = 2 * periods;
   std::vector<Pass> passes;
   const bool lossy = log.drops.dropped() > 0;

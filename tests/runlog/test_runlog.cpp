@@ -418,7 +418,8 @@ TEST(Replay, VerifyRerunsTheLogIdenticallyAndNamesTheFirstDivergence) {
 }
 
 // A log with nothing to re-run used to pass ("verified: 0 periods"), and one S_MAIL claiming
-// period 2^40 made verify re-run 2^40 periods. Both are refused at once, saying why.
+// period 2^40 made verify re-run 2^40 periods and export allocate 2^40 rows. Both are refused at
+// once, saying why.
 TEST(Replay, VerifyRefusesALogWithNothingToCheckOrAPeriodBeyondItsMail) {
   const fs::path empty = tempFile("nothing.mcap");
   {
@@ -444,10 +445,13 @@ TEST(Replay, VerifyRefusesALogWithNothingToCheckOrAPeriodBeyondItsMail) {
     log.log(topic::kSMail, 50, forged);
     log.finish();
   }
-  const VerifyResult damaged = verifyLog(readRunLog(far.string()));
+  const RunLog far_log = readRunLog(far.string());
+  const VerifyResult damaged = verifyLog(far_log);
   EXPECT_FALSE(damaged.ok);
   EXPECT_NE(damaged.divergence.find("the log is damaged"), std::string::npos) << damaged.divergence;
   EXPECT_EQ(damaged.periods, 0u) << "nothing re-run";
+  // export and plot would have made a column of 2^40 values for each signal.
+  EXPECT_THROW(extractSignals(far_log, defaultSignals()), ConfigError);
 }
 
 TEST(Replay, RerunComparesTheLoggedSettingsWithChangedOnes) {
