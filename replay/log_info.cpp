@@ -66,15 +66,24 @@ LogInfo summarise(const RunLog& log) {
   // Path deviation: the arm where its joints say it is, against the T6 the supervisor commanded.
   if (const std::string text = value(log.header, "robot_model"); !text.empty()) {
     const RobotModel model = parseRobotModel(text, "the log's robot model");
-    std::map<std::uint64_t, JointVec> angles;
+    // Only periods whose six angles are all in the log: a joint's lost answer is not an angle of 0.
+    struct Angles {
+      JointVec q = JointVec::Zero();
+      unsigned joints = 0;  // bit j-1: joint j's angle is in
+    };
+    std::map<std::uint64_t, Angles> angles;
     for (const proto::JMail& j : log.jmail)
-      if (j.joint() >= 1 && j.joint() <= 6) angles[j.header().period()][j.joint() - 1] = j.angle();
+      if (j.joint() >= 1 && j.joint() <= 6) {
+        Angles& a = angles[j.header().period()];
+        a.q[j.joint() - 1] = j.angle();
+        a.joints |= 1u << (j.joint() - 1);
+      }
     for (const proto::SMail& s : log.smail) {
       if (s.rtstate() != proto::RT_SETP) continue;
       const auto a = angles.find(s.header().period());
       Transform commanded;
-      if (a == angles.end() || !decode(s.t6(), commanded)) continue;
-      const double d = (forwardKinematics(model, a->second).translation() - commanded.translation()).norm() * 1e3;
+      if (a == angles.end() || a->second.joints != (1u << kJoints) - 1 || !decode(s.t6(), commanded)) continue;
+      const double d = (forwardKinematics(model, a->second.q).translation() - commanded.translation()).norm() * 1e3;
       info.max_path_deviation_mm = std::max(info.max_path_deviation_mm, d);
     }
   }

@@ -12,6 +12,8 @@
 #include <google/protobuf/descriptor.pb.h>
 
 #include "common/error.hpp"
+#include "common/kinematics.hpp"
+#include "common/mail_codec.hpp"
 #include "common/robot_model_loader.hpp"
 #include "common/task_file.hpp"
 #include "replay/log_info.hpp"
@@ -452,6 +454,29 @@ TEST(Replay, VerifyRefusesALogWithNothingToCheckOrAPeriodBeyondItsMail) {
   EXPECT_EQ(damaged.periods, 0u) << "nothing re-run";
   // export and plot would have made a column of 2^40 values for each signal.
   EXPECT_THROW(extractSignals(far_log, defaultSignals()), ConfigError);
+}
+
+// info's path deviation used to take a joint whose J_MAIL is missing from a period as being at
+// an angle of 0 (13.58 mm reported where the arm was 1.21 mm off). Only whole periods count.
+TEST(Replay, InfosPathDeviationSkipsPeriodsWithAJointsAnswerMissing) {
+  const RobotModel model = loadRobotModel(kPuma260);
+  RunLog log;
+  log.header["robot_model"] = test::readFile(kPuma260);
+  const JointVec q = (JointVec() << 0.1, -0.4, 0.3, 0.2, 0.5, -0.1).finished();
+  for (std::uint64_t k = 0; k < 3; ++k) {
+    proto::SMail& s = log.smail.emplace_back();
+    s.mutable_header()->set_period(k);
+    s.set_rtstate(proto::RT_SETP);
+    encode(forwardKinematics(model, q), *s.mutable_t6());
+    for (std::uint32_t j = 1; j <= kJoints; ++j) {
+      if (k == 1 && j == 2) continue;  // lost
+      proto::JMail& m = log.jmail.emplace_back();
+      m.mutable_header()->set_period(k);
+      m.set_joint(j);
+      m.set_angle(q[j - 1]);
+    }
+  }
+  EXPECT_LT(summarise(log).max_path_deviation_mm, 1e-9);
 }
 
 TEST(Replay, RerunComparesTheLoggedSettingsWithChangedOnes) {
