@@ -6,7 +6,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
+#include <string>
+#include <utility>
 
 #include "common/controller_settings.hpp"
 #include "common/error.hpp"
@@ -24,6 +27,30 @@ std::string readFile(const std::string& path, const char* what) {
 
 void replaceRun(std::string& endpoint, const std::string& run_dir) {
   for (std::size_t at; (at = endpoint.find("{run}")) != std::string::npos;) endpoint.replace(at, 5, run_dir);
+}
+
+// Why an endpoint cannot be bound or connected to, or "" when it can: ZeroMQ takes a port of
+// 99999 modulo 65536 without a word, and a socket path longer than a sockaddr_un holds fails only
+// when the node starts.
+std::string endpointProblem(const std::string& e) {
+  constexpr std::size_t kSocketPath = 107;  // sizeof(sockaddr_un::sun_path) - 1 on Linux
+  if (e.rfind("ipc://", 0) == 0) {
+    const std::size_t n = e.size() - 6;
+    if (n == 0) return "an ipc:// endpoint needs a path";
+    if (n > kSocketPath)
+      return "its socket path has " + std::to_string(n) + " characters, more than the " + std::to_string(kSocketPath) +
+             " a socket path may have";
+    return "";
+  }
+  if (e.rfind("tcp://", 0) != 0) return "not an ipc:// or tcp:// endpoint";
+  const std::size_t colon = e.rfind(':');
+  if (colon <= 5 || colon + 1 == e.size()) return "a tcp:// endpoint is host:port";
+  const std::string port = e.substr(colon + 1);
+  if (port == "*") return "";  // bind to any free port
+  if (port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos || std::stoul(port) < 1 ||
+      std::stoul(port) > 65535)
+    return "the port '" + port + "' is not 1 .. 65535";
+  return "";
 }
 }  // namespace
 
@@ -56,17 +83,28 @@ ClusterSettings loadClusterConfig(const std::string& path, const std::string& ru
   c.set_robot(std::filesystem::weakly_canonical(robot).string());
   s.robot_digest = fileDigest(c.robot());
   checkControllerSettings(c.controller(), path + ": controller");
-  if (c.lockstep_timeout_ms() < 1) fail("lockstep_timeout_ms", "must be at least 1");
-  if (c.startup_timeout_ms() < 100) fail("startup_timeout_ms", "must be at least 100");
-  for (auto* e : {c.mutable_supervisor_pub(), c.mutable_supervisor_pull(), c.mutable_arm_pub(), c.mutable_arm_pull(),
-                  c.mutable_supervisor_tasks()}) {
+  if (!proto::ClockMode_IsValid(c.clock()))
+    fail("clock", "must be CM_LOCKSTEP, CM_REALTIME or CM_PACED, got " + std::to_string(c.clock()));
+  if (c.lockstep_timeout_ms() < 1 || c.lockstep_timeout_ms() > 60'000)
+    fail("lockstep_timeout_ms", "must be 1 .. 60000, got " + std::to_string(c.lockstep_timeout_ms()));
+  if (c.startup_timeout_ms() < 100 || c.startup_timeout_ms() > 600'000)
+    fail("startup_timeout_ms", "must be 100 .. 600000 (ten minutes), got " + std::to_string(c.startup_timeout_ms()));
+  const std::pair<const char*, std::string*> endpoints[] = {{"supervisor_pub", c.mutable_supervisor_pub()},
+                                                            {"supervisor_pull", c.mutable_supervisor_pull()},
+                                                            {"arm_pub", c.mutable_arm_pub()},
+                                                            {"arm_pull", c.mutable_arm_pull()},
+                                                            {"supervisor_tasks", c.mutable_supervisor_tasks()}};
+  for (std::size_t i = 0; i < std::size(endpoints); ++i) {
+    const auto& [name, e] = endpoints[i];
     if (e->empty()) {
       if (e == c.mutable_supervisor_tasks()) continue;  // optional: no remote clients
-      fail("endpoints", "supervisor_pub, supervisor_pull, arm_pub and arm_pull are all required");
+      fail(name, "missing: supervisor_pub, supervisor_pull, arm_pub and arm_pull are all required");
     }
     replaceRun(*e, run_dir);
-    if (e->rfind("ipc://", 0) != 0 && e->rfind("tcp://", 0) != 0)
-      fail("endpoints", "'" + *e + "' is not an ipc:// or tcp:// endpoint");
+    if (const std::string why = endpointProblem(*e); !why.empty()) fail(name, "'" + *e + "': " + why);
+    // Two sockets cannot bind one endpoint; one bound twice would read the other's mail.
+    for (std::size_t j = 0; j < i; ++j)
+      if (*endpoints[j].second == *e) fail(name, "'" + *e + "' is " + endpoints[j].first + "'s endpoint too");
   }
   if (c.bridge_port() > 65535) fail("bridge_port", "must be a UDP port, 1 .. 65535");
   if (c.bridge_queue() == 0) c.set_bridge_queue(64);

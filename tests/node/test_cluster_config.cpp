@@ -1,0 +1,83 @@
+// The cluster file's checks: every field that cannot work is refused before a node starts,
+// naming the file and the field (issue 15 found each of these accepted).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "common/error.hpp"
+#include "node/cluster_config.hpp"
+#include "tests/support/temp_dir.hpp"
+
+namespace rfms {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string shipped(const std::string& name) { return std::string(RFMS_SOURCE_DIR) + "/deploy/clusters/" + name; }
+
+// The shipped local configuration with `from` replaced by `to`, as a file of its own.
+std::string variant(const std::string& from, const std::string& to) {
+  std::ifstream in(shipped("local.textproto"));
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  text.replace(at, from.size(), to);
+  text.replace(text.find("../robots"), 9, std::string(RFMS_SOURCE_DIR) + "/deploy/robots");
+  static int n = 0;
+  const fs::path p = test::scratchDir() / ("cluster-" + std::to_string(++n) + ".textproto");
+  std::ofstream(p) << text;
+  return p.string();
+}
+
+// The error loading it gives, "" when it loads.
+std::string refusal(const std::string& path) {
+  try {
+    loadClusterConfig(path, test::scratchDir().string());
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ClusterConfig, TheShippedConfigurationsLoad) {
+  int n = 0;
+  for (const auto& f : fs::directory_iterator(std::string(RFMS_SOURCE_DIR) + "/deploy/clusters"))
+    if (f.path().extension() == ".textproto") {
+      EXPECT_EQ(refusal(f.path().string()), "") << f.path();
+      ++n;
+    }
+  EXPECT_GT(n, 0);
+}
+
+TEST(ClusterConfig, AClockThatIsNoModeIsRefused) {
+  const std::string why = refusal(variant("clock: CM_LOCKSTEP", "clock: 7"));
+  EXPECT_NE(why.find("clock: must be CM_LOCKSTEP, CM_REALTIME or CM_PACED, got 7"), std::string::npos) << why;
+}
+
+TEST(ClusterConfig, TimeoutsHaveUpperBounds) {
+  EXPECT_NE(refusal(variant("startup_timeout_ms: 10000", "startup_timeout_ms: 4294967295"))
+                .find("startup_timeout_ms: must be 100 .. 600000"),
+            std::string::npos);
+  EXPECT_NE(refusal(variant("lockstep_timeout_ms: 100", "lockstep_timeout_ms: 100000"))
+                .find("lockstep_timeout_ms: must be 1 .. 60000"),
+            std::string::npos);
+}
+
+TEST(ClusterConfig, EndpointsAreCheckedOneByOneAndMustDiffer) {
+  std::string why = refusal(variant("\"ipc://{run}/arm.pub\"", "\"tcp://127.0.0.1:99999\""));
+  EXPECT_NE(why.find("arm_pub: 'tcp://127.0.0.1:99999': the port '99999' is not 1 .. 65535"), std::string::npos) << why;
+  why = refusal(variant("\"ipc://{run}/arm.pub\"", "\"ipc://{run}/supervisor.pub\""));
+  EXPECT_NE(why.find("arm_pub: '"), std::string::npos) << why;
+  EXPECT_NE(why.find("is supervisor_pub's endpoint too"), std::string::npos) << why;
+  why = refusal(variant("\"ipc://{run}/arm.pull\"", "\"ipc://{run}/" + std::string(120, 'x') + "\""));
+  EXPECT_NE(why.find("arm_pull: "), std::string::npos) << why;
+  EXPECT_NE(why.find("more than the 107 a socket path may have"), std::string::npos) << why;
+  why = refusal(variant("\"ipc://{run}/arm.pull\"", "\"udp://127.0.0.1:5\""));
+  EXPECT_NE(why.find("arm_pull: 'udp://127.0.0.1:5': not an ipc:// or tcp:// endpoint"), std::string::npos) << why;
+  EXPECT_EQ(refusal(variant("\"ipc://{run}/arm.pull\"", "\"tcp://127.0.0.1:*\"")), "") << "any free port";
+}
+
+}  // namespace
+}  // namespace rfms
