@@ -15,6 +15,7 @@
 
 #include "common/crba.hpp"
 #include "common/error.hpp"
+#include "common/text_file.hpp"
 #include "proto/robot_model.pb.h"
 
 namespace rfms {
@@ -223,11 +224,7 @@ RobotModel parseRobotModel(const std::string& text, const std::string& source) {
 }
 
 RobotModel loadRobotModel(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError(path + ": cannot open robot model file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parseRobotModel(text.str(), path);
+  return parseRobotModel(loadTextFile(path, "robot model file"), path);
 }
 
 void checkMassMatrixPositiveDefinite(const RobotModel& model, int samples) {

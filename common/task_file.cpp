@@ -7,6 +7,7 @@
 
 #include "common/error.hpp"
 #include "common/mail_codec.hpp"
+#include "common/text_file.hpp"
 #include "common/transform.hpp"
 
 namespace rfms {
@@ -219,11 +220,7 @@ std::vector<TaskStatement> parseTaskFile(const std::string& text, const std::str
 }
 
 std::vector<TaskStatement> loadTaskFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError(path + ": cannot open task file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parseTaskFile(text.str(), path);
+  return parseTaskFile(loadTextFile(path, "task file"), path);
 }
 
 }  // namespace rfms

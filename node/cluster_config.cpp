@@ -13,18 +13,11 @@
 
 #include "common/controller_settings.hpp"
 #include "common/error.hpp"
+#include "common/text_file.hpp"
 
 namespace rfms {
 
 namespace {
-std::string readFile(const std::string& path, const char* what) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError(path + ": cannot open " + what);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 void replaceRun(std::string& endpoint, const std::string& run_dir) {
   for (std::size_t at; (at = endpoint.find("{run}")) != std::string::npos;) endpoint.replace(at, 5, run_dir);
 }
@@ -65,12 +58,12 @@ std::string digestOf(const std::string& text) {
   return buf;
 }
 
-std::string fileDigest(const std::string& path) { return digestOf(readFile(path, "file")); }
+std::string fileDigest(const std::string& path) { return digestOf(loadTextFile(path, "file")); }
 
 ClusterSettings loadClusterConfig(const std::string& path, const std::string& run_dir) {
   ClusterSettings s;
   s.source = path;
-  const std::string text = readFile(path, "cluster configuration");
+  const std::string text = loadTextFile(path, "cluster configuration");
   if (!google::protobuf::TextFormat::ParseFromString(text, &s.config))
     throw ConfigError(path + ": not a valid cluster configuration (see proto/cluster.proto)");
   proto::ClusterConfig& c = s.config;
@@ -80,7 +73,10 @@ ClusterSettings loadClusterConfig(const std::string& path, const std::string& ru
   if (c.robot().empty()) fail("robot", "missing (required): the robot model file");
   std::filesystem::path robot(c.robot());
   if (robot.is_relative()) robot = std::filesystem::path(path).parent_path() / robot;
-  c.set_robot(std::filesystem::weakly_canonical(robot).string());
+  std::error_code ec;
+  robot = std::filesystem::weakly_canonical(robot, ec);
+  if (ec) fail("robot", "'" + c.robot() + "': " + ec.message());
+  c.set_robot(robot.string());
   s.robot_digest = fileDigest(c.robot());
   checkControllerSettings(c.controller(), path + ": controller");
   if (!proto::ClockMode_IsValid(c.clock()))

@@ -24,7 +24,8 @@ std::string variant(const std::string& from, const std::string& to) {
   const auto at = text.find(from);
   EXPECT_NE(at, std::string::npos) << from;
   text.replace(at, from.size(), to);
-  text.replace(text.find("../robots"), 9, std::string(RFMS_SOURCE_DIR) + "/deploy/robots");
+  if (const auto robots = text.find("../robots"); robots != std::string::npos)
+    text.replace(robots, 9, std::string(RFMS_SOURCE_DIR) + "/deploy/robots");
   static int n = 0;
   const fs::path p = test::scratchDir() / ("cluster-" + std::to_string(++n) + ".textproto");
   std::ofstream(p) << text;
@@ -77,6 +78,16 @@ TEST(ClusterConfig, EndpointsAreCheckedOneByOneAndMustDiffer) {
   why = refusal(variant("\"ipc://{run}/arm.pull\"", "\"udp://127.0.0.1:5\""));
   EXPECT_NE(why.find("arm_pull: 'udp://127.0.0.1:5': not an ipc:// or tcp:// endpoint"), std::string::npos) << why;
   EXPECT_EQ(refusal(variant("\"ipc://{run}/arm.pull\"", "\"tcp://127.0.0.1:*\"")), "") << "any free port";
+}
+
+TEST(ClusterConfig, ADirectoryOrAnOverlongRobotPathIsRefusedByName) {
+  const fs::path dir = test::scratchDir() / "config-directory";
+  fs::create_directories(dir);
+  EXPECT_EQ(refusal(dir.string()), dir.string() + ": cannot open cluster configuration: it is a directory");
+  // A path longer than the system's limit used to end the node with an uncaught filesystem_error.
+  const std::string why =
+      refusal(variant("robot: \"../robots/puma260.textproto\"", "robot: \"/" + std::string(6000, 'r') + "\""));
+  EXPECT_NE(why.find("File name too long"), std::string::npos) << why;
 }
 
 }  // namespace
