@@ -13,6 +13,10 @@ namespace rfms {
 namespace {
 
 constexpr double kPi = std::numbers::pi;
+
+// A wrist centre a kilometre away (or not a number) is beyond any arm this solver serves; its
+// sums of squares would overflow to inf, and inf - inf would come back as NaN angles.
+bool beyondAnyReach(const Vec3& w) { return !(w.cwiseAbs().maxCoeff() < 1e3); }
 // Relative slack for poses exactly on the workspace boundary, lost to rounding otherwise.
 constexpr double kReachSlack = 1e-12;
 
@@ -187,6 +191,7 @@ JointSolution PumaIk::finish(int i, double th, const JointVec& q_near, IkStatus 
 JointSolution PumaIk::solveJoint(int i, const Transform& t6, const JointVec& known, const ArmConfig& config,
                                  const JointVec& q_near) const {
   const Vec3 w = wristCentre(t6);
+  if (i >= 1 && i <= kJoints && beyondAnyReach(w)) return {q_near[i - 1], IkStatus::kOutOfReachElbow};
   switch (i) {
     case 1: {
       // The wrist centre's offset along z_1 must equal the shoulder offset:
@@ -239,6 +244,7 @@ JointSolution PumaIk::solveJointDecoupled(int i, const Transform& t6, const Join
   if (i < 1 || i > kJoints) return {0.0, IkStatus::kInvalidJoint};
   if (i == 1) return solveJoint(1, t6, known, config, q_near);  // T6 alone already
   const Vec3 w = wristCentre(t6);
+  if (beyondAnyReach(w)) return {q_near[i - 1], IkStatus::kOutOfReachElbow};
   if (i <= 3) {
     double x, y;
     if (!armPlaneFromT6(w, config, x, y)) return {q_near[i - 1], IkStatus::kOutOfReachShoulder};

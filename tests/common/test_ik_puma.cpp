@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+
 #include <array>
 #include <numbers>
 #include <random>
@@ -169,6 +172,22 @@ TEST(PumaIk, OutOfReachPosesAreRefusedWithTheReason) {
   EXPECT_EQ(inside.joint, 1);
   EXPECT_FALSE(usable(inside.status));
   EXPECT_NE(std::string(describe(inside.status)).find("shoulder"), std::string::npos);
+}
+
+// Targets so far that their squares overflow (1e155 m and beyond) used to come back as NaN
+// angles with the status kOk; and NaN in a target is no target. Every joint's function refuses.
+TEST(PumaIk, AbsurdlyFarOrNotANumberTargetsAreOutOfReachNotNaN) {
+  const PumaIk ik(test::puma260());
+  for (const double x : {1e155, 1e200, std::numeric_limits<double>::infinity(), std::nan("")}) {
+    const IkSolution s = ik.solveSerial(trans(x, -0.12624, 0.15), ArmConfig{}, JointVec::Zero());
+    EXPECT_FALSE(usable(s.status)) << x;
+    EXPECT_TRUE(s.q.allFinite()) << x;
+    for (int i = 1; i <= kJoints; ++i) {
+      EXPECT_FALSE(usable(ik.solveJoint(i, trans(x, 0, 0), JointVec::Zero(), ArmConfig{}, JointVec::Zero()).status));
+      EXPECT_FALSE(
+          usable(ik.solveJointDecoupled(i, trans(x, 0, 0), JointVec::Zero(), ArmConfig{}, JointVec::Zero()).status));
+    }
+  }
 }
 
 TEST(PumaIk, JointLimitIsReported) {
