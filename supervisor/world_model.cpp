@@ -85,13 +85,20 @@ std::string WorldModel::definePosition(const proto::DefinePosition& d) {
   return "";
 }
 
+namespace {
+constexpr double kMaxSegmentS = 3600.0;  // an hour
+constexpr double kMinAccelS = 1e-3;
+}  // namespace
+
 std::string WorldModel::defineMotion(const proto::DefineMotion& d) {
   if (!validName(d.name())) return "motion name '" + d.name() + "' is not a name";
   if (findMotion(d.name()) >= 0) return "motion '" + d.name() + "' is already defined";
-  if (!(std::isfinite(d.segment_s()) && d.segment_s() > 0.0))
-    return "motion '" + d.name() + "': segment time must be a positive number of seconds";
-  if (!(std::isfinite(d.accel_s()) && d.accel_s() > 0.0))
-    return "motion '" + d.name() + "': acceleration time must be a positive number of seconds";
+  // Bounds a user would not cross on purpose: a move of 1e300 s never ends, and a transition
+  // shorter than the shortest sample period (0.5 ms) is no transition at all.
+  if (!(std::isfinite(d.segment_s()) && d.segment_s() > 0.0 && d.segment_s() <= kMaxSegmentS))
+    return "motion '" + d.name() + "': segment time must be a number of seconds, 0 .. 3600";
+  if (!(std::isfinite(d.accel_s()) && d.accel_s() >= kMinAccelS))
+    return "motion '" + d.name() + "': acceleration time must be a number of seconds, at least 0.001";
   if (d.accel_s() > 0.5 * d.segment_s())
     return "motion '" + d.name() + "': acceleration time may be at most half the segment time";
   if (d.compliance() > 0x3f)

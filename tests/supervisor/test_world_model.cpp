@@ -53,6 +53,10 @@ TEST(WorldModel, RefusedDefinitionsChangeNothingAndSayWhy) {
   EXPECT_NE(w.defineMotion(motionDef("m", false, 0.0, 0.1)).find("segment time"), std::string::npos);
   EXPECT_NE(w.defineMotion(motionDef("m", false, 1.0, -0.1)).find("acceleration time"), std::string::npos);
   EXPECT_NE(w.defineMotion(motionDef("m", false, 1.0, 0.6)).find("at most half"), std::string::npos);
+  // Issue 15 found these accepted: a move that never ends, a transition shorter than any period.
+  EXPECT_NE(w.defineMotion(motionDef("m", false, 1e300, 0.2)).find("segment time"), std::string::npos);
+  EXPECT_NE(w.defineMotion(motionDef("m", false, 1.0, 1e-300)).find("acceleration time"), std::string::npos);
+  EXPECT_NE(w.defineMotion(motionDef("m", false, 2e-300, 1e-300)).find("acceleration time"), std::string::npos);
   EXPECT_NE(w.defineMotion(motionDef("m", false, 1.0, 0.2, 64)).find("six bits"), std::string::npos);
   EXPECT_EQ(w.findMotion("m"), -1);
   EXPECT_EQ(w.defineMotion(motionDef("m", true, 1.0, 0.2, 4)), "");
