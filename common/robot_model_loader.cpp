@@ -102,6 +102,9 @@ class Checker {
 };
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+// Ranges beyond any arm: they keep a mistyped exponent (a mass of 1e30 kg, a torque limit of
+// 1e-300 N m, 1e300 encoder counts a revolution) from reaching the dynamics as a model.
+constexpr double kMaxMassKg = 1e4;
 
 Mat3 symmetric(const proto::SymMat3& s) {
   Mat3 m;
@@ -131,8 +134,8 @@ JointModel convertJoint(const Checker& c, const proto::Joint& p, int i) {
   switch (link.form_case()) {
     case proto::LinkInertial::kAboutOrigin: {
       const auto& o = link.about_origin();
-      const double m =
-          c.number({{"joints", i}, {"link"}, {"about_origin"}, {"mass_kg"}}, o.has_mass_kg(), o.mass_kg(), 0, kInf);
+      const double m = c.number({{"joints", i}, {"link"}, {"about_origin"}, {"mass_kg"}}, o.has_mass_kg(), o.mass_kg(),
+                                0, kMaxMassKg);
       const Mat3 inertia = symmetric(o.inertia_kgm2());
       checkFinite(c, {{"joints", i}, {"link"}, {"about_origin"}, {"inertia_kgm2"}}, inertia);
       const Vec3 l = vec(o.first_moment_kgm());
@@ -143,7 +146,7 @@ JointModel convertJoint(const Checker& c, const proto::Joint& p, int i) {
     case proto::LinkInertial::kAboutCom: {
       const auto& o = link.about_com();
       const double m =
-          c.number({{"joints", i}, {"link"}, {"about_com"}, {"mass_kg"}}, o.has_mass_kg(), o.mass_kg(), 0, kInf);
+          c.number({{"joints", i}, {"link"}, {"about_com"}, {"mass_kg"}}, o.has_mass_kg(), o.mass_kg(), 0, kMaxMassKg);
       const Mat3 ic = symmetric(o.inertia_kgm2());
       checkFinite(c, {{"joints", i}, {"link"}, {"about_com"}, {"inertia_kgm2"}}, ic);
       // A real body's inertia about its centre of mass is positive semi-definite.
@@ -164,30 +167,30 @@ JointModel convertJoint(const Checker& c, const proto::Joint& p, int i) {
   j.q_max = kDeg * c.number({{"joints", i}, {"limits"}, {"max_deg"}}, lim.has_max_deg(), lim.max_deg(), lim.min_deg(),
                             720, true);
   j.qd_max = kDeg * c.number({{"joints", i}, {"limits"}, {"max_velocity_deg_s"}}, lim.has_max_velocity_deg_s(),
-                             lim.max_velocity_deg_s(), 0, kInf, true);
-  j.tau_max = c.number({{"joints", i}, {"limits"}, {"max_torque_nm"}}, lim.has_max_torque_nm(), lim.max_torque_nm(), 0,
-                       kInf, true);
+                             lim.max_velocity_deg_s(), 0, 1e5, true);
+  j.tau_max =
+      c.number({{"joints", i}, {"limits"}, {"max_torque_nm"}}, lim.has_max_torque_nm(), lim.max_torque_nm(), 1e-3, 1e6);
 
   const auto& dr = p.drive();
   j.gear_ratio = c.number({{"joints", i}, {"drive"}, {"gear_ratio"}}, dr.has_gear_ratio(), dr.gear_ratio(), -1e4, 1e4);
   if (j.gear_ratio == 0.0) c.fail({{"joints", i}, {"drive"}, {"gear_ratio"}}, "must not be 0");
   j.rotor_inertia = c.number({{"joints", i}, {"drive"}, {"rotor_inertia_kgm2"}}, dr.has_rotor_inertia_kgm2(),
-                             dr.rotor_inertia_kgm2(), 0, kInf);
+                             dr.rotor_inertia_kgm2(), 0, 1e4);
   j.coulomb = c.number({{"joints", i}, {"drive"}, {"coulomb_friction_nm"}}, dr.has_coulomb_friction_nm(),
-                       dr.coulomb_friction_nm(), 0, kInf);
+                       dr.coulomb_friction_nm(), 0, 1e6);
   j.viscous = c.number({{"joints", i}, {"drive"}, {"viscous_friction_nms"}}, dr.has_viscous_friction_nms(),
-                       dr.viscous_friction_nms(), 0, kInf);
+                       dr.viscous_friction_nms(), 0, 1e6);
   const auto& mo = dr.motor();
   j.kt = c.number({{"joints", i}, {"drive"}, {"motor"}, {"torque_constant_nm_per_a"}},
-                  mo.has_torque_constant_nm_per_a(), mo.torque_constant_nm_per_a(), 0, kInf, true);
+                  mo.has_torque_constant_nm_per_a(), mo.torque_constant_nm_per_a(), 1e-6, 1e3);
   j.resistance = c.number({{"joints", i}, {"drive"}, {"motor"}, {"resistance_ohm"}}, mo.has_resistance_ohm(),
-                          mo.resistance_ohm(), 0, kInf, true);
+                          mo.resistance_ohm(), 1e-6, 1e6);
   j.max_current = c.number({{"joints", i}, {"drive"}, {"motor"}, {"max_current_a"}}, mo.has_max_current_a(),
-                           mo.max_current_a(), 0, kInf, true);
+                           mo.max_current_a(), 1e-3, 1e5);
 
   const auto& en = p.encoder();
   j.counts_per_rev = c.number({{"joints", i}, {"encoder"}, {"counts_per_joint_rev"}}, en.has_counts_per_joint_rev(),
-                              en.counts_per_joint_rev(), 0, kInf, true);
+                              en.counts_per_joint_rev(), 1, 1e12);
   j.index_angle = kDeg * c.number({{"joints", i}, {"encoder"}, {"index_angle_deg"}}, en.has_index_angle_deg(),
                                   en.index_angle_deg(), lim.min_deg(), lim.max_deg());
   return j;

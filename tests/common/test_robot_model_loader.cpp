@@ -36,6 +36,19 @@ std::string replaceOnce(std::string text, const std::string& from, const std::st
   return text.replace(at, from.size(), to);
 }
 
+// Mistyped exponents the loader used to take as a model (issue 15): each is refused naming its
+// field and line, and a mass of 1e30 kg is no longer blamed on the mass matrix.
+TEST(RobotModelLoader, ValuesBeyondAnyArmAreRefusedNamingTheField) {
+  const std::string text = shippedText("puma260.textproto");
+  std::string why = refusal(replaceOnce(text, "counts_per_joint_rev: 100000", "counts_per_joint_rev: 1e300"));
+  EXPECT_NE(why.find("counts_per_joint_rev"), std::string::npos) << why;
+  why = refusal(replaceOnce(text, "max_torque_nm: 30", "max_torque_nm: 1e-300"));
+  EXPECT_NE(why.find("max_torque_nm"), std::string::npos) << why;
+  why = refusal(replaceOnce(text, "mass_kg: 0 }", "mass_kg: 1e30 }"));
+  EXPECT_NE(why.find("mass_kg"), std::string::npos) << why;
+  EXPECT_EQ(why.find("positive definite"), std::string::npos) << why;
+}
+
 TEST(RobotModelLoader, LoadsThePuma260OfTheReport) {
   const RobotModel& m = test::puma260();
   EXPECT_EQ(m.name, "puma260");
@@ -74,7 +87,7 @@ TEST(RobotModelLoader, BadValuesNameTheFieldLineAndJoint) {
   EXPECT_TRUE(std::regex_search(
       why,
       std::regex(
-          R"(^broken\.textproto:\d+:\d+: joints\[2\]\.drive\.rotor_inertia_kgm2 \(joint 3\): must be >= 0, got -1)")))
+          R"(^broken\.textproto:\d+:\d+: joints\[2\]\.drive\.rotor_inertia_kgm2 \(joint 3\): must be >= 0 and <= 10000, got -1)")))
       << why;
 }
 
