@@ -27,7 +27,7 @@ FinalError finalError(const ScriptLog& log, const SupervisorCore& core, const Ro
 }
 
 bool succeeded(const ScriptLog& log) {
-  return !log.moves.empty() && log.allMovesCompleted() && !log.emergency && !log.timed_out;
+  return log.refused.empty() && log.allMovesCompleted() && !log.emergency && !log.timed_out;
 }
 
 void writeSummaryText(std::ostream& o, const ScriptLog& log, double dt, const FinalError& f) {

@@ -20,7 +20,8 @@ struct FinalError {
 // model as it stands at the end.
 FinalError finalError(const ScriptLog& log, const SupervisorCore& core, const RobotModel& model, const JointVec& q);
 
-// Every move completed, none refused... as the programs' exit codes judge a run.
+// Nothing refused, every move completed (a task without moves has none to miss), no emergency,
+// no time-out: how rfms-sim and the cluster's supervisor judge a run, exit 0 or 1.
 bool succeeded(const ScriptLog& log);
 
 // "states: ...", "moves (n):" with one line each, "refused: ...", "final T6 error: ...", "EMGCY: ...".

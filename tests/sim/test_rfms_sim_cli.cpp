@@ -43,6 +43,18 @@ TEST(RfmsSimCli, RefusedMovesAndBadInput) {
   EXPECT_EQ(r.code, 1);  // nothing moved: not a success
   EXPECT_NE(r.out.find("refused: line 4: position 'p' cannot be reached"), std::string::npos) << r.out;
 
+  // One statement refused among moves that ran is still a failed run (it used to exit 0); a task
+  // with nothing to move is not one.
+  std::ofstream(path) << "units mm deg\ntransform t rpy 220 -126.24 280  0 90 0\nposition p righty,down,flip T6 = t\n"
+                         "motion m joint 1 0.2\nmove p m\nmove nowhere m\n";
+  r = rfmsSim("--task " + path);
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("refused: line 6: unknown position 'nowhere'"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("completed"), std::string::npos) << r.out;
+  std::ofstream(path) << "# nothing to do\n";
+  r = rfmsSim("--task " + path);
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+
   std::ofstream(path) << "transform t trans 1 2\n";
   r = rfmsSim("--task " + path);
   EXPECT_EQ(r.code, 2);
