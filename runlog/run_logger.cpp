@@ -111,7 +111,7 @@ RunLogger::RunLogger(const std::string& path, const RunLogHeader& header, WhenFu
 RunLogger::~RunLogger() {
   try {
     finish();
-  } catch (...) {  // a destructor must not throw; finish() reports errors to those who call it
+  } catch (...) {  // a destructor must not throw
   }
 }
 
@@ -346,7 +346,7 @@ void RunLogger::finish() {
   stopping_ = true;
   ready_.notify_one();
   if (thread_.joinable()) thread_.join();
-  if (failed_) throw ConfigError(error_);
+  if (failed_) return;  // failure() says why; the file holds what came before
   proto::LogDrops drops;
   drops.set_dropped(dropped_);
   drops.set_written(written_);
@@ -358,11 +358,18 @@ void RunLogger::finish() {
     }
   drops.set_files(file_number_ + 1);
   drops.set_files_removed(files_removed_);
-  writer_->write(drops_channel_, 0, 0, drops.SerializeAsString());
-  writer_->close();
+  try {
+    writer_->write(drops_channel_, 0, 0, drops.SerializeAsString());
+    writer_->close();
+  } catch (const std::exception& e) {  // the disk filled at the very end
+    error_ = e.what();
+    failed_ = true;
+  }
   open_bytes_ = writer_->bytesWritten();
   open_uncompressed_ = writer_->uncompressedChunkBytes();
 }
+
+std::string RunLogger::failure() const { return failed_ ? error_ : std::string(); }
 
 void logRequest(RunLogger& log, std::uint64_t k, const proto::TaskRequest& request, const proto::TaskReply& reply,
                 bool desk_only) {

@@ -88,9 +88,13 @@ class RunLogger {
   // A message on `topic` at period k (log time k * dt), serialised straight into the ring:
   // real-time safe with kDrop (no allocation, no lock, no wait). False when it was dropped.
   bool log(const char* topic, std::uint64_t k, const google::protobuf::Message& message);
-  // Drains the ring, writes the drop count and closes the file. Throws ConfigError when the file
-  // could not be written (the run went on; what could not be written was counted as dropped).
+  // Drains the ring, writes the drop count and closes the file. A file that cannot be written (a
+  // full disk) never stops the run: from then on the mailboxes are counted as dropped, the file
+  // keeps what came before, and failure() says why.
   void finish();
+  // Why writing stopped, or "" while the log is whole. Any thread after finish(); the writer's
+  // own report before it is dropReport().
+  std::string failure() const;
 
   std::uint64_t dropped() const { return dropped_; }
   std::uint64_t written() const { return written_; }

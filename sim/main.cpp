@@ -96,13 +96,19 @@ int main(int argc, char** argv) {
           };
         }
         const RunSummary summary = runTask(harness, task, options);
+        bool log_whole = true;
         if (run_log) {
           run_log->finish();
           log->info("run log {}: {}", log_path, run_log->describe(summary.periods));
-          if (run_log->dropped() > 0) log->warn("run log {}: DROPPED {}", log_path, run_log->dropReport());
+          if (const std::string why = run_log->failure(); !why.empty()) {
+            log->error("run log {}: writing stopped ({}); it holds the run up to then", log_path, why);
+            log_whole = false;
+          } else if (run_log->dropped() > 0) {
+            log->warn("run log {}: DROPPED {}", log_path, run_log->dropReport());
+          }
         }
         std::cout << (json ? summaryJson(summary) + "\n" : summaryText(summary));
-        return summary.succeeded() ? 0 : 1;
+        return summary.succeeded() && log_whole ? 0 : 1;
       },
       [&](const std::string& message) { log->error("{}", message); });
 }

@@ -95,17 +95,20 @@ int runSupervisor(Options& o, NodeContext& c) {
     if (run_log) {
       run_log->finish();
       c.log.info("run log {}: {}", o.log_path, run_log->describe(stats.periods()));
+      if (const std::string why = run_log->failure(); !why.empty())
+        c.log.error("run log {}: writing stopped ({}); it holds the run up to then", o.log_path, why);
     }
   }
   // Lateness is measured against the wall-clock ticks, which only the realtime clock has.
   if (s.config.clock() == proto::CM_REALTIME) c.log.info("timing:\n{}", stats.statusText(run_log.get()));
   if (!o.stats_path.empty()) std::ofstream(o.stats_path) << stats.json() << "\n";
   if (!o.digest_path.empty()) std::ofstream(o.digest_path) << digest.hex() << "\n";
-  if (!script) return 0;
+  const bool log_whole = !run_log || run_log->failure().empty();
+  if (!script) return log_whole ? 0 : 1;
   const ScriptLog& l = script->log();
   std::cout << (o.json ? scriptSummaryJson(l, loop, stats, c.model) + "\n"
                        : scriptSummaryText(l, loop, stats, c.model));
-  return succeeded(l) ? 0 : 1;
+  return succeeded(l) && log_whole ? 0 : 1;
 }
 
 }  // namespace
