@@ -181,6 +181,11 @@ TEST(Cluster, TheRealtimeArmTakesItsPowerOffWhenTheSupervisorIsKilledMidMove) {
   EXPECT_TRUE(waitForText(arm, "watchdog: no new torque command from joint 1,2,3,4,5,6 for 200 periods: power off",
                           std::chrono::seconds(30)))
       << readFile(arm);
+  // deploy/rfms status says so, not only "stopped" in the supervisor's row.
+  const test::Outcome status = test::runCommand(kRfms, "status " + run.path.string(), 60);
+  EXPECT_NE(status.out.find("the supervisor is gone and 8 other node(s) are still running"), std::string::npos)
+      << status.out;
+  EXPECT_NE(status.out.find("timing (the supervisor's last view):"), std::string::npos) << status.out;
   // Given a moment, the brakes have stopped it: what the arm says when it is stopped.
   std::this_thread::sleep_for(std::chrono::seconds(1));
   const test::Outcome down = test::runCommand(kRfms, "down " + run.path.string(), 60);
