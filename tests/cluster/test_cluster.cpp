@@ -211,6 +211,21 @@ const char* kShortTask =
     "transform t rpy 180 -126.24 250 0 90 0\nposition p righty,down,flip T6 = t\n"
     "motion m joint 1.5 0.3\nmove p m\n";
 
+// A placement that is neither netns: nor ssh: was refused only when its node's turn came, with
+// the nodes before it left running (issue 15). It is refused before any node starts.
+TEST(Cluster, AWrongPlacementIsRefusedBeforeAnyNodeStarts) {
+  RunDir run("placement");
+  const std::string cfg = configWith(run.path, "bad.textproto", {});
+  std::ofstream(cfg, std::ios::app) << "placement { node: \"joint3\" via: \"bogus:host\" }\n";
+  const test::Outcome up =
+      test::runCommand(kRfms, "up --config " + cfg + " --run-dir " + run.path.string() + " --example", 60);
+  EXPECT_EQ(up.code, 2) << up.out << up.err;
+  EXPECT_NE(up.err.find("placement of joint3: 'bogus:host' is neither netns:NAME nor ssh:HOST"), std::string::npos)
+      << up.err;
+  for (const auto& f : fs::directory_iterator(run.path))
+    EXPECT_NE(f.path().extension(), ".pid") << "a node was started: " << f.path();
+}
+
 TEST(Cluster, DownMidMoveBringsTheArmToRestFirst) {
   RunDir run("down");
   const fs::path task = run.path / "slow.task";
