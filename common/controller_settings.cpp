@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "common/error.hpp"
+#include "common/text_proto.hpp"
 
 namespace rfms {
 
@@ -237,8 +238,7 @@ std::string settingsText(const proto::ControllerSettings& s) {
 
 proto::ControllerSettings parseSettingsText(const std::string& text, const std::string& where) {
   proto::ControllerSettings s;
-  if (!gp::TextFormat::ParseFromString(text, &s))
-    throw ConfigError(where + ": not valid controller settings (proto/controller.proto)");
+  parseTextProto(text, s, where);
   return s;
 }
 

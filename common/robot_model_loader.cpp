@@ -16,6 +16,7 @@
 #include "common/crba.hpp"
 #include "common/error.hpp"
 #include "common/text_file.hpp"
+#include "common/text_proto.hpp"
 #include "proto/robot_model.pb.h"
 
 namespace rfms {
@@ -24,18 +25,6 @@ namespace {
 
 namespace pb = google::protobuf;
 constexpr double kDeg = std::numbers::pi / 180.0;
-
-// Syntax errors from the protobuf parser, kept with their position.
-class CollectErrors : public pb::io::ErrorCollector {
- public:
-  void AddError(int line, pb::io::ColumnNumber column, const std::string& message) override {
-    if (first_.empty()) first_ = std::to_string(line + 1) + ":" + std::to_string(column + 1) + ": " + message;
-  }
-  const std::string& first() const { return first_; }
-
- private:
-  std::string first_;
-};
 
 // One step of a field path such as joints[2].drive.gear_ratio; index -1 for a singular field.
 struct Step {
@@ -200,12 +189,8 @@ JointModel convertJoint(const Checker& c, const proto::Joint& p, int i) {
 
 RobotModel parseRobotModel(const std::string& text, const std::string& source) {
   proto::RobotModel p;
-  pb::TextFormat::Parser parser;
-  CollectErrors errors;
   pb::TextFormat::ParseInfoTree tree;
-  parser.RecordErrorsTo(&errors);
-  parser.WriteLocationsTo(&tree);
-  if (!parser.ParseFromString(text, &p)) throw ConfigError(source + ":" + errors.first());
+  parseTextProto(text, p, source, &tree);
 
   const Checker c(source, &tree);
   RobotModel model;

@@ -14,6 +14,7 @@
 #include "common/controller_settings.hpp"
 #include "common/error.hpp"
 #include "common/text_file.hpp"
+#include "common/text_proto.hpp"
 
 namespace rfms {
 
@@ -64,8 +65,7 @@ ClusterSettings loadClusterConfig(const std::string& path, const std::string& ru
   ClusterSettings s;
   s.source = path;
   const std::string text = loadTextFile(path, "cluster configuration");
-  if (!google::protobuf::TextFormat::ParseFromString(text, &s.config))
-    throw ConfigError(path + ": not a valid cluster configuration (see proto/cluster.proto)");
+  parseTextProto(text, s.config, path);
   proto::ClusterConfig& c = s.config;
   auto fail = [&](const std::string& field, const std::string& why) {
     throw ConfigError(path + ": " + field + ": " + why);

@@ -57,6 +57,19 @@ TEST(ClusterConfig, AClockThatIsNoModeIsRefused) {
   EXPECT_NE(why.find("clock: must be CM_LOCKSTEP, CM_REALTIME or CM_PACED, got 7"), std::string::npos) << why;
 }
 
+// A syntax error used to give "not a valid cluster configuration", with the line, column and
+// reason only in the library's own message on stderr (issue 15).
+TEST(ClusterConfig, ASyntaxErrorIsNamedWithItsLineAndColumn) {
+  const std::string path = variant("clock: CM_LOCKSTEP", "clock: CM_LOCKSTE");
+  const std::string why = refusal(path);
+  // (protobuf places an unknown enum value at the token after it: the position is its own.)
+  ASSERT_EQ(why.rfind(path + ":", 0), 0u) << why;
+  const std::string position = why.substr(path.size() + 1, why.find(": ", path.size()) - path.size() - 1);
+  EXPECT_TRUE(position.find(':') != std::string::npos && position.find_first_not_of("0123456789:") == std::string::npos)
+      << "line:column, got '" << position << "'";
+  EXPECT_NE(why.find("Unknown enumeration value of \"CM_LOCKSTE\" for field \"clock\""), std::string::npos) << why;
+}
+
 TEST(ClusterConfig, TimeoutsHaveUpperBounds) {
   EXPECT_NE(refusal(variant("startup_timeout_ms: 10000", "startup_timeout_ms: 4294967295"))
                 .find("startup_timeout_ms: must be 100 .. 600000"),
