@@ -6,9 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <initializer_list>
-#include <limits>
 #include <numbers>
 #include <random>
 #include <sstream>
@@ -90,7 +88,6 @@ class Checker {
   const pb::TextFormat::ParseInfoTree* tree_;
 };
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 // Ranges beyond any arm: they keep a mistyped exponent (a mass of 1e30 kg, a torque limit of
 // 1e-300 N m, 1e300 encoder counts a revolution) from reaching the dynamics as a model.
 constexpr double kMaxMassKg = 1e4;

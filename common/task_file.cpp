@@ -1,7 +1,6 @@
 #include "common/task_file.hpp"
 
 #include <cmath>
-#include <fstream>
 #include <numbers>
 #include <sstream>
 

@@ -1,13 +1,9 @@
 #include "node/cluster_config.hpp"
 
-#include <google/protobuf/text_format.h>
-
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iterator>
-#include <sstream>
 #include <string>
 #include <utility>
 
