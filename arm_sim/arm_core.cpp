@@ -48,6 +48,7 @@ void ArmCore::sense(proto::ArmSensors& out) const {
   out.mutable_header()->set_sequence(period_);
   out.set_powered(powered_);
   out.set_stale_commands(stale_mask_);
+  out.set_missing_commands(missing_mask_);
   out.mutable_encoder()->Resize(kJoints, 0);
   out.mutable_index_count()->Resize(kJoints, 0);
   out.mutable_index()->Resize(kJoints, false);
@@ -104,8 +105,10 @@ const proto::TorqueCommand* ArmCore::renewed(int i, const proto::TorqueCommand* 
 
 void ArmCore::step(const std::array<const proto::TorqueCommand*, kJoints>& commands) {
   bool all_power = true;
+  missing_mask_ = 0;
   for (int i = 0; i < kJoints; ++i) {
     const proto::TorqueCommand* c = renewed(i, commands[static_cast<std::size_t>(i)]);
+    if (c == nullptr) missing_mask_ |= 1u << i;
     all_power = all_power && c != nullptr && c->power();
     command_[i] = c != nullptr && std::isfinite(c->torque()) ? c->torque() : 0.0;
   }

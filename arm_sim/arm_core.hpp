@@ -65,6 +65,8 @@ class ArmCore {
   bool powered() const { return powered_; }
   // Bit j-1: joint j's command went stale (ArmSensors.stale_commands).
   std::uint32_t staleCommands() const { return stale_mask_; }
+  // Bit j-1: the last period had no valid command from joint j (ArmSensors.missing_commands).
+  std::uint32_t missingCommands() const { return missing_mask_; }
   // The torques actually applied at the joints in the last period (after amplifier limits).
   const JointVec& appliedTorque() const { return applied_; }
 
@@ -85,7 +87,7 @@ class ArmCore {
   std::array<std::uint64_t, kJoints> command_period_{};
   std::array<std::uint32_t, kJoints> unrenewed_{};
   std::array<bool, kJoints> commanded_{};
-  std::uint32_t stale_mask_ = 0;
+  std::uint32_t stale_mask_ = 0, missing_mask_ = 0;
   bool powered_ = false;
   std::uint64_t period_ = 0, sequence_ = 0;
   int substeps_ = 1;

@@ -13,6 +13,7 @@ const char* describe(proto::EmergencyReason reason) {
     case proto::ER_CALIBRATION: return "index pulse not found";
     case proto::ER_OPERATOR: return "emergency stop requested";
     case proto::ER_UNREACHABLE: return "trajectory left the workspace";
+    case proto::ER_POWER_LOST: return "the arm lost its power (a torque command missing)";
     default: return "unknown";
   }
 }

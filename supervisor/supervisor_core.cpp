@@ -163,6 +163,7 @@ void SupervisorCore::setState(proto::RtState s, std::uint64_t k, SupervisorOutbo
     default: break;
   }
   if (s == proto::RT_IDLE) reason_ = proto::ER_NONE, reason_node_ = proto::NODE_NONE;
+  if (!powers(state_) && powers(s)) power_since_ = k;
   state_ = s;
   forwardEvents(k, events, out);
   SupervisorEvent e;
@@ -170,6 +171,24 @@ void SupervisorCore::setState(proto::RtState s, std::uint64_t k, SupervisorOutbo
   e.period = k;
   e.state = s;
   out.add(e);
+}
+
+bool SupervisorCore::powers(proto::RtState s) { return s != proto::RT_IDLE && s != proto::RT_EMGCY; }
+
+// The power request travels S_MAIL -> joints -> arm and comes back in the arm's sensors a period
+// later in lockstep, a few later in realtime; after that, an arm without power while the
+// controller keeps it on means a torque command went missing. Ignoring it would let a paused joint
+// drop the power silently, for as long as it stays paused.
+bool SupervisorCore::powerExpected(std::uint64_t k) const {
+  constexpr std::uint64_t kPowerOnPeriods = 10;
+  return powers(state_) && k >= power_since_ + kPowerOnPeriods;
+}
+
+// The joint whose command the arm missed first (lowest number); the arm itself when none is named.
+proto::Node SupervisorCore::culprit(std::uint32_t missing_commands) {
+  for (int i = 0; i < kJoints; ++i)
+    if ((missing_commands >> i & 1u) != 0) return jointNode(i);
+  return proto::NODE_ARM;
 }
 
 void SupervisorCore::emergency(proto::EmergencyReason reason, proto::Node node, std::uint64_t k,
@@ -244,6 +263,13 @@ void SupervisorCore::step(std::uint64_t k, const SupervisorInbox& in, Supervisor
       }
     }
   }
+  if (powerExpected(k) && in.arm != nullptr && !in.arm->powered()) {
+    // A joint that also missed its J_MAIL is a silent node (paused, stalled or dead), named at
+    // once rather than after the watchdog's N periods.
+    const proto::Node node = culprit(in.arm->missing_commands());
+    const bool silent = node != proto::NODE_ARM && last_seen_[static_cast<std::size_t>(node)] != k;
+    emergency(silent ? proto::ER_NODE_SILENT : proto::ER_POWER_LOST, node, k, out);
+  }
   if (state_ != proto::RT_EMGCY && state_ != proto::RT_IDLE) {
     for (int i = 0; i < kJoints && state_ != proto::RT_EMGCY; ++i) {
       const std::uint32_t f = faults_[static_cast<std::size_t>(i)];
@@ -292,7 +318,7 @@ void SupervisorCore::compose(std::uint64_t k, bool new_setpoint, SupervisorOutbo
   s.mutable_header()->set_sequence(++sequence_);
   s.set_rtstate(state_);
   s.set_traj_state(following ? trajectory_.state() : proto::TS_S0);
-  s.set_power(state_ != proto::RT_IDLE && state_ != proto::RT_EMGCY);
+  s.set_power(powers(state_));
   encode(following ? trajectory_.pose() : forwardKinematics(model_, servo_setpoint_), *s.mutable_t6());
   encode(following ? trajectory_.config() : ik_.configOf(servo_setpoint_), *s.mutable_config());
   s.set_new_setpoint(new_setpoint);

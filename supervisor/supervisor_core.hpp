@@ -5,7 +5,8 @@
 //
 // Mail of period k-1 (J_MAIL, PARCEL) and the arm's sensors of period k are its inputs at period
 // k. A node whose mail has not been seen for `watchdog_periods` periods sends the controller to
-// EMGCY naming it; so does any joint fault. EMGCY switches the power off (the arm's brakes stop
+// EMGCY naming it; so does any joint fault, and an arm without power while the controller keeps
+// the power on (a torque command missed the arm: ER_POWER_LOST naming the joint). EMGCY switches the power off (the arm's brakes stop
 // it), drops every move and latches until a reset, which returns to IDLE.
 //
 // step() is real-time safe: no allocation once the outgoing mails' repeated fields exist.
@@ -84,6 +85,9 @@ class SupervisorCore {
   std::string acceptMove(const proto::Move& move, std::uint64_t& id);
   std::string control(const proto::Control& c);
   void setState(proto::RtState s, std::uint64_t k, SupervisorOutbox& out);
+  static bool powers(proto::RtState s);
+  bool powerExpected(std::uint64_t k) const;
+  static proto::Node culprit(std::uint32_t missing_commands);
   void emergency(proto::EmergencyReason reason, proto::Node node, std::uint64_t k, SupervisorOutbox& out);
   void collect(std::uint64_t k, const SupervisorInbox& in);
   void forwardEvents(std::uint64_t k, TrajectoryEvents& events, SupervisorOutbox& out);
@@ -102,6 +106,7 @@ class SupervisorCore {
   proto::Node reason_node_ = proto::NODE_NONE;
   int jog_joint_ = 0, jog_direction_ = 0;
   std::uint64_t next_move_id_ = 1;
+  std::uint64_t power_since_ = 0;  // the period the power last went on
 
   // What the nodes last reported.
   std::array<std::uint64_t, kNodeSlots> last_seen_{};  // by proto::Node

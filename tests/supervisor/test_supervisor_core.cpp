@@ -23,10 +23,14 @@ class SupervisorTest : public ::testing::Test {
       jmail_[i].set_servo_setpoint(q_[i]);
     }
   }
-  // One period with mail from every node that is not silenced.
+  // One period with mail from every node that is not silenced. The arm's power follows the last
+  // S_MAIL's, as the joints' requests carry it, unless the test cuts it.
   void step() {
     SupervisorInbox in;
     sensors_.mutable_header()->set_period(k_);
+    sensors_.set_powered(out_.smail.power() && missing_commands_ == 0 && arm_unpowered_for_ == 0);
+    if (arm_unpowered_for_ > 0) --arm_unpowered_for_;
+    sensors_.set_missing_commands(missing_commands_);
     if (!arm_silent_) in.arm = &sensors_;
     for (int i = 0; i < kJoints; ++i) {
       jmail_[i].mutable_header()->set_period(k_ == 0 ? 0 : k_ - 1);
@@ -69,6 +73,8 @@ class SupervisorTest : public ::testing::Test {
   std::uint64_t k_ = 0;
   int silent_joint_ = -1;
   bool arm_silent_ = false;
+  std::uint32_t missing_commands_ = 0;  // the arm's report: whose torque commands it went without
+  int arm_unpowered_for_ = 0;            // periods the arm's power lags behind the request
 };
 
 TEST_F(SupervisorTest, PowersUpIdleCalibratesThenHolds) {
@@ -122,6 +128,41 @@ TEST_F(SupervisorTest, SilentArmAndMathAreNamedToo) {
   arm_silent_ = true;
   for (int n = 0; n < config_.watchdog_periods + 1; ++n) step();
   EXPECT_EQ(sup_.emergencyNode(), proto::NODE_ARM);
+}
+
+// A torque command that misses the arm takes its power off for that period. The controller must
+// not go on as if nothing happened: a joint that also missed its J_MAIL is silent (paused, say),
+// named at once; one whose J_MAIL came is named for the lost power.
+TEST_F(SupervisorTest, PowerLostUnderAPoweredStateIsAnEmergencyNamingTheJoint) {
+  toHold();
+  for (int n = 0; n < 10; ++n) step();
+  ASSERT_EQ(sup_.rtstate(), proto::RT_HOLD);
+  missing_commands_ = 1u << 4;
+  step();
+  EXPECT_EQ(sup_.rtstate(), proto::RT_EMGCY);
+  EXPECT_EQ(sup_.emergencyReason(), proto::ER_POWER_LOST);
+  EXPECT_EQ(sup_.emergencyNode(), proto::NODE_JOINT5);
+  EXPECT_FALSE(out_.smail.power());
+}
+
+TEST_F(SupervisorTest, APausedJointIsSilentAtOnceNotAfterTheWatchdog) {
+  toHold();
+  for (int n = 0; n < 10; ++n) step();
+  silent_joint_ = 1;
+  missing_commands_ = 1u << 1;
+  step();
+  EXPECT_EQ(sup_.rtstate(), proto::RT_EMGCY);
+  EXPECT_EQ(sup_.emergencyReason(), proto::ER_NODE_SILENT);
+  EXPECT_EQ(sup_.emergencyNode(), proto::NODE_JOINT2);
+}
+
+TEST_F(SupervisorTest, ThePowerMayTakeAFewPeriodsToComeOn) {
+  step();
+  ASSERT_TRUE(sup_.handle(test::controlRequest(proto::CC_CALIBRATE)).accepted());
+  // The arm still unpowered for the first periods after the power request: no emergency.
+  arm_unpowered_for_ = 5;
+  for (int n = 0; n < 5; ++n) step();
+  EXPECT_EQ(sup_.rtstate(), proto::RT_CALIB);
 }
 
 TEST_F(SupervisorTest, JointFaultsBecomeEmergencies) {
