@@ -23,9 +23,13 @@ int main(int argc, char** argv) {
         if (start == StartResult::kStopped) return 0;
         c.log.info("ready: {} at {} ms, {}", c.model.name, c.controller().dt_ms(), clockName(s.config.clock()));
         ArmShell shell(arm, s, pub, pull, sub, c.log);
-        if (shell.run() == ArmShell::Ended::kSignal)
-          c.log.info("stopped by signal after {} periods ({} torque commands missed); {}", arm.period(),
-                     shell.missing(), shell.restText());
-        return 0;
+        switch (shell.run()) {
+          case ArmShell::Ended::kSupervisorGone: return 3;  // goSafe() said why
+          case ArmShell::Ended::kSignal:
+            c.log.info("stopped by signal after {} periods ({} torque commands missed); {}", arm.period(),
+                       shell.missing(), shell.restText());
+            return 0;
+          default: return 0;
+        }
       });
 }

@@ -24,11 +24,16 @@ int main(int argc, char** argv) {
         if (start == StartResult::kRefused) return 2;
         if (start == StartResult::kStopped) return 0;
         c.log.info("ready");
-        JointShell shell(core, waitsForMail(s.config.clock()), sup, arm, to_supervisor, to_arm);
-        if (shell.run() == JointShell::Ended::kStopMail)
-          c.log.info("stop: {}", shell.stopReason());
-        else
-          c.log.info("stopped by signal");
-        return 0;
+        JointShell shell(core, waitsForMail(s.config.clock()), std::chrono::milliseconds(s.config.orphan_timeout_ms()),
+                         sup, arm, to_supervisor, to_arm);
+        switch (shell.run()) {
+          case JointShell::Ended::kStopMail: c.log.info("stop: {}", shell.stopReason()); return 0;
+          case JointShell::Ended::kSupervisorGone:
+            c.log.error("the supervisor has been silent for {} s (orphan_timeout_ms): no torque command since period {}; "
+                        "exiting",
+                        shell.orphanSeconds(), shell.lastPeriod());
+            return 3;
+          default: c.log.info("stopped by signal"); return 0;
+        }
       });
 }

@@ -19,11 +19,16 @@ int main(int argc, char** argv) {
         if (start == StartResult::kRefused) return 2;
         if (start == StartResult::kStopped) return 0;
         c.log.info("ready");
-        MathShell shell(math, sub, push);
-        if (shell.run() == MathShell::Ended::kStopMail)
-          c.log.info("stop: {} ({} parcels sent)", shell.stopReason(), shell.answered());
-        else
-          c.log.info("stopped by signal ({} parcels sent)", shell.answered());
-        return 0;
+        MathShell shell(math, std::chrono::milliseconds(s.config.orphan_timeout_ms()), sub, push);
+        switch (shell.run()) {
+          case MathShell::Ended::kStopMail:
+            c.log.info("stop: {} ({} parcels sent)", shell.stopReason(), shell.answered());
+            return 0;
+          case MathShell::Ended::kSupervisorGone:
+            c.log.error("the supervisor has been silent for {} s (orphan_timeout_ms) since period {}; exiting",
+                        shell.orphanSeconds(), shell.lastPeriod());
+            return 3;
+          default: c.log.info("stopped by signal ({} parcels sent)", shell.answered()); return 0;
+        }
       });
 }

@@ -73,7 +73,11 @@ ClusterSettings loadClusterConfig(const std::string& path, const std::string& ru
   robot = std::filesystem::weakly_canonical(robot, ec);
   if (ec) fail("robot", "'" + c.robot() + "': " + ec.message());
   c.set_robot(robot.string());
-  s.robot_digest = fileDigest(c.robot());
+  try {
+    s.robot_digest = fileDigest(c.robot());
+  } catch (const ConfigError& e) {
+    fail("robot", e.what());
+  }
   checkControllerSettings(c.controller(), path + ": controller");
   if (!proto::ClockMode_IsValid(c.clock()))
     fail("clock", "must be CM_LOCKSTEP, CM_REALTIME or CM_PACED, got " + std::to_string(c.clock()));
@@ -81,6 +85,13 @@ ClusterSettings loadClusterConfig(const std::string& path, const std::string& ru
     fail("lockstep_timeout_ms", "must be 1 .. 60000, got " + std::to_string(c.lockstep_timeout_ms()));
   if (c.startup_timeout_ms() < 100 || c.startup_timeout_ms() > 600'000)
     fail("startup_timeout_ms", "must be 100 .. 600000 (ten minutes), got " + std::to_string(c.startup_timeout_ms()));
+  if (c.orphan_timeout_ms() == 0) c.set_orphan_timeout_ms(10'000);
+  if (c.orphan_timeout_ms() < 1000 || c.orphan_timeout_ms() > 600'000)
+    fail("orphan_timeout_ms", "must be 1000 .. 600000 (ten minutes), got " + std::to_string(c.orphan_timeout_ms()));
+  // A supervisor waiting out a missing node's mail is slow, not gone.
+  if (c.orphan_timeout_ms() <= c.lockstep_timeout_ms())
+    fail("orphan_timeout_ms", "must be longer than lockstep_timeout_ms (" + std::to_string(c.lockstep_timeout_ms()) +
+                                  "), got " + std::to_string(c.orphan_timeout_ms()));
   const std::pair<const char*, std::string*> endpoints[] = {{"supervisor_pub", c.mutable_supervisor_pub()},
                                                             {"supervisor_pull", c.mutable_supervisor_pull()},
                                                             {"arm_pub", c.mutable_arm_pub()},

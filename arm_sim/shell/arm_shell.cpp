@@ -24,7 +24,8 @@ ArmShell::ArmShell(ArmCore& arm, const ClusterSettings& s, zmq::socket_t& pub, z
       // for the supervisor, or the supervisor would blame the arm for the joint's silence.
       timeout_(std::chrono::milliseconds(std::max(1, static_cast<int>(s.config.lockstep_timeout_ms()) / 2))),
       period_(std::chrono::duration_cast<SteadyClock::duration>(
-          std::chrono::duration<double>(sampleSeconds(s.config.controller())))) {}
+          std::chrono::duration<double>(sampleSeconds(s.config.controller())))),
+      silence_(std::chrono::milliseconds(s.config.orphan_timeout_ms())) {}
 
 ArmShell::Ended ArmShell::run(std::uint64_t periods) {
   if (!started_) t0_ = SteadyClock::now(), started_ = true;
@@ -33,13 +34,13 @@ ArmShell::Ended ArmShell::run(std::uint64_t periods) {
     arm_.sense(*out_.mutable_sensors());
     send(pub_, kTopicArm, out_, buffer_);
     if (lockstep_) {
-      if (!awaitSupervisor(k)) return Ended::kStopMail;
+      if (!awaitSupervisor(k)) return ended_;
       collectLockstep(k);
     } else {
       collectLatest();
       std::this_thread::sleep_until(t0_ + static_cast<SteadyClock::rep>(k + 1) * period_);
     }
-    if (!drainSupervisor()) return Ended::kStopMail;
+    if (!drainSupervisor()) return ended_;
     integrate(k);
     if (periods > 0 && ++done == periods) return Ended::kPeriods;
   }
@@ -53,25 +54,63 @@ std::string ArmShell::restText() const {
 
 // A mail from the supervisor: false when it is a stop.
 bool ArmShell::fromSupervisor() {
+  silence_.heard();
   const proto::Envelope& e = in_.mail();
   if (e.has_smail())
     supervisor_period_ = std::max(supervisor_period_, static_cast<std::int64_t>(e.smail().header().period()));
   if (!e.has_stop()) return true;
-  log_.info("stop: {}; after {} periods {}", e.stop().reason(), arm_.period(), restText());
+  const std::uint64_t k = arm_.period();
+  const bool was_resting = !arm_.powered() && arm_.qd().isZero();
+  bringToRest();
+  log_.info("stop: {}; after {} periods {}{}", e.stop().reason(), k, was_resting ? "" : "power off, brakes on; ",
+            restText());
+  ended_ = Ended::kStopMail;
   return false;
+}
+
+// As an amplifier whose controller stopped or fell silent: no torque and no power, and the brakes
+// stop the arm. The arm keeps its own clock for this (lockstep time stands still without the
+// supervisor); at most ten seconds, far more than the brakes need.
+void ArmShell::bringToRest() {
+  const std::array<const proto::TorqueCommand*, kJoints> none{};
+  const auto from = SteadyClock::now();
+  const auto end = from + std::chrono::seconds(10);
+  for (auto tick = from; SteadyClock::now() < end && !stopRequested();) {
+    arm_.step(none);
+    if (arm_.qd().isZero()) break;
+    std::this_thread::sleep_until(tick += period_);
+  }
+}
+
+void ArmShell::goSafe() {
+  ended_ = Ended::kSupervisorGone;
+  bringToRest();
+  log_.error("the supervisor has been silent for {} s (orphan_timeout_ms): power off, brakes on; {}; exiting",
+             silence_.boundSeconds(), restText());
 }
 
 // Lockstep: period k of the arm follows period k of the supervisor, so that the arm never runs
 // ahead, even with every joint gone. False when a stop came.
 bool ArmShell::awaitSupervisor(std::uint64_t k) {
-  while (supervisor_period_ < static_cast<std::int64_t>(k) && !stopRequested())
-    if (receive(sub_, in_, 100) && !fromSupervisor()) return false;
-  return true;
+  while (supervisor_period_ < static_cast<std::int64_t>(k) && !stopRequested()) {
+    if (receive(sub_, in_, 100)) {
+      if (!fromSupervisor()) return false;
+    } else if (silence_.gone()) {
+      goSafe();
+      return false;
+    }
+  }
+  ended_ = Ended::kSignal;
+  return !stopRequested();
 }
 
 bool ArmShell::drainSupervisor() {
   while (receive(sub_, in_, 0))
     if (!fromSupervisor()) return false;
+  if (silence_.gone()) {
+    goSafe();
+    return false;
+  }
   return true;
 }
 

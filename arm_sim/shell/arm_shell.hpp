@@ -3,7 +3,8 @@
 // configured timeout) for all six commands of period k; a missing one counts as no power.
 // Realtime: it ticks on the wall clock with the latest commands, and its watchdog (ArmCore) takes
 // the power off when a joint's command is not renewed. After each period it reports the commands
-// it received and applied, for the supervisor's run log.
+// it received and applied, for the supervisor's run log. Without any mail from the supervisor for
+// orphan_timeout_ms it goes safe on its own clock (power off, brakes on, until at rest) and ends.
 #pragma once
 
 #include <spdlog/spdlog.h>
@@ -17,6 +18,7 @@
 #include "node/cluster_config.hpp"
 #include "node/mail_slot.hpp"
 #include "node/mail_wait.hpp"
+#include "node/supervisor_silence.hpp"
 
 namespace rfms {
 
@@ -25,16 +27,20 @@ class ArmShell {
   ArmShell(ArmCore& arm, const ClusterSettings& s, zmq::socket_t& pub, zmq::socket_t& pull, zmq::socket_t& sub,
            spdlog::logger& log);
 
-  enum class Ended { kStopMail, kSignal, kPeriods };
-  // Period after period until the supervisor's stop, a stop signal, or (`periods` > 0) that many.
+  enum class Ended { kStopMail, kSignal, kPeriods, kSupervisorGone };
+  // Period after period until the supervisor's stop, a stop signal, the supervisor's silence (the
+  // arm is then at rest with its power off), or (`periods` > 0) that many.
   Ended run(std::uint64_t periods = 0);
   long missing() const { return missing_; }
+  double orphanSeconds() const { return silence_.boundSeconds(); }
   // "the power is off, fastest joint 0 rad/s"
   std::string restText() const;
 
  private:
   bool fromSupervisor();
   bool awaitSupervisor(std::uint64_t k);
+  void bringToRest();
+  void goSafe();
   bool drainSupervisor();
   void take(int j);
   void collectLockstep(std::uint64_t k);
@@ -49,6 +55,8 @@ class ArmShell {
   const bool lockstep_;
   const std::uint32_t watchdog_;
   const SteadyClock::duration timeout_, period_;
+  SupervisorSilence silence_;
+  Ended ended_ = Ended::kSignal;  // why awaitSupervisor() or drainSupervisor() said stop
   SteadyClock::time_point t0_{};
   bool started_ = false;
   proto::Envelope out_, report_;

@@ -7,10 +7,12 @@
 
 namespace rfms {
 
-JointShell::JointShell(JointCore& core, bool lockstep, zmq::socket_t& supervisor, zmq::socket_t& arm,
-                       zmq::socket_t& to_supervisor, zmq::socket_t& to_arm)
+JointShell::JointShell(JointCore& core, bool lockstep, std::chrono::milliseconds orphan_timeout,
+                       zmq::socket_t& supervisor, zmq::socket_t& arm, zmq::socket_t& to_supervisor,
+                       zmq::socket_t& to_arm)
     : core_(core),
       lockstep_(lockstep),
+      silence_(orphan_timeout),
       supervisor_(supervisor),
       arm_(arm),
       to_supervisor_(to_supervisor),
@@ -18,8 +20,10 @@ JointShell::JointShell(JointCore& core, bool lockstep, zmq::socket_t& supervisor
 
 JointShell::Ended JointShell::run(std::uint64_t answers) {
   for (std::uint64_t sent = 0; !stopRequested();) {
+    if (silence_.gone()) return Ended::kSupervisorGone;
     const int which = pollAny({&supervisor_, &arm_}, 100);
     if (which == 0 && receive(supervisor_, *in_, 0)) {
+      silence_.heard();
       if (in_->mail().has_stop()) {
         stop_reason_ = in_->mail().stop().reason();
         return Ended::kStopMail;

@@ -5,31 +5,37 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <zmq.hpp>
 
 #include "joint_node/joint_core.hpp"
 #include "node/mail_slot.hpp"
+#include "node/supervisor_silence.hpp"
 #include "proto/cluster.pb.h"
 
 namespace rfms {
 
 class JointShell {
  public:
-  JointShell(JointCore& core, bool lockstep, zmq::socket_t& supervisor, zmq::socket_t& arm,
-             zmq::socket_t& to_supervisor, zmq::socket_t& to_arm);
+  // `orphan_timeout`: how long it goes on without any mail from the supervisor.
+  JointShell(JointCore& core, bool lockstep, std::chrono::milliseconds orphan_timeout, zmq::socket_t& supervisor,
+             zmq::socket_t& arm, zmq::socket_t& to_supervisor, zmq::socket_t& to_arm);
 
-  enum class Ended { kStopMail, kSignal, kAnswers };
-  // Answers until the supervisor's stop, a stop signal, or (`answers` > 0) that many answers.
+  enum class Ended { kStopMail, kSignal, kAnswers, kSupervisorGone };
+  // Answers until the supervisor's stop, a stop signal, the supervisor's silence for the orphan
+  // timeout (no S_MAIL, so no torque command has been sent since), or (`answers` > 0) that many.
   Ended run(std::uint64_t answers = 0);
 
   const std::string& stopReason() const { return stop_reason_; }
   std::uint64_t lastPeriod() const { return last_period_; }
+  double orphanSeconds() const { return silence_.boundSeconds(); }
 
  private:
   JointCore& core_;
   const bool lockstep_;
+  SupervisorSilence silence_;
   zmq::socket_t &supervisor_, &arm_, &to_supervisor_, &to_arm_;
   // Mail is parsed into preallocated slots and kept by swapping pointers.
   std::array<MailSlot, 3> slots_;

@@ -7,7 +7,9 @@ namespace rfms {
 
 MathShell::Ended MathShell::run(std::uint64_t answers) {
   for (std::uint64_t sent = 0; !stopRequested();) {
+    if (silence_.gone()) return Ended::kSupervisorGone;
     if (!receive(supervisor_, in_, 100)) continue;
+    silence_.heard();
     if (in_.mail().has_stop()) {
       stop_reason_ = in_.mail().stop().reason();
       return Ended::kStopMail;

@@ -3,31 +3,38 @@
 // the PARCEL sent from a reused envelope.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <zmq.hpp>
 
 #include "math_node/math_core.hpp"
 #include "node/mail_slot.hpp"
+#include "node/supervisor_silence.hpp"
 #include "proto/cluster.pb.h"
 
 namespace rfms {
 
 class MathShell {
  public:
-  MathShell(MathCore& core, zmq::socket_t& supervisor, zmq::socket_t& to_supervisor)
-      : core_(core), supervisor_(supervisor), to_supervisor_(to_supervisor) {}
+  // `orphan_timeout`: how long it goes on without any mail from the supervisor.
+  MathShell(MathCore& core, std::chrono::milliseconds orphan_timeout, zmq::socket_t& supervisor,
+            zmq::socket_t& to_supervisor)
+      : core_(core), silence_(orphan_timeout), supervisor_(supervisor), to_supervisor_(to_supervisor) {}
 
-  enum class Ended { kStopMail, kSignal, kAnswers };
-  // Answers until the supervisor's stop, a stop signal, or (`answers` > 0) that many answers.
+  enum class Ended { kStopMail, kSignal, kAnswers, kSupervisorGone };
+  // Answers until the supervisor's stop, a stop signal, the supervisor's silence for the orphan
+  // timeout, or (`answers` > 0) that many answers.
   Ended run(std::uint64_t answers = 0);
 
   const std::string& stopReason() const { return stop_reason_; }
   std::uint64_t answered() const { return answered_; }
   std::uint64_t lastPeriod() const { return last_period_; }
+  double orphanSeconds() const { return silence_.boundSeconds(); }
 
  private:
   MathCore& core_;
+  SupervisorSilence silence_;
   zmq::socket_t &supervisor_, &to_supervisor_;
   MailSlot in_;
   proto::Envelope out_;

@@ -157,7 +157,10 @@ void ClusterLoop::stopCluster(const std::string& reason) {
   proto::Envelope stop;
   stop.mutable_stop()->set_reason(reason);
   rfms::send(pub_, kTopicControl, stop, buffer_);
-  // Give the subscribers a moment to take it before the socket closes.
+  // A node that was paused or slow has a backlog of mail queued ahead of the stop: closing with the
+  // nodes' linger of 0 would drop the stop with it, and leave that node to its orphan timeout.
+  // Up to 2 s to deliver it (a dead node's queue is dropped at once, so only a living one waits).
+  pub_.set(zmq::sockopt::linger, 2000);
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
   log_.info("stopped the cluster after {} periods: {}", k_, reason);
 }

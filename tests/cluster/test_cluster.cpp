@@ -3,6 +3,7 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -149,6 +150,50 @@ TEST_P(KilledNode, IsAnEmergencyNamingItAndTheArmComesToRest) {
 
 INSTANTIATE_TEST_SUITE_P(Nodes, KilledNode, ::testing::Values("joint3", "math", "arm"));
 
+// A node paused (SIGSTOP) mid-move in a paced cluster, then let go. A joint paused for 0.3 s costs
+// the arm its power at once: an emergency naming the joint, not a silent power drop (issue 15).
+// A paused arm or math server costs no power (the arm's time stands still with it; the parcels
+// are background work the joints may miss for a while): each is named once it has been silent
+// for the watchdog's periods (10, each waited out for 100 ms by the paced supervisor).
+struct Pause {
+  std::string node;
+  int ms;
+};
+
+void PrintTo(const Pause& p, std::ostream* os) { *os << p.node << " for " << p.ms << " ms"; }
+
+class PausedNode : public ::testing::TestWithParam<Pause> {};
+
+TEST_P(PausedNode, IsAnEmergencyNamingItAndTheArmComesToRest) {
+  const Pause pause = GetParam();
+  RunDir run("pause-" + pause.node);
+  const std::string config = configWith(run.path, "paced.textproto", {{"clock: CM_LOCKSTEP", "clock: CM_PACED"}});
+  const fs::path task = run.path / "slow.task";
+  std::ofstream(task) << "transform t rpy 180 -126.24 250 0 90 0\nposition p righty,down,flip T6 = t\n"
+                         "motion slow joint 8 1\nmove p slow\n";
+  const test::Outcome up = test::runCommand(
+      kRfms, "up --config " + config + " --task " + task.string() + " --run-dir " + run.path.string(), 60);
+  ASSERT_EQ(up.code, 0) << up.err;
+  const fs::path log = run.path / "supervisor.log";
+  ASSERT_TRUE(waitForText(log, "move #1 started", std::chrono::seconds(120))) << readFile(log);
+  const pid_t victim = std::stoi(readFile(run.path / (pause.node + ".pid")));
+  ASSERT_EQ(kill(victim, SIGSTOP), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(pause.ms));
+  ASSERT_EQ(kill(victim, SIGCONT), 0);
+
+  const std::string name = pause.node == "joint3" ? "joint 3" : pause.node;
+  EXPECT_TRUE(waitForText(log, "EMGCY: node silent (" + name + ")", std::chrono::seconds(60))) << readFile(log);
+  EXPECT_TRUE(waitForText(log, "stopped the cluster", std::chrono::seconds(60))) << readFile(log);
+  EXPECT_TRUE(waitForText(run.path / "arm.log", "the power is off, fastest joint 0 rad/s", std::chrono::seconds(10)))
+      << readFile(run.path / "arm.log");
+  const test::Outcome down = test::runCommand(kRfms, "down " + run.path.string(), 60);
+  EXPECT_EQ(down.code, 0) << down.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(Nodes, PausedNode,
+                         ::testing::Values(Pause{"joint3", 300}, Pause{"arm", 2000}, Pause{"math", 2000}),
+                         [](const ::testing::TestParamInfo<Pause>& i) { return i.param.node; });
+
 // Waits for `text` in a node's log; false at once when `unless` appears first.
 bool waitForTextUnless(const fs::path& p, const std::string& text, const std::string& unless,
                        std::chrono::seconds timeout) {
@@ -203,6 +248,68 @@ TEST(Cluster, TheRealtimeArmTakesItsPowerOffWhenTheSupervisorIsKilled) {
   EXPECT_EQ(down.code, 0) << down.err;
   EXPECT_TRUE(waitForText(arm, "the power is off, fastest joint 0 rad/s", std::chrono::seconds(10))) << readFile(arm);
 }
+
+bool processGone(pid_t pid) { return kill(pid, 0) != 0 && errno == ESRCH; }
+
+// Whether every process in `pids` has ended within `timeout`.
+bool allGoneWithin(const std::vector<pid_t>& pids, std::chrono::seconds timeout) {
+  const auto end = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    if (std::all_of(pids.begin(), pids.end(), processGone)) return true;
+    if (std::chrono::steady_clock::now() > end) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+}
+
+// A supervisor killed or paused mid-move, in a paced cluster: no node waits for it forever. Each
+// goes safe and exits after orphan_timeout_ms (2 s here), the arm at rest with its power off; a
+// paused supervisor that comes back finds its nodes gone and ends in EMGCY.
+class LostSupervisor : public ::testing::TestWithParam<int> {};
+
+TEST_P(LostSupervisor, EveryNodeGoesSafeAndExitsWithinTheOrphanTimeout) {
+  const int signal = GetParam();
+  RunDir run(signal == SIGKILL ? "orphan-kill" : "orphan-stop");
+  const std::string config = configWith(run.path, "orphan.textproto",
+                                        {{"clock: CM_LOCKSTEP", "clock: CM_PACED"},
+                                         {"orphan_timeout_ms: 10000", "orphan_timeout_ms: 2000"}});
+  const fs::path task = run.path / "slow.task";
+  std::ofstream(task) << "transform t rpy 180 -126.24 250 0 90 0\nposition p righty,down,flip T6 = t\n"
+                         "motion slow joint 8 1\nmove p slow\n";
+  const test::Outcome up = test::runCommand(
+      kRfms, "up --config " + config + " --task " + task.string() + " --run-dir " + run.path.string(), 60);
+  ASSERT_EQ(up.code, 0) << up.err;
+  const fs::path log = run.path / "supervisor.log";
+  ASSERT_TRUE(waitForText(log, "move #1 started", std::chrono::seconds(120))) << readFile(log);
+  std::vector<pid_t> nodes;
+  for (const char* n : {"arm", "math", "joint1", "joint2", "joint3", "joint4", "joint5", "joint6"})
+    nodes.push_back(std::stoi(readFile(run.path / (std::string(n) + ".pid"))));
+  const pid_t supervisor = std::stoi(readFile(run.path / "supervisor.pid"));
+  ASSERT_EQ(kill(supervisor, signal), 0);
+
+  // 2 s of silence, up to 10 s for the arm's brakes (they need far less), and a busy machine's slack.
+  EXPECT_TRUE(allGoneWithin(nodes, std::chrono::seconds(30)));
+  const std::string arm = readFile(run.path / "arm.log");
+  EXPECT_NE(arm.find("the supervisor has been silent for 2 s (orphan_timeout_ms): power off, brakes on; the power "
+                     "is off, fastest joint 0 rad/s; exiting"),
+            std::string::npos)
+      << arm;
+  for (const char* n : {"math", "joint1", "joint6"})
+    EXPECT_NE(readFile(run.path / (std::string(n) + ".log")).find("the supervisor has been silent for 2 s"),
+              std::string::npos)
+        << n << ": " << readFile(run.path / (std::string(n) + ".log"));
+  if (signal == SIGSTOP) {
+    ASSERT_EQ(kill(supervisor, SIGCONT), 0);
+    EXPECT_TRUE(waitForText(log, "EMGCY: node silent", std::chrono::seconds(60))) << readFile(log);
+    EXPECT_TRUE(allGoneWithin({supervisor}, std::chrono::seconds(60))) << readFile(log);
+  }
+  const test::Outcome down = test::runCommand(kRfms, "down " + run.path.string(), 60);
+  EXPECT_EQ(down.code, 0) << down.out << down.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(Signals, LostSupervisor, ::testing::Values(SIGKILL, SIGSTOP),
+                         [](const ::testing::TestParamInfo<int>& i) {
+                           return std::string(i.param == SIGKILL ? "Killed" : "Paused");
+                         });
 
 const char* kShortTask =
     "transform t rpy 180 -126.24 250 0 90 0\nposition p righty,down,flip T6 = t\n"
@@ -264,7 +371,7 @@ TEST(Cluster, RunsOverTcpOnLoopback) {
 // authorised client key), and joint 3 placed on it; deploy/rfms starts and stops it over ssh.
 TEST(Cluster, AJointStartedOverSsh) {
   if (geteuid() != 0 || !fs::exists("/usr/sbin/sshd") || std::system("command -v ssh-keygen >/dev/null") != 0)
-    GTEST_SKIP() << "needs root and openssh-server (deploy/install-deps installs it)";
+    GTEST_SKIP() << "needs root and openssh-server (deploy/install-deps --for-tests installs it)";
   RunDir run("ssh");
   const fs::path d = run.path;
   ASSERT_EQ(

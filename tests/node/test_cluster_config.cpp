@@ -77,6 +77,18 @@ TEST(ClusterConfig, TimeoutsHaveUpperBounds) {
   EXPECT_NE(refusal(variant("lockstep_timeout_ms: 100", "lockstep_timeout_ms: 100000"))
                 .find("lockstep_timeout_ms: must be 1 .. 60000"),
             std::string::npos);
+  EXPECT_NE(refusal(variant("orphan_timeout_ms: 10000", "orphan_timeout_ms: 999"))
+                .find("orphan_timeout_ms: must be 1000 .. 600000"),
+            std::string::npos);
+  const std::string why = refusal(variant("lockstep_timeout_ms: 100", "lockstep_timeout_ms: 20000"));
+  EXPECT_NE(why.find("orphan_timeout_ms: must be longer than lockstep_timeout_ms (20000), got 10000"),
+            std::string::npos)
+      << why;
+}
+
+TEST(ClusterConfig, AnUnsetOrphanTimeoutIsTenSeconds) {
+  const std::string path = variant("orphan_timeout_ms: 10000", "");
+  EXPECT_EQ(loadClusterConfig(path, test::scratchDir().string()).config.orphan_timeout_ms(), 10000u);
 }
 
 TEST(ClusterConfig, EndpointsAreCheckedOneByOneAndMustDiffer) {

@@ -34,6 +34,7 @@ ClusterSettings inprocCluster() {
   c.set_clock(proto::CM_LOCKSTEP);
   c.set_lockstep_timeout_ms(5000);  // a loaded machine must not turn into missed mail
   c.set_startup_timeout_ms(20000);
+  c.set_orphan_timeout_ms(60000);
   c.set_supervisor_pub("inproc://supervisor.pub");
   c.set_supervisor_pull("inproc://supervisor.pull");
   c.set_arm_pub("inproc://arm.pub");
@@ -110,12 +111,13 @@ TEST(ShellAllocation, NoNodesPeriodThreadAllocatesWithTheRunLogOn) {
             traces[n], [&] { return shell.run(50) == ArmShell::Ended::kPeriods; }, [&] { return core.period() - 1; });
       } else if (node == proto::NODE_MATH) {
         MathCore core(model, mathConfigFor(model, settings));
-        MathShell shell(core, *sub, *push);
+        MathShell shell(core, std::chrono::milliseconds(s.config.orphan_timeout_ms()), *sub, *push);
         trace(
             traces[n], [&] { return shell.run(50) == MathShell::Ended::kAnswers; }, [&] { return shell.lastPeriod(); });
       } else {
         JointCore core(model, jointConfigFor(model, settings, node - proto::NODE_JOINT1 + 1));
-        JointShell shell(core, true, *sub, *joint_arm, *push, *joint_to_arm);
+        JointShell shell(core, true, std::chrono::milliseconds(s.config.orphan_timeout_ms()), *sub, *joint_arm, *push,
+                         *joint_to_arm);
         trace(
             traces[n], [&] { return shell.run(50) == JointShell::Ended::kAnswers; },
             [&] { return shell.lastPeriod(); });
