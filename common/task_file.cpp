@@ -199,7 +199,12 @@ std::vector<TaskStatement> parseTaskFile(const std::string& text, const std::str
         c->set_command(proto::CC_EMERGENCY_STOP);
       else if (what == "jog") {
         c->set_command(proto::CC_JOG);
-        c->set_joint(static_cast<int>(p.number("joint number")));
+        // Checked before the conversion: a double out of int's range converts to anything, and
+        // 2.9 would have jogged joint 2.
+        const double joint = p.number("joint number");
+        if (joint != std::floor(joint) || joint < 1 || joint > kJoints)
+          p.fail("jog: the joint must be a whole number 1..6");
+        c->set_joint(static_cast<int>(joint));
         const std::string dir = p.need("+ or -");
         if (dir != "+" && dir != "-") p.fail("jog direction '" + dir + "': expected + or -");
         c->set_direction(dir == "+" ? 1 : -1);

@@ -69,6 +69,11 @@ TEST(TaskFile, ErrorsNameTheLine) {
   EXPECT_NE(refusal("move a b c\n").find("unexpected 'c'"), std::string::npos);
   EXPECT_NE(refusal("units cm deg\n").find("length unit 'cm'"), std::string::npos);
   EXPECT_NE(refusal("at -1\n").find("t.task:1: at -1"), std::string::npos);
+  // 2.9 used to jog joint 2, and 9999999999 to convert out of int's range (undefined behaviour).
+  for (const char* joint : {"2.9", "9999999999", "0", "7", "-1e300"})
+    EXPECT_NE(refusal(std::string("control jog ") + joint + " +\n").find("t.task:1: jog: the joint must be a whole number"),
+              std::string::npos)
+        << joint;
   EXPECT_NE(refusal("at soon\n").find("'soon' is not a number"), std::string::npos);
 }
 
