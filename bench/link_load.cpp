@@ -16,6 +16,7 @@
 #include "client/rfms_client.hpp"
 #include "common/mail_codec.hpp"
 #include "common/statistics.hpp"
+#include "common/command_line.hpp"
 
 using rfms::percentile;
 
@@ -35,7 +36,7 @@ int main(int argc, char** argv) {
   app.add_option("--reorder", options.faults.reorder, "reordering")->check(CLI::Range(0.0, 1.0));
   app.add_option("--corrupt", options.faults.corrupt, "corruption")->check(CLI::Range(0.0, 1.0));
   app.add_option("--label", label, "name of this run in the output");
-  CLI11_PARSE(app, argc, argv);
+  if (const auto code = rfms::parseCommandLine(app, argc, argv)) return *code;
   options.link.timeout_s = timeout_ms * 1e-3;
   options.link.max_tries = 1000;
 

@@ -14,6 +14,7 @@
 #include "common/error.hpp"
 #include "common/mail_codec.hpp"
 #include "common/mail_names.hpp"
+#include "common/command_line.hpp"
 
 using namespace rfms;
 
@@ -79,11 +80,7 @@ int main(int argc, char** argv) {
   auto* power_off = app.add_subcommand("power-off", "switch the power off (brakes on)");
   auto* hold = app.add_subcommand("hold", "power on and hold where the arm is");
   auto* free = app.add_subcommand("free", "gravity compensation only: the arm can be moved by hand");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
-  }
+  if (const auto code = parseCommandLine(app, argc, argv)) return *code;
   options.link.timeout_s = timeout_ms * 1e-3;
   // A bad file or flag exits 2; a request the supervisor refused, a move that failed or a link
   // that gave up are outcomes of the run, not errors of this program's input: exit 1.

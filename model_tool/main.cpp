@@ -21,12 +21,12 @@
 #include "common/transform.hpp"
 #include "model_tool/demo.hpp"
 #include "model_tool/json.hpp"
+#include "common/command_line.hpp"
 
 namespace {
 
 using namespace rfms;
 
-constexpr int kUsageError = 2;
 
 JointVec jointVector(const std::vector<double>& v, const char* flag) {
   if (v.size() != kJoints)
@@ -86,12 +86,7 @@ int main(int argc, char** argv) {
       ->delimiter(',')
       ->expected(3);
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);
-    return code == 0 ? 0 : kUsageError;
-  }
+  if (const auto code = parseCommandLine(app, argc, argv)) return *code;
 
   return guardedMain(
       [&] {

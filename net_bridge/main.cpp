@@ -16,6 +16,7 @@
 #include "net_bridge/udp_socket.hpp"
 #include "node/node_shell.hpp"
 #include "node/status_writer.hpp"
+#include "common/command_line.hpp"
 
 namespace {
 
@@ -46,11 +47,7 @@ int main(int argc, char** argv) {
   app.add_option("--reorder", faults.reorder, "... of reordering")->check(CLI::Range(0.0, 1.0));
   app.add_option("--corrupt", faults.corrupt, "... of corruption")->check(CLI::Range(0.0, 1.0));
   app.add_option("--fault-seed", fault_seed, "seed of the fault injection")->capture_default_str();
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
-  }
+  if (const auto code = parseCommandLine(app, argc, argv)) return *code;
   auto log = makeNodeLogger("bridge");
   installStopSignals();
   const int code = guardedMain(

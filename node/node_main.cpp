@@ -2,6 +2,7 @@
 
 #include "common/error.hpp"
 #include "common/robot_model_loader.hpp"
+#include "common/command_line.hpp"
 
 namespace rfms {
 
@@ -9,11 +10,7 @@ int runNode(int argc, char** argv, CLI::App& app, const std::function<std::strin
             const std::function<int(NodeContext&)>& body) {
   NodeOptions options;
   addNodeOptions(app, options);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
-  }
+  if (const auto code = parseCommandLine(app, argc, argv)) return *code;
   auto log = makeNodeLogger(name());
   installStopSignals();
   const int code = guardedMain(

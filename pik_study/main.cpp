@@ -12,6 +12,7 @@
 #include "common/error.hpp"
 #include "common/robot_model_loader.hpp"
 #include "pik_study/study_report.hpp"
+#include "common/command_line.hpp"
 
 using namespace rfms;
 using namespace rfms::study;
@@ -50,11 +51,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--out", out_dir, "directory for results.md and segments.csv");
   app.add_option("--plots", plots_dir, "directory for histograms and their PNG pictures (needs gnuplot)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
-  }
+  if (const auto code = parseCommandLine(app, argc, argv)) return *code;
   return guardedMain(
       [&] {
         if (count < 1) throw ConfigError("--count must be at least 1");

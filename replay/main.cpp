@@ -31,6 +31,7 @@
 #include "replay/rerun.hpp"
 #include "replay/signals.hpp"
 #include "replay/verify.hpp"
+#include "common/command_line.hpp"
 
 int main(int argc, char** argv) {
   using namespace rfms;
@@ -67,7 +68,7 @@ int main(int argc, char** argv) {
   plot->add_option("LOG", path, "the run log")->required();
   std::string picture;
   plot->add_option("-o,--output", picture, "FILE.png or FILE.svg")->required();
-  CLI11_PARSE(app, argc, argv);
+  if (const auto code = parseCommandLine(app, argc, argv)) return *code;
   return guardedMain(
       [&] {
         RunLog run;

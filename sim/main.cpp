@@ -22,6 +22,7 @@
 #include "common/text_file.hpp"
 #include "sim/run_recording.hpp"
 #include "sim/task_runner.hpp"
+#include "common/command_line.hpp"
 
 int main(int argc, char** argv) {
   using namespace rfms;
@@ -59,11 +60,7 @@ int main(int argc, char** argv) {
   app.add_flag("--json", json, "print the summary as JSON");
   std::string log_path;
   app.add_option("--log", log_path, "write a run log (MCAP) to this file (rfms-replay reads it)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
-  }
+  if (const auto code = parseCommandLine(app, argc, argv)) return *code;
 
   return guardedMain(
       [&] {

@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "client/rfms_client.hpp"
+#include "common/command_line.hpp"
 
 int main(int argc, char** argv) {
   using rfms::RfmsClient;
@@ -15,7 +16,7 @@ int main(int argc, char** argv) {
   int cycles = 2;
   app.add_option("--bridge", options.bridge, "the bridge, host:port")->capture_default_str();
   app.add_option("--cycles", cycles, "how many parts to move")->capture_default_str()->check(CLI::Range(1, 1000));
-  CLI11_PARSE(app, argc, argv);
+  if (const auto code = rfms::parseCommandLine(app, argc, argv)) return *code;
   try {
     RfmsClient arm(options);
     arm.beginTask("pick-and-place");

@@ -6,13 +6,14 @@
 #include <CLI/CLI.hpp>
 
 #include "client/rfms_client.hpp"
+#include "common/command_line.hpp"
 
 int main(int argc, char** argv) {
   using rfms::RfmsClient;
   CLI::App app{"pumatask: the RFMS manual's example task, through rfms-bridge"};
   rfms::ClientOptions options;
   app.add_option("--bridge", options.bridge, "the bridge, host:port")->capture_default_str();
-  CLI11_PARSE(app, argc, argv);
+  if (const auto code = rfms::parseCommandLine(app, argc, argv)) return *code;
   try {
     RfmsClient arm(options);
     arm.beginTask("pumatask");

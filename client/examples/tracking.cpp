@@ -15,6 +15,7 @@
 #include "client/rfms_client.hpp"
 #include "common/mail_codec.hpp"
 #include "common/statistics.hpp"
+#include "common/command_line.hpp"
 
 using rfms::percentile;
 
@@ -33,7 +34,7 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(0.0, 60.0));
   app.add_option("--circle-s", period_s, "time for one circle")->capture_default_str()->check(CLI::Range(0.5, 60.0));
-  CLI11_PARSE(app, argc, argv);
+  if (const auto code = rfms::parseCommandLine(app, argc, argv)) return *code;
   try {
     RfmsClient arm(options);
     arm.beginTask("tracking");
