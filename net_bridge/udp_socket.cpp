@@ -25,12 +25,16 @@ UdpPeer resolvePeer(const std::string& host_port) {
   const auto colon = host_port.rfind(':');
   if (colon == std::string::npos || colon == 0 || colon + 1 == host_port.size())
     throw ConfigError("'" + host_port + "' is not host:port");
+  // getaddrinfo takes port 99999 modulo 65536, or a service name: only a number in range is a port.
+  const std::string port = host_port.substr(colon + 1);
+  if (port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos || std::stoul(port) > 65535)
+    throw ConfigError("'" + host_port + "': the port '" + port + "' is not 0 .. 65535");
   std::string host = host_port.substr(0, colon);
   if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
   addrinfo hints{};
   hints.ai_socktype = SOCK_DGRAM;
   addrinfo* found = nullptr;
-  const int rc = getaddrinfo(host.c_str(), host_port.substr(colon + 1).c_str(), &hints, &found);
+  const int rc = getaddrinfo(host.c_str(), port.c_str(), &hints, &found);
   if (rc != 0) throw ConfigError("cannot resolve '" + host_port + "': " + gai_strerror(rc));
   UdpPeer p;
   std::memcpy(&p.address, found->ai_addr, found->ai_addrlen);
