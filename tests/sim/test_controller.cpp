@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <map>
+#include <numbers>
 #include <stdexcept>
 #include <string>
 
@@ -189,6 +190,136 @@ TEST_P(SilentNode, IsAnEmergencyNamingItWithinTheWatchdogPeriod) {
 
 INSTANTIATE_TEST_SUITE_P(Nodes, SilentNode, ::testing::Values(proto::NODE_JOINT3, proto::NODE_MATH, proto::NODE_ARM),
                          [](const auto& p) { return proto::Node_Name(p.param).substr(5); });
+
+// Every other emergency reason and every control, end to end in the controller (issue 15). Each
+// ends with the arm at rest; where the power goes off, the brakes hold it there.
+bool inState(Harness& h, proto::RtState s) { return h.supervisor().rtstate() == s; }
+
+// At rest under the servo: how far any joint wanders in a second, after half a second to settle
+// (rad). Its friction-limited hunting is a few mrad/s, so velocity is the wrong test of rest.
+double heldWithin(Harness& h) {
+  h.runUntil([] { return false; }, 500);
+  JointVec lo = h.arm().q(), hi = lo;
+  h.runUntil(
+      [&] {
+        lo = lo.cwiseMin(h.arm().q());
+        hi = hi.cwiseMax(h.arm().q());
+        return false;
+      },
+      1000);
+  return (hi - lo).maxCoeff();
+}
+
+TEST(Controller, AnOperatorsEmergencyStopMidMove) {
+  Harness h(puma(), proto::ControllerSettings{});
+  calibrate(h);
+  startLongMove(h);
+  accept(h, test::controlRequest(proto::CC_EMERGENCY_STOP));
+  ASSERT_TRUE(h.runUntil([&] { return inState(h, proto::RT_EMGCY); }, 5));
+  EXPECT_EQ(h.supervisor().emergencyReason(), proto::ER_OPERATOR);
+  EXPECT_EQ(h.supervisor().emergencyNode(), proto::NODE_SUPERVISOR);
+  EXPECT_EQ(h.supervisor().trajectory().queued(), 0);
+  expectSafeStopAndReset(h);
+}
+
+TEST(Controller, StopMidMoveComesToRestAndHoldsWithThePowerOn) {
+  Harness h(puma(), proto::ControllerSettings{});
+  calibrate(h);
+  startLongMove(h);
+  ASSERT_GT(h.arm().qd().norm(), 0.05);  // moving
+  accept(h, test::controlRequest(proto::CC_STOP));
+  ASSERT_TRUE(h.runUntil([&] { return inState(h, proto::RT_HOLD); }, 5000));
+  EXPECT_EQ(h.supervisor().trajectory().queued(), 0);
+  EXPECT_LT(heldWithin(h), 2e-4);
+  EXPECT_TRUE(h.arm().powered());
+  EXPECT_EQ(h.supervisor().rtstate(), proto::RT_HOLD);
+}
+
+TEST(Controller, PowerOffMidMoveLetsTheBrakesStopTheArm) {
+  Harness h(puma(), proto::ControllerSettings{});
+  calibrate(h);
+  startLongMove(h);
+  accept(h, test::controlRequest(proto::CC_POWER_OFF));
+  ASSERT_TRUE(h.runUntil([&] { return inState(h, proto::RT_IDLE); }, 5));
+  EXPECT_TRUE(h.runUntil([&] { return !h.arm().powered() && h.arm().qd().norm() == 0.0; }, 3000));
+  const JointVec rest = h.arm().q();
+  h.runUntil([] { return false; }, 500);
+  EXPECT_EQ(h.arm().q(), rest);
+}
+
+TEST(Controller, FreeCompensatesGravityAndHoldTakesTheArmBack) {
+  Harness h(puma(), proto::ControllerSettings{});
+  calibrate(h);
+  accept(h, test::controlRequest(proto::CC_FREE));
+  ASSERT_TRUE(h.runUntil([&] { return inState(h, proto::RT_FREE); }, 5));
+  const JointVec start = h.arm().q();
+  h.runUntil([] { return false; }, 1000);
+  EXPECT_TRUE(h.arm().powered());
+  // Gravity compensated: the arm does not fall (unpowered, the shoulder would drop at once).
+  EXPECT_LT((h.arm().q() - start).cwiseAbs().maxCoeff(), 0.05) << (h.arm().q() - start).transpose();
+  accept(h, test::controlRequest(proto::CC_HOLD));
+  ASSERT_TRUE(h.runUntil([&] { return inState(h, proto::RT_HOLD); }, 5));
+  EXPECT_LT(heldWithin(h), 2e-4);
+}
+
+// A wrist whose drive is too weak to hold its load: the joint's torque stays at its limit while
+// the error is still small, and saturation is named before following error.
+TEST(Controller, SaturationIsAnEmergencyNamingTheJoint) {
+  RobotModel weak = puma();
+  weak.joints[2].tau_max = 0.5;
+  Harness h(weak, proto::ControllerSettings{});
+  h.runUntil([] { return false; }, 10);
+  accept(h, test::controlRequest(proto::CC_CALIBRATE));
+  ASSERT_TRUE(h.runUntil([&] { return inState(h, proto::RT_EMGCY); }, 20000));
+  EXPECT_EQ(h.supervisor().emergencyReason(), proto::ER_SATURATION);
+  EXPECT_EQ(h.supervisor().emergencyNode(), proto::NODE_JOINT3);
+  expectSafeStopAndReset(h);
+}
+
+// An index pulse further than calibration searches (0.5 rad each way): calibration gives up and
+// names the joint.
+TEST(Controller, AnIndexPulseOutOfReachIsACalibrationEmergency) {
+  RobotModel far = puma();
+  far.joints[3].index_angle += 0.8;
+  Harness h(far, proto::ControllerSettings{});
+  h.runUntil([] { return false; }, 10);
+  accept(h, test::controlRequest(proto::CC_CALIBRATE));
+  ASSERT_TRUE(h.runUntil([&] { return inState(h, proto::RT_EMGCY); }, 60000));
+  EXPECT_EQ(h.supervisor().emergencyReason(), proto::ER_CALIBRATION);
+  EXPECT_EQ(h.supervisor().emergencyNode(), proto::NODE_JOINT4);
+  expectSafeStopAndReset(h);
+}
+
+// A move checked and accepted whose frame then moves before it starts (a transform redefined by a
+// sensor while an earlier move runs): the line to the new place crosses the cylinder around the
+// base axis that the shoulder offset keeps the wrist centre out of. The trajectory meets the hole
+// while moving, and that is an emergency.
+TEST(Controller, AFrameMovedBehindTheShouldersBlindSpotIsAnEmergencyWhenTheLineMeetsIt) {
+  Harness h(puma(), proto::ControllerSettings{});
+  calibrate(h);
+  const JointVec here = h.supervisor().observedAngles();
+  const auto turned = [&](double deg) {
+    JointVec q = here;
+    q[0] += deg * std::numbers::pi / 180.0;
+    return forwardKinematics(puma(), q);
+  };
+  const ArmConfig config = PumaIk(puma()).configOf(here);
+  accept(h, test::request(test::transformDef("first", turned(20.0))));
+  accept(h, test::request(test::transformDef("then", turned(40.0))));
+  accept(h, test::request(test::positionDef("p_first", config, {"T6"}, {"first"})));
+  accept(h, test::request(test::positionDef("p_then", config, {"T6"}, {"then"})));
+  accept(h, test::request(test::motionDef("line", true, 2.0, 0.5)));
+  accept(h, test::moveRequest("p_first", "line"));
+  accept(h, test::moveRequest("p_then", "line"));
+  h.runUntil([] { return false; }, 200);
+  ASSERT_EQ(h.supervisor().rtstate(), proto::RT_SETP);
+  // From 20 to 150 deg the chord passes the axis at r cos 65 deg: inside the offset here.
+  accept(h, test::request(test::transformDef("then", turned(150.0))));
+  ASSERT_TRUE(h.runUntil([&] { return inState(h, proto::RT_EMGCY); }, 8000));
+  EXPECT_EQ(h.supervisor().emergencyReason(), proto::ER_UNREACHABLE);
+  EXPECT_EQ(h.supervisor().emergencyNode(), proto::NODE_SUPERVISOR);
+  expectSafeStopAndReset(h);
+}
 
 TEST(Controller, UnreachableTargetIsRefusedBeforeTheArmMoves) {
   Harness h(puma(), proto::ControllerSettings{});
