@@ -141,6 +141,24 @@ TEST_F(JointTest, HoldServoesTowardsTheTargetAndReportsFollowingError) {
   EXPECT_EQ(jmail_.faults() & proto::JF_SATURATION, 0u);  // not yet: saturation needs time
 }
 
+// The supervisor checks every setpoint it sends; a joint that still cannot solve its angle (its
+// own PIK, from the others' previous angles) says so instead of servoing to a guess. Here the
+// set point's wrist centre lies inside the shoulder's offset, out of every joint's reach.
+TEST_F(JointTest, ASetpointItCannotSolveIsAnIkFault) {
+  make(1);
+  step(proto::RT_HOLD);
+  Transform t = forwardKinematics(model(), JointVec::Zero());
+  t.translation().x() = 0.0;
+  t.translation().y() = 0.0;
+  encode(t, *smail_.mutable_t6());
+  encode(PumaIk(model()).configOf(JointVec::Zero()), *smail_.mutable_config());
+  smail_.set_new_setpoint(true);
+  smail_.set_update_periods(1);
+  step(proto::RT_SETP);
+  EXPECT_NE(jmail_.ik_status(), 0);
+  EXPECT_NE(jmail_.faults() & proto::JF_IK, 0u);
+}
+
 TEST_F(JointTest, SaturationTimeIsAFault) {
   make(2);
   step(proto::RT_HOLD);

@@ -166,12 +166,23 @@ TEST_F(SupervisorTest, ThePowerMayTakeAFewPeriodsToComeOn) {
 }
 
 TEST_F(SupervisorTest, JointFaultsBecomeEmergencies) {
-  toHold();
-  jmail_[4].set_faults(proto::JF_FOLLOWING);
-  step();
-  EXPECT_EQ(sup_.rtstate(), proto::RT_EMGCY);
-  EXPECT_EQ(sup_.emergencyReason(), proto::ER_FOLLOWING_ERROR);
-  EXPECT_EQ(sup_.emergencyNode(), proto::NODE_JOINT5);
+  const std::pair<proto::JointFault, proto::EmergencyReason> faults[] = {
+      {proto::JF_FOLLOWING, proto::ER_FOLLOWING_ERROR}, {proto::JF_RANGE, proto::ER_JOINT_LIMIT},
+      {proto::JF_SATURATION, proto::ER_SATURATION},     {proto::JF_IK, proto::ER_IK_FAILURE},
+      {proto::JF_CALIBRATION, proto::ER_CALIBRATION}};
+  for (const auto& [fault, reason] : faults) {
+    calibrateAll(false);
+    toHold();
+    jmail_[4].set_faults(fault);
+    step();
+    EXPECT_EQ(sup_.rtstate(), proto::RT_EMGCY) << proto::JointFault_Name(fault);
+    EXPECT_EQ(sup_.emergencyReason(), reason) << proto::JointFault_Name(fault);
+    EXPECT_EQ(sup_.emergencyNode(), proto::NODE_JOINT5);
+    jmail_[4].set_faults(0);
+    ASSERT_TRUE(sup_.handle(test::controlRequest(proto::CC_RESET)).accepted());
+    step();
+    ASSERT_EQ(sup_.rtstate(), proto::RT_IDLE);
+  }
 }
 
 TEST_F(SupervisorTest, UnreachableAndSingularTargetsAreRefusedAndTheQueueIsUnchanged) {
