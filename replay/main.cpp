@@ -107,7 +107,7 @@ int main(int argc, char** argv) {
           std::cout << infoText(summarise(run), run);
           return run.error.empty() ? 0 : damaged();
         }
-        if (!run.error.empty()) {
+        if (!run.error.empty() && !run.cut_short) {
           damaged();
           throw ConfigError("a damaged log cannot be re-run");
         }

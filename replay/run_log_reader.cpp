@@ -170,6 +170,7 @@ RunLog readRunLog(const std::string& path, const std::function<void(std::uint64_
     if (!c.error.empty()) {  // the files after a damaged one would leave a hole: not read
       log.error = files.size() > 1 ? f.path + ": " + c.error : c.error;
       log.error_offset = c.error_offset;
+      log.cut_short = c.cut_short && &f == &files.back();
       break;
     }
   }

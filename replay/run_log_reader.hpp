@@ -37,6 +37,9 @@ struct RunLog {
   unsigned first_file = 0;         // > 0: the run's older files were removed (retention)
   std::string error;               // empty when the file is sound; names the file when the run has several
   std::uint64_t error_offset = 0;
+  // The run's last file ends early (its writer was killed or lost its disk before closing it):
+  // what was read is sound and is the run up to there, so it can still be verified that far.
+  bool cut_short = false;
   // The controller settings of the header, when it has them (settings_error says why not).
   std::optional<proto::ControllerSettings> settings;
   std::string settings_error;

@@ -83,7 +83,9 @@ std::string dropsText(const proto::LogDrops& drops) {
   return text + (drops.per_topic_size() > 0 ? ")" : "");
 }
 
-VerifyResult verifyLog(const RunLog& log, const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
+namespace {
+
+VerifyResult rerunAndCompare(const RunLog& log, const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
   if (log.first_file > 0)
     throw ConfigError("the run's first " + std::to_string(log.first_file) +
                       " log files were removed (log.keep_files): a re-run needs the run from its start");
@@ -105,24 +107,25 @@ VerifyResult verifyLog(const RunLog& log, const std::function<void(std::uint64_t
     return r;
   }
   const auto clock = log.header.find("clock");
-  if (clock != log.header.end() && clock->second == "realtime") return verifyEachCore(log, model, settings, progress);
-  r.method = "the whole controller re-run in lockstep";
-  Harness h(model, settings);
-
-  const LogIndex index(log);
-  // A lockstep or paced period whose mail did not all come in time went on without it; the
-  // lockstep re-run has all of it, so it is compared only up to the first such period.
+  if (clock != log.header.end() && clock->second == "realtime")
+    return verifyEachCore(log, model, settings, false, progress);
+  // A lockstep or paced period whose mail did not all come in time (a node paused, stalled or
+  // dead) went on without it; a lockstep re-run of the whole controller would have all of it. Each
+  // core re-run on what it read checks such a run to its end.
   for (const proto::PeriodTiming& t : log.timing)
     if (t.missed() != 0 && t.period() < periods) {
       std::string nodes;
       for (int n = 0; n < 32; ++n)
         if ((t.missed() >> n) & 1u)
           nodes += (nodes.empty() ? "" : ", ") + std::string(nodeName(static_cast<proto::Node>(n)));
-      r.unchecked.push_back("periods " + std::to_string(t.period()) + " on: the run went on without the mail of " +
-                            nodes + " there (late beyond lockstep_timeout_ms), which a lockstep re-run cannot repeat");
-      periods = t.period();
-      break;
+      VerifyResult each = verifyEachCore(log, model, settings, true, progress);
+      each.method += " (from period " + std::to_string(t.period()) + " the run went on without the mail of " + nodes +
+                     ", which a lockstep re-run of the whole controller cannot repeat)";
+      return each;
     }
+  r.method = "the whole controller re-run in lockstep";
+  Harness h(model, settings);
+  const LogIndex index(log);
   LockstepCheck check(index);
   h.on_period = [&](const PeriodMail& m) { check.period(m); };
   for (std::uint64_t k = 0; k < periods && check.failure().empty(); ++k) {
@@ -140,10 +143,21 @@ VerifyResult verifyLog(const RunLog& log, const std::function<void(std::uint64_t
   r.divergence = check.failure();
   // The lockstep re-run needs only the requests; what else was dropped is simply not compared.
   if (log.drops.dropped() > 0) r.unchecked.push_back("dropped by the logger, so not compared: " + dropsText(log.drops));
-  if (r.divergence.empty() && r.unchecked.empty() && r.compared != index.mailboxes())
+  if (r.divergence.empty() && r.unchecked.empty() && !log.cut_short && r.compared != index.mailboxes())
     r.divergence = std::to_string(index.mailboxes() - r.compared) + " logged messages were not produced again (of " +
                    std::to_string(index.mailboxes()) + ")";
   r.ok = r.divergence.empty();
+  return r;
+}
+
+}  // namespace
+
+VerifyResult verifyLog(const RunLog& log, const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
+  VerifyResult r = rerunAndCompare(log, progress);
+  // A log cut short holds the run up to its cut: checked that far, and said so.
+  if (log.cut_short)
+    r.unchecked.push_back("the run after the log's end: its writer stopped before closing the file (" + log.error +
+                          ")");
   return r;
 }
 

@@ -1,7 +1,8 @@
 // `rfms-replay verify`: runs the logged requests through the same cores again, with the settings
 // the log records, and checks every mailbox and event against the log. Lockstep and in-process
-// logs re-run the whole controller in lockstep; realtime logs re-run each core alone on the mail
-// the log says it read (verify_realtime.cpp), and compare all but the send times.
+// logs re-run the whole controller in lockstep; realtime logs, and lockstep or paced logs of runs
+// that went on without some node's mail, re-run each core alone on the mail the log says it read
+// (verify_realtime.cpp), and compare all but the send times.
 #pragma once
 
 #include <functional>
@@ -27,9 +28,11 @@ struct VerifyResult {
 // What the logger dropped, for a report: "12 messages (/rfms/jmail 10, /rfms/smail 2)".
 std::string dropsText(const proto::LogDrops& drops);
 
-// The realtime form, for logs whose clock was realtime.
+// Each core alone on the mail it read: for logs whose clock was realtime, and for lockstep or
+// paced logs (`lockstep`) of runs that went on without some mail, which a lockstep re-run of the
+// whole controller cannot repeat.
 VerifyResult verifyEachCore(const RunLog& log, const RobotModel& model, const proto::ControllerSettings& c,
-                            const std::function<void(std::uint64_t, std::uint64_t)>& progress = {});
+                            bool lockstep, const std::function<void(std::uint64_t, std::uint64_t)>& progress = {});
 
 VerifyResult verifyLog(const RunLog& log, const std::function<void(std::uint64_t, std::uint64_t)>& progress = {});
 

@@ -5,6 +5,10 @@
 // each J_MAIL was computed from (sensors_period), the torques each arm period integrated with
 // (/rfms/applied). So each core runs again alone on exactly its logged inputs, and every mailbox
 // it wrote must come out the same but for the send times the wall clock stamped.
+//
+// A lockstep or paced log whose run went on without some mail (a node paused, stalled or killed)
+// is re-run the same way: such periods have a timing record saying what the supervisor read, and
+// every other period read all its mail, of its own period.
 #include <map>
 #include <optional>
 #include <type_traits>
@@ -78,11 +82,27 @@ struct Pass {
 
 std::string at(std::uint64_t k) { return "period " + std::to_string(k) + ": "; }
 
-Pass rerunSupervisor(const LogIndex& log, bool lossy, const RobotModel& model, const proto::ControllerSettings& c,
-                     std::uint64_t periods, const std::function<void(std::uint64_t)>& tick) {
+// What a lockstep period without a timing record read: the sensors of k, and the J_MAILs and
+// PARCEL of k-1 (none at k = 0).
+const proto::PeriodTiming& readEverything(std::uint64_t k, proto::PeriodTiming& t) {
+  std::uint32_t used = 1u << proto::NODE_ARM;
+  if (k > 0) {
+    used |= 1u << proto::NODE_MATH;
+    for (int j = 0; j < kJoints; ++j) used |= 1u << (proto::NODE_JOINT1 + j);
+  }
+  t.set_period(k);
+  t.set_used(used);
+  t.set_sensors_period(static_cast<std::int64_t>(k));
+  return t;
+}
+
+Pass rerunSupervisor(const LogIndex& log, bool lossy, bool lockstep, const RobotModel& model,
+                     const proto::ControllerSettings& c, std::uint64_t periods,
+                     const std::function<void(std::uint64_t)>& tick) {
   Pass pass(lossy);
   SupervisorCore core(model, supervisorConfigFor(c));
   SupervisorOutbox out;
+  proto::PeriodTiming implied;
   for (std::uint64_t k = 0; k < periods; ++k) {
     tick(k);
     const auto [from, to] = log.requests.equal_range(k);
@@ -92,9 +112,9 @@ Pass rerunSupervisor(const LogIndex& log, bool lossy, const RobotModel& model, c
         return pass.fail(k, why);
     }
     const auto timing = log.timing.find(k);
-    if (timing == log.timing.end())
+    if (timing == log.timing.end() && !lockstep)
       return pass.missing(k, at(k) + "no /rfms/timing record, which says what the supervisor read");
-    const proto::PeriodTiming& t = *timing->second;
+    const proto::PeriodTiming& t = timing != log.timing.end() ? *timing->second : readEverything(k, implied);
     auto read = [&](proto::Node n) { return ((t.used() >> n) & 1u) != 0; };
     SupervisorInbox in;
     if (read(proto::NODE_ARM)) {
@@ -155,8 +175,8 @@ Pass rerunMath(const LogIndex& log, bool lossy, const RobotModel& model, const p
   return pass;
 }
 
-Pass rerunJoint(const LogIndex& log, bool lossy, const RobotModel& model, const JointServoConfig& servo,
-                std::uint32_t j) {
+Pass rerunJoint(const LogIndex& log, bool lossy, bool lockstep, const RobotModel& model,
+                const JointServoConfig& servo, std::uint32_t j) {
   Pass pass(lossy);
   JointCore core(model, servo);
   proto::JMail jmail;
@@ -164,6 +184,18 @@ Pass rerunJoint(const LogIndex& log, bool lossy, const RobotModel& model, const 
   std::uint64_t unanswered = 0, first_unanswered = 0;
   for (const auto& [k, smail] : log.smail) {
     const auto logged = log.jmail.find({k, j});
+    const auto command = log.torque.find({k, j});
+    if (logged == log.jmail.end() && command != log.torque.end() && lockstep) {
+      // The arm had the joint's torque, the supervisor never read its J_MAIL (the run ended, or
+      // the supervisor had gone on): in lockstep the joint answered from the sensors of the same
+      // period, so its step is known and its torque checked.
+      const auto sensors = log.sensors.find(k);
+      if (sensors == log.sensors.end())
+        return pass.missing(k, at(k) + "the arm's sensors of this period are not in the log");
+      core.step(*smail, *sensors->second, jmail, torque);
+      if (!pass.same(topic::kTorque, k, j, *command->second, torque)) return pass;
+      continue;
+    }
     if (logged == log.jmail.end()) {
       // The answer never reached the supervisor (the run ended, or it was lost), or the logger
       // dropped it: which, only a later answer's sequence number can tell.
@@ -186,13 +218,13 @@ Pass rerunJoint(const LogIndex& log, bool lossy, const RobotModel& model, const 
                                  " earlier S_MAILs; if it answered them, its state moved on without the log)";
       return pass;
     }
-    const auto command = log.torque.find({k, j});
     if (command != log.torque.end() && !pass.same(topic::kTorque, k, j, *command->second, torque)) return pass;
   }
   return pass;
 }
 
-Pass rerunArm(const LogIndex& log, bool lossy, const RobotModel& model, const proto::ControllerSettings& c) {
+Pass rerunArm(const LogIndex& log, bool lossy, bool lockstep, const RobotModel& model,
+              const proto::ControllerSettings& c) {
   Pass pass(lossy);
   ArmCore arm(model, armConfigFor(model, c));
   proto::ArmSensors sensors;
@@ -201,6 +233,18 @@ Pass rerunArm(const LogIndex& log, bool lossy, const RobotModel& model, const pr
     const auto logged = log.sensors.find(p);
     if (logged != log.sensors.end() && !pass.same(topic::kSensors, p, 0, *logged->second, sensors)) return pass;
     const auto applied = log.applied.find(p);
+    if (applied == log.applied.end() && lockstep && log.applied.empty()) {
+      // An in-process log has no arm reports: its arm integrated each period with that period's
+      // six commands, all of them there.
+      std::array<const proto::TorqueCommand*, kJoints> commands{};
+      for (std::uint32_t j = 1; j <= kJoints; ++j) {
+        const auto command = log.torque.find({p, j});
+        if (command == log.torque.end()) return pass;  // the log's last period
+        commands[j - 1] = command->second;
+      }
+      arm.step(commands);
+      continue;
+    }
     if (applied == log.applied.end()) break;  // the arm's last report in the log
     const proto::AppliedTorques& a = *applied->second;
     if (a.applied_period_size() != kJoints)
@@ -224,31 +268,33 @@ Pass rerunArm(const LogIndex& log, bool lossy, const RobotModel& model, const pr
 }  // namespace
 
 VerifyResult verifyEachCore(const RunLog& log, const RobotModel& model, const proto::ControllerSettings& c,
-                            const Progress& progress) {
+                            bool lockstep, const Progress& progress) {
   VerifyResult r;
   r.method = "each core re-run alone on the mail it read; send times not compared";
   const LogIndex index(log);
-  if (index.timing.empty())
+  if (index.timing.empty() && !lockstep)
     throw ConfigError("the log has no /rfms/timing records: it is not a realtime cluster log this tool can re-run");
   const std::uint64_t periods = log.periods();
   const std::uint64_t work = 2 * periods;
   std::vector<Pass> passes;
-  const bool lossy = log.drops.dropped() > 0;
+  // Mail the logger dropped, or that a log cut short never held, ends a core's re-run without a
+  // verdict rather than counting as a divergence.
+  const bool lossy = log.drops.dropped() > 0 || log.cut_short;
   const char* names[] = {"supervisor", "math", "joint 1", "joint 2", "joint 3", "joint 4", "joint 5", "joint 6", "arm"};
-  passes.push_back(rerunSupervisor(index, lossy, model, c, periods, [&](std::uint64_t k) {
+  passes.push_back(rerunSupervisor(index, lossy, lockstep, model, c, periods, [&](std::uint64_t k) {
     if (progress && k % 1000 == 0) progress(k, work);
   }));
   passes.push_back(rerunMath(index, lossy, model, c));
   for (std::uint32_t j = 1; j <= kJoints; ++j) {
-    passes.push_back(rerunJoint(index, lossy, model, jointConfigFor(model, c, static_cast<int>(j)), j));
+    passes.push_back(rerunJoint(index, lossy, lockstep, model, jointConfigFor(model, c, static_cast<int>(j)), j));
     if (progress) progress(periods + j * periods / (kJoints + 1), work);
   }
-  passes.push_back(rerunArm(index, lossy, model, c));
+  passes.push_back(rerunArm(index, lossy, lockstep, model, c));
   if (progress) progress(work, work);
 
   // The earliest divergence of any core is where the run and its log first part ways.
   const Divergence* first = nullptr;
-  if (lossy) r.unchecked.push_back("dropped by the logger: " + dropsText(log.drops));
+  if (log.drops.dropped() > 0) r.unchecked.push_back("dropped by the logger: " + dropsText(log.drops));
   for (std::size_t i = 0; i < passes.size(); ++i) {
     const Pass& p = passes[i];
     if (p.stopped && !p.divergence)

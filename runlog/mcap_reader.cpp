@@ -116,6 +116,7 @@ Contents readFile(const std::string& path, const std::function<void(std::uint64_
   auto fail = [&](std::uint64_t at, const std::string& what) {
     out.error = what;
     out.error_offset = at;
+    out.cut_short = what.rfind("truncated: ", 0) == 0;
     return out;
   };
   if (file.size() < 8 || std::memcmp(file.data(), kMagic, 8) != 0)

@@ -41,6 +41,9 @@ struct Contents {
   std::uint64_t file_size = 0;
   std::string error;               // empty when the whole file is sound
   std::uint64_t error_offset = 0;  // where the damage was found
+  // The file ends early: everything before error_offset is sound, and nothing after it was
+  // written (a writer that was killed, or lost its disk, before closing the file).
+  bool cut_short = false;
   bool complete() const { return error.empty(); }
   const Channel* channel(const std::string& topic) const;
 };

@@ -15,6 +15,13 @@ void LogTap::arrived(const proto::Envelope& mail) {
   if (mail.has_parcel()) log_->log(topic::kParcel, mail.parcel().header().period(), mail.parcel());
 }
 
+void LogTap::late(const proto::Envelope& mail) {
+  if (log_ == nullptr || every_mail_) return;  // realtime logged it on arrival
+  if (mail.has_sensors()) log_->log(topic::kSensors, mail.sensors().header().period(), mail.sensors());
+  if (mail.has_jmail()) log_->log(topic::kJMail, mail.jmail().header().period(), mail.jmail());
+  if (mail.has_parcel()) log_->log(topic::kParcel, mail.parcel().header().period(), mail.parcel());
+}
+
 void LogTap::applied(proto::AppliedTorques& report) {
   if (log_ == nullptr) return;
   for (const proto::TorqueCommand& t : report.received()) log_->log(topic::kTorque, t.header().period(), t);

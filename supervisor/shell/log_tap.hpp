@@ -25,6 +25,9 @@ class LogTap {
   bool on() const { return log_ != nullptr; }
   // Realtime: a mail as it arrived, before the supervisor decides whether it is in time.
   void arrived(const proto::Envelope& mail);
+  // Lockstep and paced: a mail that came after its period went on without it. The node computed
+  // it, so a core-by-core check of the log needs it (a joint's state moved on with it).
+  void late(const proto::Envelope& mail);
   // The arm's report of the torques it received (logged on the torque channel, each at its own
   // period, as the harness logs them) and which one of each joint it integrated with.
   void applied(proto::AppliedTorques& report);

@@ -59,6 +59,8 @@ void MailCollector::takeFromArm(std::uint64_t k, proto::Envelope& mail) {
   if (!wait_all_ || mail.sensors().header().period() == k) {
     std::swap(sensors_, in_);
     have_sensors_ = true;
+  } else if (mail.sensors().header().period() < k) {
+    tap_.late(mail);
   }
 }
 
@@ -83,6 +85,9 @@ void MailCollector::takeFromPull(std::uint64_t k, Clock::time_point asked, const
     std::swap(parcel_, in_);
     have_parcel_ = true;
     arrived(proto::NODE_MATH);
+  } else if ((mail.has_jmail() && mail.jmail().header().period() < k - 1) ||
+             (mail.has_parcel() && mail.parcel().header().period() < k - 1)) {
+    tap_.late(mail);
   }
 }
 

@@ -585,22 +585,56 @@ namespace rfms {
 namespace {
 
 // A lockstep or paced period that went on without a node's mail (it came later than
-// lockstep_timeout_ms) is recorded; a lockstep re-run, which has all the mail, is compared only
-// up to it, and verify says so instead of calling the rest a divergence.
-TEST(Replay, VerifyStopsWhereAPeriodWentOnWithoutSomeMail) {
+// lockstep_timeout_ms, or never) is recorded with what the supervisor did read. A lockstep re-run
+// of the whole controller would have all the mail, so such a log is verified core by core, each
+// core on what it read, to its end. Here the record says joint 2's mail of period 11999 was not
+// read; the logged S_MAIL of 12000 was made with it, so the re-run must part from the log there.
+TEST(Replay, ALogThatWentOnWithoutSomeMailIsVerifiedCoreByCore) {
   proto::ControllerSettings c;
   RunLog log = readRunLog(exampleLog("missed.mcap", c, c));
   proto::PeriodTiming missed;
   missed.set_period(12000);
   missed.set_missed(1u << proto::NODE_JOINT2);
+  missed.set_used((1u << proto::NODE_ARM) | (1u << proto::NODE_MATH) | (0x3fu << proto::NODE_JOINT1));
+  missed.set_sensors_period(12000);
+  RunLog consistent = log;
+  consistent.timing.push_back(missed);
+  VerifyResult v = verifyLog(consistent);
+  EXPECT_TRUE(v.ok) << v.divergence;
+  EXPECT_EQ(v.periods, log.periods());
+  EXPECT_NE(v.method.find("each core re-run alone"), std::string::npos) << v.method;
+  EXPECT_NE(v.method.find("from period 12000 the run went on without the mail of joint 2"), std::string::npos)
+      << v.method;
+  EXPECT_NE(infoText(summarise(consistent), consistent).find("periods that went on without a node's mail"),
+            std::string::npos);
+
+  missed.set_used(missed.used() & ~(1u << proto::NODE_JOINT2));
   log.timing.push_back(missed);
+  v = verifyLog(log);
+  EXPECT_FALSE(v.ok);
+  EXPECT_NE(v.divergence.find("period 12000, /rfms/smail"), std::string::npos) << v.divergence;
+}
+
+// A log whose writer was killed ends in the middle of a record: what it holds is the run up to
+// there, verified that far (and said so); damage inside the file is still refused.
+TEST(Replay, ALogCutShortIsVerifiedAsFarAsItGoes) {
+  proto::ControllerSettings c;
+  const std::string whole = exampleLog("whole.mcap", c, c);
+  const fs::path cut = tempFile("cut.mcap");
+  {
+    std::ifstream in(whole, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() * 2 / 3);
+  }
+  const RunLog log = readRunLog(cut.string());
+  EXPECT_TRUE(log.cut_short) << log.error;
+  ASSERT_GT(log.periods(), 1000u);
   const VerifyResult v = verifyLog(log);
   EXPECT_TRUE(v.ok) << v.divergence;
-  EXPECT_EQ(v.periods, 12000u);
   ASSERT_EQ(v.unchecked.size(), 1u);
-  EXPECT_NE(v.unchecked[0].find("periods 12000 on: the run went on without the mail of joint 2"), std::string::npos)
+  EXPECT_NE(v.unchecked[0].find("the run after the log's end: its writer stopped before closing the file"),
+            std::string::npos)
       << v.unchecked[0];
-  EXPECT_NE(infoText(summarise(log), log).find("periods that went on without a node's mail"), std::string::npos);
 }
 
 // The writer's PeriodRecords are read field by field: damaged ones (cut, a wrong wire type, a
