@@ -95,6 +95,8 @@ class RunLogger {
   // Why writing stopped, or "" while the log is whole. Any thread after finish(); the writer's
   // own report before it is dropReport().
   std::string failure() const;
+  // Whether writing has stopped: real-time safe (one atomic load), any thread, any time.
+  bool stopped() const { return failed_; }
 
   std::uint64_t dropped() const { return dropped_; }
   std::uint64_t written() const { return written_; }

@@ -77,6 +77,7 @@ int main(int argc, char** argv) {
         RunOptions options;
         options.timeout_s = timeout_s;
         std::unique_ptr<RunLogger> run_log;
+        bool log_stopped = false;
         if (!log_path.empty()) {
           RunLogHeader header;
           header.source = "rfms-sim";
@@ -87,7 +88,14 @@ int main(int argc, char** argv) {
           header.settings = settings;
           // Nothing here is real time: the harness waits for the writer rather than lose a message.
           run_log = std::make_unique<RunLogger>(log_path, header, RunLogger::WhenFull::kWait);
-          harness.on_period = [&](const PeriodMail& m) { recordPeriod(*run_log, m); };
+          harness.on_period = [&](const PeriodMail& m) {
+            recordPeriod(*run_log, m);
+            // Once: a run that requires a log is brought to rest when writing stops.
+            if (run_log->stopped() && !log_stopped) {
+              log_stopped = true;
+              harness.supervisor().logStopped(run_log->failure());
+            }
+          };
           options.on_request = [&](std::uint64_t k, const proto::TaskRequest& r, const proto::TaskReply& a) {
             logRequest(*run_log, k, r, a);
           };

@@ -14,6 +14,7 @@ SupervisorConfig supervisorConfigFor(const proto::ControllerSettings& s) {
   c.update_periods = static_cast<int>(s.update_periods());
   c.watchdog_periods = static_cast<int>(s.watchdog_periods());
   c.serial_ik = s.serial_ik();
+  c.log_required = s.log().required();
   return c;
 }
 
@@ -55,7 +56,16 @@ proto::TaskReply SupervisorCore::handle(const proto::TaskRequest& request) {
   return reply;
 }
 
+void SupervisorCore::logStopped(const std::string& why) {
+  if (!config_.log_required || !halted_.empty()) return;
+  halted_ = "the run log stopped writing (" + why + ") and the run requires a log (log.required): the arm is held";
+  proto::Control stop;
+  stop.set_command(proto::CC_STOP);
+  control(stop);
+}
+
 std::string SupervisorCore::acceptMove(const proto::Move& move, std::uint64_t& id) {
+  if (!halted_.empty()) return halted_;
   const bool holding = state_ == proto::RT_HOLD && !state_request_;
   const bool following = state_ == proto::RT_SETP || (state_request_ && requested_ == proto::RT_SETP);
   if (!holding && !following)
@@ -125,6 +135,7 @@ std::string SupervisorCore::control(const proto::Control& c) {
       if (s == proto::RT_IDLE || s == proto::RT_HOLD || s == proto::RT_MANU) return request(proto::RT_FREE);
       return "free from IDLE, HOLD or MANU" + now;
     case proto::CC_JOG:
+      if (!halted_.empty()) return halted_;
       if (c.joint() < 1 || c.joint() > kJoints) return "jog: joint must be 1..6";
       if (c.direction() != 1 && c.direction() != -1) return "jog: direction must be +1 or -1";
       if (s != proto::RT_HOLD && s != proto::RT_MANU) return "jog from HOLD or MANU" + now;

@@ -33,6 +33,7 @@ struct SupervisorConfig {
   int watchdog_periods = 10;    // N: a node silent this long is an emergency
   bool serial_ik = false;       // ask the joints for the exact serial IK instead of PIK
   int path_check_samples = 16;  // points of a Cartesian move checked for reach before accepting it
+  bool log_required = false;    // controller.log.required: a run that cannot be logged must not move
 };
 
 SupervisorConfig supervisorConfigFor(const proto::ControllerSettings& s);
@@ -68,6 +69,10 @@ class SupervisorCore {
 
   // Background: one request of a task. A refused request changes nothing.
   proto::TaskReply handle(const proto::TaskRequest& request);
+  // Background: the run log stopped writing (`why`). Where the run requires a log, the arm comes
+  // to rest and holds (as on a stop), and moves and jogs are refused from then on with the reason;
+  // otherwise nothing changes.
+  void logStopped(const std::string& why);
 
   // Real-time: period k.
   void step(std::uint64_t k, const SupervisorInbox& in, SupervisorOutbox& out);
@@ -107,6 +112,7 @@ class SupervisorCore {
   int jog_joint_ = 0, jog_direction_ = 0;
   std::uint64_t next_move_id_ = 1;
   std::uint64_t power_since_ = 0;  // the period the power last went on
+  std::string halted_;             // why moves are refused for the rest of the run ("" when they are not)
 
   // What the nodes last reported.
   std::array<std::uint64_t, kNodeSlots> last_seen_{};  // by proto::Node

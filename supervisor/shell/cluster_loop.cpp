@@ -51,6 +51,7 @@ void ClusterLoop::run(TaskScript* script, MailDigest* digest) {
     }
     SupervisorInbox in;
     collector_.collect(k_, begin.tick, in);
+    watchLog();
     const bool stopping = handleStop();
     if (remote_ != nullptr && !stopping) remote_->serve(k_, core_);
     if (script != nullptr && !stopping) {
@@ -151,6 +152,18 @@ void ClusterLoop::logEvents(const SupervisorOutbox& out) {
       case SupervisorEvent::kMoveAborted: log_.warn("period {}: move #{} aborted", e.period, e.move_id); break;
     }
   }
+}
+
+void ClusterLoop::watchLog() {
+  if (log_stopped_) return;
+  const std::string why = tap_.stoppedWriting();
+  if (why.empty()) return;
+  log_stopped_ = true;
+  const bool required = s_.config.controller().log().required();
+  log_.error("period {}: the run log stopped writing ({}); {}", k_, why,
+             required ? "the run requires a log (log.required): bringing the arm to rest, refusing moves"
+                      : "the run goes on unlogged");
+  core_.logStopped(why);
 }
 
 void ClusterLoop::stopCluster(const std::string& reason) {

@@ -47,6 +47,7 @@ class ClusterLoop {
 
  private:
   bool handleStop();  // true once a stop has been asked for
+  void watchLog();    // once the run log stops writing: says so, and tells the core
   bool finished(bool stopping);
   // Sends S_MAIL and M_MAIL; realtime, stamps them and times the supervisor's own lateness.
   LogTap::Timing send(SupervisorOutbox& out, PeriodClock::Clock::time_point tick);
@@ -62,6 +63,7 @@ class ClusterLoop {
   MailCollector collector_;
   RemotePort* remote_ = nullptr;
   std::uint64_t k_ = 0, period_limit_ = 0;
+  bool log_stopped_ = false;
   // The stop: asked for, power-off sent, the deadline for coming to rest, when the power went off.
   bool stopping_ = false, power_off_sent_ = false;
   PeriodClock::Clock::time_point stop_deadline_;

@@ -15,6 +15,10 @@ void LogTap::arrived(const proto::Envelope& mail) {
   if (mail.has_parcel()) log_->log(topic::kParcel, mail.parcel().header().period(), mail.parcel());
 }
 
+std::string LogTap::stoppedWriting() const {
+  return log_ != nullptr && log_->stopped() ? log_->failure() : std::string();
+}
+
 void LogTap::late(const proto::Envelope& mail) {
   if (log_ == nullptr || every_mail_) return;  // realtime logged it on arrival
   if (mail.has_sensors()) log_->log(topic::kSensors, mail.sensors().header().period(), mail.sensors());

@@ -23,6 +23,9 @@ class LogTap {
   LogTap(RunLogger* log, proto::ClockMode clock);
 
   bool on() const { return log_ != nullptr; }
+  // Why the log stopped writing, or "" while it writes (or there is none). Real-time safe while
+  // it writes: one atomic load.
+  std::string stoppedWriting() const;
   // Realtime: a mail as it arrived, before the supervisor decides whether it is in time.
   void arrived(const proto::Envelope& mail);
   // Lockstep and paced: a mail that came after its period went on without it. The node computed

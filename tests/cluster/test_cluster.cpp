@@ -356,6 +356,49 @@ TEST(Cluster, AWrongPlacementIsRefusedBeforeAnyNodeStarts) {
     EXPECT_NE(f.path().extension(), ".pid") << "a node was started: " << f.path();
 }
 
+// A filesystem of its own, 8 MiB of memory, unmounted afterwards; `ok` is false where mounting is
+// not permitted.
+struct SmallFilesystem {
+  fs::path path;
+  bool ok = false;
+  SmallFilesystem() : path(test::makeUniqueDir("rfms-small-fs")) {
+    ok = geteuid() == 0 && std::system(("mount -t tmpfs -o size=8m tmpfs " + path.string()).c_str()) == 0;
+  }
+  ~SmallFilesystem() {
+    if (ok) std::system(("umount " + path.string()).c_str());
+    fs::remove_all(path);
+  }
+};
+
+// The run log on a filesystem that fills mid-run (the example task's log is about 17 MB), in a run
+// that requires its log: the controller keeps running, says why the log stopped, brings the arm to
+// rest (dropping the moves queued) and holds it; every node ends, and the log verifies as far as
+// it goes.
+TEST(Cluster, ADiskThatFillsStopsALogThatTheRunRequiresAndTheArmComesToRest) {
+  SmallFilesystem small;
+  if (!small.ok) GTEST_SKIP() << "needs root to mount an 8 MiB tmpfs";
+  RunDir run("disk-full");
+  const std::string config = configWith(run.path, "required.textproto", {{"seed: 1", "seed: 1 log { required: true }"}});
+  const fs::path log = small.path / "run.mcap";
+  const test::Outcome r = test::runCommand(
+      kRfms, "run --example --config " + config + " --run-dir " + run.path.string() + " -- --log " + log.string(), 300);
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  const std::string supervisor = readFile(run.path / "supervisor.log");
+  EXPECT_NE(supervisor.find("the run log stopped writing (cannot write log " + log.string() +
+                            ": No space left on device); the run requires a log (log.required): bringing the arm "
+                            "to rest, refusing moves"),
+            std::string::npos)
+      << supervisor;
+  // The moves already queued are dropped by the stop; the arm came to rest and held.
+  EXPECT_NE(r.out.find("ABORTED"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" STOP HOLD\n"), std::string::npos) << r.out;
+  EXPECT_NE(readFile(run.path / "arm.log").find("the power is off, fastest joint 0 rad/s"), std::string::npos)
+      << readFile(run.path / "arm.log");
+  const test::Outcome v = verifyRunLog(log);
+  EXPECT_EQ(v.code, 3) << v.out << v.err;
+  EXPECT_NE(v.out.find("not checked: the run after the log's end"), std::string::npos) << v.out;
+}
+
 TEST(Cluster, DownMidMoveBringsTheArmToRestFirst) {
   RunDir run("down");
   const fs::path task = run.path / "slow.task";

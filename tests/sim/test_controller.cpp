@@ -235,6 +235,23 @@ TEST(Controller, StopMidMoveComesToRestAndHoldsWithThePowerOn) {
   EXPECT_EQ(h.supervisor().rtstate(), proto::RT_HOLD);
 }
 
+// A run that requires a log, whose log stops writing mid-move: the arm comes to rest as on a stop
+// and holds there; no move is taken any more.
+TEST(Controller, ARunThatRequiresALogComesToRestWhenTheLogStops) {
+  proto::ControllerSettings settings;
+  settings.mutable_log()->set_required(true);
+  Harness h(puma(), settings);
+  calibrate(h);
+  startLongMove(h);
+  ASSERT_GT(h.arm().qd().norm(), 0.05);
+  h.supervisor().logStopped("cannot write log run.mcap: No space left on device");
+  ASSERT_TRUE(h.runUntil([&] { return inState(h, proto::RT_HOLD); }, 5000));
+  EXPECT_LT(heldWithin(h), 2e-4);
+  const proto::TaskReply r = h.request(test::moveRequest("p_far", "slow"));
+  EXPECT_FALSE(r.accepted());
+  EXPECT_NE(r.reason().find("No space left on device) and the run requires a log"), std::string::npos) << r.reason();
+}
+
 TEST(Controller, PowerOffMidMoveLetsTheBrakesStopTheArm) {
   Harness h(puma(), proto::ControllerSettings{});
   calibrate(h);

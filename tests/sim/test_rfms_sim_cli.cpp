@@ -88,5 +88,22 @@ TEST(RfmsSimCli, ALogThatCannotBeWrittenDoesNotStopTheRun) {
   EXPECT_NE(info.out.find("messages "), std::string::npos) << info.out << info.err;
 }
 
+// A run that requires a log (log.required) is brought to rest when writing stops: the moves after
+// are refused with the reason, and the arm holds where it came to rest.
+TEST(RfmsSimCli, ARunThatRequiresALogStopsMovingWhenItCannotBeWritten) {
+  const std::string path = (test::scratchDir() / "required.mcap").string();
+  const test::Outcome r = test::runCommand(
+      "bash",
+      "-c \"trap '' XFSZ; ulimit -f 2048; exec " + std::string(RFMS_SIM_EXE) + " --log " + path +
+          " --set log.required=true\"",
+      120);
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("the run log stopped writing (cannot write log " + path +
+                       ": File too large) and the run requires a log (log.required): the arm is held"),
+            std::string::npos)
+      << r.out << r.err;
+  EXPECT_NE(r.out.find("moves (0):"), std::string::npos) << r.out;
+}
+
 }  // namespace
 }  // namespace rfms

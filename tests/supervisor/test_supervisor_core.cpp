@@ -165,6 +165,29 @@ TEST_F(SupervisorTest, ThePowerMayTakeAFewPeriodsToComeOn) {
   EXPECT_EQ(sup_.rtstate(), proto::RT_CALIB);
 }
 
+// A run log that stops writing changes nothing unless the run requires one; then a moving arm comes
+// to rest and holds, and no move or jog is taken any more, with the reason.
+TEST_F(SupervisorTest, ALogThatStopsWritingHaltsARunThatRequiresOne) {
+  toHold();
+  sup_.logStopped("disk full");
+  EXPECT_TRUE(sup_.handle(test::controlRequest(proto::CC_JOG, 2, 1)).accepted()) << "not required: unchanged";
+
+  SupervisorConfig required = config_;
+  required.log_required = true;
+  SupervisorCore sup(model_, required);
+  const ArmConfig config = PumaIk(model_).configOf(q_);
+  ASSERT_TRUE(sup.handle(test::request(test::transformDef("t", forwardKinematics(model_, q_)))).accepted());
+  ASSERT_TRUE(sup.handle(test::request(test::positionDef("p", config, {"T6"}, {"t"}))).accepted());
+  sup.logStopped("disk full");
+  const proto::TaskReply move = sup.handle(test::moveRequest("p", "m"));
+  EXPECT_FALSE(move.accepted());
+  EXPECT_NE(move.reason().find("the run log stopped writing (disk full) and the run requires a log"),
+            std::string::npos)
+      << move.reason();
+  EXPECT_NE(sup.handle(test::controlRequest(proto::CC_JOG, 2, 1)).reason().find("the run requires a log"),
+            std::string::npos);
+}
+
 TEST_F(SupervisorTest, JointFaultsBecomeEmergencies) {
   const std::pair<proto::JointFault, proto::EmergencyReason> faults[] = {
       {proto::JF_FOLLOWING, proto::ER_FOLLOWING_ERROR}, {proto::JF_RANGE, proto::ER_JOINT_LIMIT},
