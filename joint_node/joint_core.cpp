@@ -55,7 +55,17 @@ void JointCore::readEncoder(const proto::ArmSensors& sensors, proto::RtState sta
   if (sensors.encoder_size() != kJoints) return;  // keep the last reading
   const std::int64_t count = sensors.encoder(index_);
   last_count_ = count;
-  if (!calibrated_ && state == proto::RT_CALIB && sensors.index_size() == kJoints && sensors.index(index_)) {
+  // The pulse flag covers one arm period only: a realtime joint reads the latest sensor mail and
+  // may skip the one that carried it. The count latched at the pulse stays, so a change in it is
+  // a pulse too (the flag alone would let calibration search on past the index and fail).
+  const bool has_index = sensors.index_size() == kJoints && sensors.index_count_size() == kJoints;
+  const bool latched_anew = has_index && seen_index_count_ && sensors.index_count(index_) != last_index_count_;
+  const bool pulse = has_index && (sensors.index(index_) || latched_anew);
+  if (has_index) {
+    last_index_count_ = sensors.index_count(index_);
+    seen_index_count_ = true;
+  }
+  if (!calibrated_ && state == proto::RT_CALIB && pulse) {
     // The index pulse: from now on angles are absolute. Shift the targets by the same amount so
     // that the servo does not jump.
     const double before = angleFromCount(count);

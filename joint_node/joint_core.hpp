@@ -87,6 +87,8 @@ class JointCore {
   std::int64_t calib_start_count_ = 0;
   bool calib_started_ = false, calib_failed_ = false, calib_returning_ = false;
   std::int64_t last_count_ = 0;
+  std::int64_t last_index_count_ = 0;  // the arm's latched index count as last read
+  bool seen_index_count_ = false;
 
   // Setpoints.
   proto::RtState last_state_ = proto::RT_IDLE;
