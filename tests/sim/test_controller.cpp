@@ -279,18 +279,24 @@ TEST(Controller, FreeCompensatesGravityAndHoldTakesTheArmBack) {
   EXPECT_LT(heldWithin(h), 2e-4);
 }
 
-// A wrist whose drive is too weak to hold its load: the joint's torque stays at its limit while
+// Powers up `model`'s arm and calibrates it, which must end in the emergency `reason` naming
+// `node`, then at rest, braked, and reset.
+void expectEmergencyOnCalibrating(const RobotModel& model, proto::EmergencyReason reason, proto::Node node) {
+  Harness h(model, proto::ControllerSettings{});
+  h.runUntil([] { return false; }, 10);
+  accept(h, test::controlRequest(proto::CC_CALIBRATE));
+  ASSERT_TRUE(h.runUntil([&] { return inState(h, proto::RT_EMGCY); }, 60000));
+  EXPECT_EQ(h.supervisor().emergencyReason(), reason);
+  EXPECT_EQ(h.supervisor().emergencyNode(), node);
+  expectSafeStopAndReset(h);
+}
+
+// An elbow whose drive is too weak to hold the forearm: the joint's torque stays at its limit while
 // the error is still small, and saturation is named before following error.
 TEST(Controller, SaturationIsAnEmergencyNamingTheJoint) {
   RobotModel weak = puma();
   weak.joints[2].tau_max = 0.5;
-  Harness h(weak, proto::ControllerSettings{});
-  h.runUntil([] { return false; }, 10);
-  accept(h, test::controlRequest(proto::CC_CALIBRATE));
-  ASSERT_TRUE(h.runUntil([&] { return inState(h, proto::RT_EMGCY); }, 20000));
-  EXPECT_EQ(h.supervisor().emergencyReason(), proto::ER_SATURATION);
-  EXPECT_EQ(h.supervisor().emergencyNode(), proto::NODE_JOINT3);
-  expectSafeStopAndReset(h);
+  expectEmergencyOnCalibrating(weak, proto::ER_SATURATION, proto::NODE_JOINT3);
 }
 
 // An index pulse further than calibration searches (0.5 rad each way): calibration gives up and
@@ -298,13 +304,7 @@ TEST(Controller, SaturationIsAnEmergencyNamingTheJoint) {
 TEST(Controller, AnIndexPulseOutOfReachIsACalibrationEmergency) {
   RobotModel far = puma();
   far.joints[3].index_angle += 0.8;
-  Harness h(far, proto::ControllerSettings{});
-  h.runUntil([] { return false; }, 10);
-  accept(h, test::controlRequest(proto::CC_CALIBRATE));
-  ASSERT_TRUE(h.runUntil([&] { return inState(h, proto::RT_EMGCY); }, 60000));
-  EXPECT_EQ(h.supervisor().emergencyReason(), proto::ER_CALIBRATION);
-  EXPECT_EQ(h.supervisor().emergencyNode(), proto::NODE_JOINT4);
-  expectSafeStopAndReset(h);
+  expectEmergencyOnCalibrating(far, proto::ER_CALIBRATION, proto::NODE_JOINT4);
 }
 
 // A move checked and accepted whose frame then moves before it starts (a transform redefined by a
