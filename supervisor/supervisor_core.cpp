@@ -281,7 +281,7 @@ void SupervisorCore::step(std::uint64_t k, const SupervisorInbox& in, Supervisor
     const bool silent = node != proto::NODE_ARM && last_seen_[static_cast<std::size_t>(node)] != k;
     emergency(silent ? proto::ER_NODE_SILENT : proto::ER_POWER_LOST, node, k, out);
   }
-  if (state_ != proto::RT_EMGCY && state_ != proto::RT_IDLE) {
+  if (powers(state_)) {
     for (int i = 0; i < kJoints && state_ != proto::RT_EMGCY; ++i) {
       const std::uint32_t f = faults_[static_cast<std::size_t>(i)];
       if (f & proto::JF_RANGE)
