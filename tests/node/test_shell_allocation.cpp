@@ -3,6 +3,7 @@
 // on a thread of its own as each is a process of its own in the cluster, through calibration and
 // into a joint move: for 3000 periods of the move no node's period thread allocates. ZeroMQ's own
 // copy of each message it sends is libzmq's allocation and is left out of the count.
+#include <array>
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -158,13 +159,19 @@ TEST(ShellAllocation, NoNodesPeriodThreadAllocatesWithTheRunLogOn) {
       loop.run(nullptr, nullptr);
       EXPECT_EQ(core.rtstate(), proto::RT_SETP);
 
+      // Every node must answer every period of the measured window, or the window would measure
+      // less than a period's work. (Before it, a busy machine may have stalled a node past the
+      // lockstep timeout: that is the collector's business, not this test's.)
+      std::array<std::uint64_t, kNodeSlots> misses_before{};
+      for (proto::Node n : kAnsweringNodes) misses_before[static_cast<std::size_t>(n)] = stats.misses(n);
       const long before = test::allocationsOnThisThread();
       from = loop.periods();
       loop.setPeriodLimit(from + 3000);
       loop.run(nullptr, nullptr);
       supervisor = test::allocationsOnThisThread() - before;
       EXPECT_EQ(core.rtstate(), proto::RT_SETP);
-      for (proto::Node n : kAnsweringNodes) EXPECT_EQ(stats.misses(n), 0u) << nodeName(n);
+      for (proto::Node n : kAnsweringNodes)
+        EXPECT_EQ(stats.misses(n), misses_before[static_cast<std::size_t>(n)]) << nodeName(n) << " missed a period";
       loop.setPeriodLimit(loop.periods() + 100);  // so that every node has finished its last chunk
       loop.run(nullptr, nullptr);
     }
