@@ -37,7 +37,10 @@ StartResult awaitStart(proto::Node node, const ClusterSettings& s, zmq::socket_t
         return StartResult::kRefused;
       }
     }
-    if (arm_sub != nullptr) {
+    // Once the arm is heard, its mail is left for the node's loop: the arm may take the start and
+    // publish its sensors of period 0 before this node reads the start, and a joint that drained
+    // them here could not answer period 0 (the supervisor would wait out lockstep_timeout_ms).
+    if (arm_sub != nullptr && !hello.hello().hears_arm()) {
       while (receive(*arm_sub, in, 0))
         if (in.has_hello()) hello.mutable_hello()->set_hears_arm(true);
     }
