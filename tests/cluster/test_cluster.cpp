@@ -1,6 +1,7 @@
 // The distributed cluster: one process per node over ZeroMQ, started by deploy/rfms.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -302,6 +303,10 @@ TEST_P(LostSupervisor, EveryNodeGoesSafeAndExitsWithinTheOrphanTimeout) {
   for (const char* n : {"arm", "math", "joint1", "joint2", "joint3", "joint4", "joint5", "joint6"})
     nodes.push_back(std::stoi(readFile(run.path / (std::string(n) + ".pid"))));
   const pid_t supervisor = std::stoi(readFile(run.path / "supervisor.pid"));
+  // Each node leads a session of its own, so that no other node's exit can send a paused
+  // supervisor SIGCONT (the kernel does so to a stopped member of a group left orphaned).
+  for (pid_t p : nodes) EXPECT_EQ(getsid(p), p);
+  ASSERT_EQ(getsid(supervisor), supervisor);
   ASSERT_EQ(kill(supervisor, signal), 0);
 
   // 2 s of silence, up to 10 s for the arm's brakes (they need far less), and a busy machine's slack.
@@ -316,7 +321,7 @@ TEST_P(LostSupervisor, EveryNodeGoesSafeAndExitsWithinTheOrphanTimeout) {
               std::string::npos)
         << n << ": " << readFile(run.path / (std::string(n) + ".log"));
   if (signal == SIGSTOP) {
-    ASSERT_EQ(kill(supervisor, SIGCONT), 0);
+    ASSERT_EQ(kill(supervisor, SIGCONT), 0) << "the paused supervisor ran on and ended:\n" << readFile(log);
     // Its nodes gone, it names the first silence it sees: in realtime often the arm's lost power
     // (the arm's sensors and a joint's answers from before the pause are still queued).
     EXPECT_TRUE(waitForText(log, "EMGCY: ", std::chrono::seconds(60))) << readFile(log);
