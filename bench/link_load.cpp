@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   double timeout_ms = 5.0;
   std::string label = "link";
   app.add_option("--bridge", options.bridge, "the bridge, host:port")->capture_default_str();
+  app.add_option("--key", options.key_file, "this client's key file (deploy/rfms keys)")->envname("RFMS_KEY");
   app.add_option("--count", count, "updates per client")->capture_default_str()->check(CLI::Range(1, 1000000));
   app.add_option("--clients", clients, "clients in parallel")->capture_default_str()->check(CLI::Range(1, 64));
   app.add_option("--link-timeout-ms", timeout_ms, "retransmission timeout")->capture_default_str();

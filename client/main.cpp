@@ -49,6 +49,10 @@ int main(int argc, char** argv) {
   ClientOptions options;
   double timeout_ms = options.link.timeout_s * 1e3;
   app.add_option("--bridge", options.bridge, "the bridge, host:port")->capture_default_str();
+  app.add_option("--key", options.key_file,
+                 "this client's key file (deploy/rfms keys); without one, only a bridge started with --insecure "
+                 "answers")
+      ->envname("RFMS_KEY");
   app.add_option("--link-timeout-ms", timeout_ms, "retransmit after this long without an answer")
       ->capture_default_str()
       ->check(CLI::Range(1.0, 10000.0));
@@ -103,18 +107,25 @@ int main(int argc, char** argv) {
             for (const auto& why : r.refused) std::cout << "  refused: " << why << "\n";
             if (!r.failure.empty()) std::cout << "  failed: " << r.failure << "\n";
             const auto& c = client.link().counts();
-            std::cout << "link: " << c.retransmissions << " retransmissions, " << c.resyncs << " resyncs, "
+            std::cout << "link: " << c.retransmissions << " retransmissions, " << c.handshakes << " handshakes, "
                       << c.bad_checksums << " bad checksums received\n";
             return r.ok() ? 0 : 1;
           }
           if (status->parsed()) printStatus(client.status());
-          if (jog->parsed()) client.jog(joint, direction == "+" ? 1 : -1);
-          if (calibrate->parsed()) client.calibrate();
+          // Anyone may stop the arm; every other command needs a task of this client's own,
+          // opened for the command and closed after it.
           if (stop->parsed()) client.stop();
-          if (reset->parsed()) client.reset();
-          if (power_off->parsed()) client.powerOff();
-          if (hold->parsed()) client.hold();
-          if (free->parsed()) client.free();
+          if (jog->parsed() || calibrate->parsed() || reset->parsed() || power_off->parsed() || hold->parsed() ||
+              free->parsed()) {
+            client.beginTask("rfms-client");
+            if (jog->parsed()) client.jog(joint, direction == "+" ? 1 : -1);
+            if (calibrate->parsed()) client.calibrate();
+            if (reset->parsed()) client.reset();
+            if (power_off->parsed()) client.powerOff();
+            if (hold->parsed()) client.hold();
+            if (free->parsed()) client.free();
+            client.endTask();
+          }
           return 0;
         } catch (const ConfigError&) {
           throw;

@@ -8,7 +8,8 @@
 namespace rfms {
 
 RfmsClient::RfmsClient(const ClientOptions& options)
-    : options_(options), link_(options.bridge, options.link, options.faults, options.fault_seed) {}
+    : options_(options),
+      link_(options.bridge, loadLinkIdentity(options.key_file), options.link, options.faults, options.fault_seed) {}
 
 proto::TaskReply RfmsClient::send(proto::TaskRequest request) {
   request.set_session(link_.session());

@@ -44,6 +44,9 @@ class MoveFailed : public Error {
 
 struct ClientOptions {
   std::string bridge = "127.0.0.1:47031";  // host:port
+  // This client's key file (rfms-keys client); empty: a fresh key, for a bridge started with
+  // --insecure only.
+  std::string key_file;
   LinkOptions link;
   FaultRates faults;  // injected on the datagrams this client sends (tests, studies)
   std::uint64_t fault_seed = 1;

@@ -1,59 +1,254 @@
 #include "net_bridge/bridge_core.hpp"
 
+#include <sodium.h>
+
+#include <algorithm>
+
 #include "net_bridge/link_frame.hpp"
 
 namespace rfms {
 
-void BridgeCore::ack(const std::string& peer, const proto::LinkFrame& of, std::string payload, bool resync,
-                     std::vector<Outgoing>& out, std::string* keep) {
+namespace {
+
+using C = proto::LinkCounters;
+
+bool sized(const std::string& bytes, std::size_t n) { return bytes.size() == n; }
+
+Key keyOf(const std::string& bytes) {
+  Key k;
+  std::copy(bytes.begin(), bytes.end(), k.begin());
+  return k;
+}
+
+Nonce nonceOf(const std::string& bytes) {
+  Nonce n;
+  std::copy(bytes.begin(), bytes.end(), n.begin());
+  return n;
+}
+
+std::string bigEndian(std::uint64_t v) {
+  std::string s(8, '\0');
+  for (int i = 7; i >= 0; --i, v >>= 8) s[static_cast<std::size_t>(i)] = static_cast<char>(v & 0xffu);
+  return s;
+}
+
+}  // namespace
+
+std::uint64_t supervisorIdOf(const Key& client_key, std::uint64_t client_session) {
+  std::string message(reinterpret_cast<const char*>(client_key.data()), client_key.size());
+  message += bigEndian(client_session);
+  const Key h = keyedHash(Key{}, message);
+  std::uint64_t id = 0;
+  for (int i = 0; i < 8; ++i) id = (id << 8) | h[static_cast<std::size_t>(i)];
+  return id == 0 ? 1 : id;
+}
+
+BridgeCore::BridgeCore(BridgeKeys keys, const BridgeLimits& limits) : keys_(std::move(keys)), limits_(limits) {
+  randomBytes(cookie_secret_.data(), cookie_secret_.size());
+  counters_.set_insecure(keys_.insecure);
+}
+
+std::string BridgeCore::challengeFor(const std::string& client_key, const std::string& nonce,
+                                     std::uint64_t time_ms) const {
+  const Key c = keyedHash(cookie_secret_, client_key + nonce + bigEndian(time_ms));
+  return {reinterpret_cast<const char*>(c.data()), c.size()};
+}
+
+void BridgeCore::refuse(const std::string& peer, const proto::LinkFrame& of, proto::RefuseCode code,
+                        const std::string& why, std::vector<Outgoing>& out) {
+  proto::LinkFrame r;
+  r.set_type(proto::FT_REFUSE);
+  r.set_session(of.session());
+  r.set_count(of.count());
+  r.set_seq(static_cast<std::uint32_t>(of.count() & 1u));
+  r.set_refuse(code);
+  r.set_reason(why);
+  // The client matches a refusal of its handshake by its nonce.
+  if (!of.handshake().client_nonce().empty()) r.mutable_handshake()->set_client_nonce(of.handshake().client_nonce());
+  out.push_back({peer, encodeDatagram(r)});
+  count(&C::frames_out, &C::set_frames_out);
+}
+
+void BridgeCore::ack(Session& s, std::uint64_t link_id, std::uint64_t n, std::string payload,
+                     std::vector<Outgoing>& out) {
   proto::LinkFrame a;
   a.set_type(proto::FT_ACK);
-  a.set_seq(of.seq());
-  a.set_count(of.count());
-  a.set_session(of.session());
+  a.set_seq(static_cast<std::uint32_t>(n & 1u));
+  a.set_count(n);
+  a.set_session(link_id);
   a.set_payload(std::move(payload));
-  a.set_resync(resync);
-  std::string d = encodeDatagram(a);
-  if (keep != nullptr) *keep = d;
-  out.push_back({peer, std::move(d)});
-  count(&proto::LinkCounters::frames_out, &proto::LinkCounters::set_frames_out);
+  s.last_ack = encodeDatagram(a, s.keys.bridge_to_client);
+  s.last_ack_count = n;
+  out.push_back({s.peer, s.last_ack});
+  count(&C::frames_out, &C::set_frames_out);
 }
 
 bool BridgeCore::receive(const std::string& peer, std::string_view datagram, std::vector<Outgoing>& out,
-                         std::int64_t arrived_ns) {
-  using C = proto::LinkCounters;
+                         std::int64_t now_ns) {
   count(&C::frames_in, &C::set_frames_in);
   switch (decodeDatagram(datagram, frame_)) {
     case Datagram::kBadChecksum: count(&C::checksum_failures, &C::set_checksum_failures); return false;
     case Datagram::kMalformed: count(&C::malformed, &C::set_malformed); return false;
+    case Datagram::kWrongVersion: {
+      // Said once per datagram, small: a client of another version learns why nothing works.
+      count(&C::refused, &C::set_refused);
+      proto::LinkFrame none;
+      refuse(peer, none, proto::RF_VERSION, "this bridge speaks link version 2", out);
+      return false;
+    }
     case Datagram::kOk: break;
   }
-  const std::uint64_t id = frame_.session();
-  if (frame_.type() == proto::FT_ACK || frame_.count() == 0) {  // the bridge never waits for an ACK
+  const std::int64_t now_ms = now_ns / 1'000'000;
+  switch (frame_.type()) {
+    case proto::FT_HELLO: hello(peer, frame_, out, now_ms); return false;  // no state kept: none to remember
+    case proto::FT_AUTH: return auth(peer, datagram, frame_, out, now_ms);
+    case proto::FT_REG:
+    case proto::FT_SENDREQ: return request(peer, datagram, frame_, out, now_ns);
+    default: count(&C::malformed, &C::set_malformed); return false;  // the bridge never waits for an ACK
+  }
+}
+
+void BridgeCore::hello(const std::string& peer, const proto::LinkFrame& f, std::vector<Outgoing>& out,
+                       std::int64_t now_ms) {
+  const proto::Handshake& h = f.handshake();
+  if (h.version() != kLinkVersion) {
+    count(&C::refused, &C::set_refused);
+    refuse(peer, f, proto::RF_VERSION, "this bridge speaks link version 2", out);
+    return;
+  }
+  if (!sized(h.client_key(), 32) || !sized(h.client_nonce(), 24) || f.session() != 0 || f.count() != 0) {
+    count(&C::malformed, &C::set_malformed);
+    return;
+  }
+  if (!keys_.insecure && keys_.find(keyOf(h.client_key())) == nullptr) {
+    count(&C::refused, &C::set_refused);
+    refuse(peer, f, proto::RF_UNKNOWN_KEY, "this key is not among the bridge's allowed keys", out);
+    return;
+  }
+  proto::LinkFrame c;
+  c.set_type(proto::FT_CHALLENGE);
+  proto::Handshake& ch = *c.mutable_handshake();
+  ch.set_version(kLinkVersion);
+  ch.set_client_nonce(h.client_nonce());
+  ch.set_bridge_key(reinterpret_cast<const char*>(keys_.bridge.public_key.data()), keys_.bridge.public_key.size());
+  const auto time_ms = static_cast<std::uint64_t>(std::max<std::int64_t>(now_ms, 0));
+  ch.set_challenge_time_ms(time_ms);
+  ch.set_challenge(challengeFor(h.client_key(), h.client_nonce(), time_ms));
+  out.push_back({peer, encodeDatagram(c)});
+  count(&C::frames_out, &C::set_frames_out);
+}
+
+bool BridgeCore::auth(const std::string& peer, std::string_view datagram, const proto::LinkFrame& f,
+                      std::vector<Outgoing>& out, std::int64_t now_ms) {
+  const proto::Handshake& h = f.handshake();
+  if (h.version() != kLinkVersion || !sized(h.client_key(), 32) || !sized(h.client_nonce(), 24) ||
+      !sized(h.challenge(), 32) || f.session() != 0 || f.count() != 1 || h.client_session() == 0) {
     count(&C::malformed, &C::set_malformed);
     return false;
   }
-  if (frame_.type() == proto::FT_SYNC) {
-    Session& s = sessions_[id];
-    s.peer = peer;
-    if (frame_.count() > s.last_count) s.last_count = frame_.count();
-    counters_.set_clients(sessions_.size());
-    ack(peer, frame_, "", false, out);
+  const Key client_key = keyOf(h.client_key());
+  const AllowedKey* allowed = keys_.find(client_key);
+  if (!keys_.insecure && allowed == nullptr) {
+    count(&C::refused, &C::set_refused);
+    refuse(peer, f, proto::RF_UNKNOWN_KEY, "this key is not among the bridge's allowed keys", out);
+    return false;
+  }
+  // The challenge must be this bridge's, for this key and nonce, and recent.
+  const std::string expected = challengeFor(h.client_key(), h.client_nonce(), h.challenge_time_ms());
+  const auto age = now_ms - static_cast<std::int64_t>(h.challenge_time_ms());
+  if (sodium_memcmp(expected.data(), h.challenge().data(), expected.size()) != 0 || age < 0 ||
+      age > limits_.challenge_ms) {
+    count(&C::refused, &C::set_refused);
+    refuse(peer, f, proto::RF_STALE_CHALLENGE, "the challenge is not this bridge's or too old: HELLO again", out);
+    return false;
+  }
+  SessionKeys keys;
+  if (!bridgeSessionKeys(keys_.bridge, client_key, nonceOf(h.client_nonce()), keyOf(h.challenge()), keys) ||
+      !macValid(datagram, keys.client_to_bridge)) {
+    count(&C::forged, &C::set_forged);
+    return false;
+  }
+  if (auto it = by_challenge_.find(h.challenge()); it != by_challenge_.end()) {
+    // The same AUTH again: its ACK was lost. Same session, same answer.
+    Session& s = sessions_.at(it->second);
+    count(&C::retransmissions, &C::set_retransmissions);
+    if (s.last_ack_count == 1) {
+      out.push_back({s.peer, s.last_ack});
+      count(&C::frames_out, &C::set_frames_out);
+    }
     return true;
   }
-  auto it = sessions_.find(id);
+  const std::uint64_t supervisor_id = supervisorIdOf(client_key, h.client_session());
+  // A client handshaking again leaves its old session behind.
+  if (auto it = by_supervisor_id_.find(supervisor_id); it != by_supervisor_id_.end()) close(it->second);
+  if (!makeRoom()) {
+    count(&C::refused, &C::set_refused);
+    refuse(peer, f, proto::RF_FULL, "every session is busy with a request: handshake again later", out);
+    return false;
+  }
+  std::uint64_t link_id = randomNonZero64();
+  while (sessions_.count(link_id) != 0) link_id = randomNonZero64();
+  Session& s = sessions_[link_id];
+  s.peer = peer;
+  s.keys = keys;
+  s.supervisor_id = supervisor_id;
+  s.role = keys_.insecure ? proto::CR_OPERATOR : allowed->role;
+  s.challenge = h.challenge();
+  s.last_count = 1;
+  s.last_used = ++clock_;
+  by_supervisor_id_[supervisor_id] = link_id;
+  by_challenge_[s.challenge] = link_id;
+  count(&C::handshakes, &C::set_handshakes);
+  counters_.set_clients(sessions_.size());
+  ack(s, link_id, 1, "", out);
+  return true;
+}
+
+bool BridgeCore::makeRoom() {
+  if (sessions_.size() < limits_.sessions) return true;
+  auto oldest = sessions_.end();
+  for (auto it = sessions_.begin(); it != sessions_.end(); ++it)
+    if (!it->second.pending && (oldest == sessions_.end() || it->second.last_used < oldest->second.last_used))
+      oldest = it;
+  if (oldest == sessions_.end()) return false;
+  close(oldest->first);
+  count(&C::evicted, &C::set_evicted);
+  return true;
+}
+
+void BridgeCore::close(std::uint64_t link_id) {
+  auto it = sessions_.find(link_id);
+  if (it == sessions_.end()) return;
+  by_challenge_.erase(it->second.challenge);
+  if (auto b = by_supervisor_id_.find(it->second.supervisor_id); b != by_supervisor_id_.end() && b->second == link_id)
+    by_supervisor_id_.erase(b);
+  sessions_.erase(it);
+  counters_.set_clients(sessions_.size());
+}
+
+bool BridgeCore::request(const std::string& peer, std::string_view datagram, const proto::LinkFrame& f,
+                         std::vector<Outgoing>& out, std::int64_t now_ns) {
+  const std::uint64_t link_id = f.session();
+  auto it = sessions_.find(link_id);
   if (it == sessions_.end()) {
-    ack(peer, frame_, "", true, out);
-    return true;
+    count(&C::unknown_sessions, &C::set_unknown_sessions);
+    refuse(peer, f, proto::RF_UNKNOWN_SESSION, "no such session: handshake again, then resend", out);
+    return false;
   }
   Session& s = it->second;
-  s.peer = peer;
-  if (frame_.count() <= s.last_count) {
-    // A frame taken before: the client did not get its ACK, or the network delivered a copy late.
-    // Never delivered twice.
+  if (!macValid(datagram, s.keys.client_to_bridge)) {
+    count(&C::forged, &C::set_forged);
+    return false;
+  }
+  if (f.count() <= s.last_count) {
+    // A frame taken before: the client did not get its ACK, or the network (or anyone) sent a copy.
+    // Never delivered twice; the cached ACK goes to the session's address, not the copy's sender.
     count(&C::retransmissions, &C::set_retransmissions);
-    if (frame_.type() == proto::FT_REG) count(&C::duplicates, &C::set_duplicates);
-    if (!s.pending && frame_.count() == s.last_ack_count) resendLast(s, peer, out);
+    if (f.type() == proto::FT_REG) count(&C::duplicates, &C::set_duplicates);
+    if (!s.pending && f.count() == s.last_ack_count && !s.last_ack.empty()) {
+      out.push_back({s.peer, s.last_ack});
+      count(&C::frames_out, &C::set_frames_out);
+    }
     return true;
   }
   if (s.pending) {
@@ -63,42 +258,46 @@ bool BridgeCore::receive(const std::string& peer, std::string_view datagram, std
     return true;
   }
   proto::Envelope message;
-  if (frame_.type() == proto::FT_SENDREQ) {
-    message.mutable_status_request()->set_session(id);
+  std::uint64_t number = 0;
+  if (f.type() == proto::FT_SENDREQ) {
+    message.mutable_status_request()->set_session(s.supervisor_id);
   } else {
-    proto::TaskRequest& request = *message.mutable_task_request();
-    if (!request.ParseFromString(frame_.payload()) || request.session() != id || request.number() == 0) {
+    proto::TaskRequest& r = *message.mutable_task_request();
+    if (!r.ParseFromString(f.payload()) || r.number() == 0) {
       // A frame that arrived intact but carries no valid request: answered, so the client learns why.
       proto::TaskReply refused;
-      refused.set_id(request.id());
-      refused.set_session(id);
-      refused.set_number(request.number());
-      refused.set_reason("malformed request: not a task request of this session with a request number");
-      s.last_count = s.last_ack_count = frame_.count();
+      refused.set_id(r.id());
+      refused.set_number(r.number());
+      refused.set_reason("malformed request: not a task request with a request number (1, 2, ...)");
+      s.last_count = f.count();
+      s.peer = peer;
       count(&C::malformed, &C::set_malformed);
-      ack(peer, frame_, refused.SerializeAsString(), false, out, &s.last_ack);
+      ack(s, link_id, f.count(), refused.SerializeAsString(), out);
       return true;
     }
-    request.set_arrived_ns(arrived_ns);
-    s.pending_number = request.number();
+    r.set_session(s.supervisor_id);
+    r.set_role(s.role);
+    r.set_arrived_ns(now_ns);
+    number = r.number();
   }
-  if (queueDepth() >= capacity_) {
+  if (queueDepth() >= limits_.queue) {
     count(&C::withheld, &C::set_withheld);
     return true;  // no ACK: the client retries
   }
-  s.last_count = frame_.count();
+  s.last_count = f.count();
+  s.peer = peer;
+  s.last_used = ++clock_;
   s.pending = true;
-  s.pending_status = frame_.type() == proto::FT_SENDREQ;
-  s.pending_count = frame_.count();
+  s.pending_status = f.type() == proto::FT_SENDREQ;
+  s.pending_number = number;
+  s.pending_count = f.count();
   waiting_.push_back(std::move(message));
   counters_.set_queue_depth(queueDepth());
   return true;
 }
 
-void BridgeCore::resendLast(const Session& s, const std::string& peer, std::vector<Outgoing>& out) {
-  if (s.last_ack.empty()) return;
-  out.push_back({peer, s.last_ack});
-  count(&proto::LinkCounters::frames_out, &proto::LinkCounters::set_frames_out);
+bool BridgeCore::knowsPeer(const std::string& peer) const {
+  return std::any_of(sessions_.begin(), sessions_.end(), [&](const auto& s) { return s.second.peer == peer; });
 }
 
 bool BridgeCore::nextForSupervisor(proto::Envelope& message) {
@@ -106,36 +305,43 @@ bool BridgeCore::nextForSupervisor(proto::Envelope& message) {
   message = std::move(waiting_.front());
   waiting_.pop_front();
   ++forwarded_;
+  const std::uint64_t id =
+      message.has_status_request() ? message.status_request().session() : message.task_request().session();
+  ++in_flight_[{id, message.has_status_request() ? 0 : message.task_request().number()}];
   return true;
 }
 
-void BridgeCore::settle(Session& s, std::uint64_t session, std::string payload, std::vector<Outgoing>& out) {
-  s.pending = false;
+void BridgeCore::answered(std::uint64_t supervisor_id, std::uint64_t number) {
+  auto it = in_flight_.find({supervisor_id, number});
+  if (it == in_flight_.end()) return;
+  if (--it->second == 0) in_flight_.erase(it);
   if (forwarded_ > 0) --forwarded_;
   counters_.set_queue_depth(queueDepth());
-  proto::LinkFrame of;
-  of.set_session(session);
-  of.set_count(s.pending_count);
-  of.set_seq(static_cast<std::uint32_t>(s.pending_count & 1u));
-  s.last_ack_count = s.pending_count;
-  ack(s.peer, of, std::move(payload), false, out, &s.last_ack);
+}
+
+void BridgeCore::settle(Session& s, std::uint64_t link_id, std::string payload, std::vector<Outgoing>& out) {
+  s.pending = false;
+  ack(s, link_id, s.pending_count, std::move(payload), out);
 }
 
 void BridgeCore::answer(const proto::TaskReply& reply, std::vector<Outgoing>& out) {
-  auto it = sessions_.find(reply.session());
-  if (it == sessions_.end() || !it->second.pending || it->second.pending_status ||
-      it->second.pending_number != reply.number())
-    return;
-  settle(it->second, reply.session(), reply.SerializeAsString(), out);
+  answered(reply.session(), reply.number());
+  auto id = by_supervisor_id_.find(reply.session());
+  if (id == by_supervisor_id_.end()) return;  // the client has gone (evicted, or handshook again)
+  Session& s = sessions_.at(id->second);
+  if (!s.pending || s.pending_status || s.pending_number != reply.number()) return;
+  settle(s, id->second, reply.SerializeAsString(), out);
 }
 
 void BridgeCore::answer(const proto::ArmStatus& status, std::vector<Outgoing>& out) {
-  auto it = sessions_.find(status.session());
-  if (it == sessions_.end() || !it->second.pending || !it->second.pending_status) return;
+  answered(status.session(), 0);
+  auto id = by_supervisor_id_.find(status.session());
+  if (id == by_supervisor_id_.end()) return;
+  Session& s = sessions_.at(id->second);
+  if (!s.pending || !s.pending_status) return;
   proto::ArmStatus st = status;
   *st.mutable_link() = counters_;
-  st.mutable_link()->set_queue_depth(queueDepth() - 1);  // this one is answered
-  settle(it->second, status.session(), st.SerializeAsString(), out);
+  settle(s, id->second, st.SerializeAsString(), out);
 }
 
 }  // namespace rfms

@@ -1,29 +1,32 @@
 // The bridge side of RoboNet's logical link control (RFMS report, A.5 Appendix A.4.3), one link
-// state per client session, between UDP datagrams and the supervisor's task endpoint. Pure: the
-// rfms-bridge shell moves datagrams and supervisor messages in and out.
+// session per authenticated client, between UDP datagrams and the supervisor's task endpoint.
+// Pure but for its random numbers: the rfms-bridge shell moves datagrams and supervisor messages in
+// and out. docs/link-protocol.md is the specification; in short:
 //
-// - SYNC: (re)initialises the session's sequence; acknowledged.
-// - REG (a TaskRequest): when it is a new frame (its counter beyond the last one taken; see
-//   proto/link.proto on why a counter beside RoboNet's one bit) and the queue towards the
-//   supervisor has room, it is queued once; the ACK is sent when the supervisor has
-//   answered and carries the answer (TaskReply). A REG seen before (the client retried) is
-//   answered again from the cached ACK, never delivered twice. With the queue full the ACK is
-//   withheld: the client retries later, and nothing is lost (RFMS failed on overflow).
-// - SENDREQ: passed to the supervisor like a REG, and acknowledged with the ArmStatus it answers
-//   (plus the link counters): a status asked for after an answer always reflects that answer.
-// - A REG or SENDREQ from a session the bridge does not know (it restarted) is answered with a
-//   resync ACK: the client SYNCs and sends again; the supervisor applies each request once by its
-//   number, so a request that was delivered before the restart is not applied twice.
-// - Corrupted datagrams are dropped and counted; well-formed frames that make no sense are counted.
+// - HELLO (a client's public key): a key the bridge does not admit is refused; else the bridge
+//   answers with a CHALLENGE it keeps no state for (a keyed hash of the key, the client's nonce and
+//   the time), so that a flood of HELLOs costs no memory.
+// - AUTH (the challenge back, signed with the session key both sides derive): a session opens, its
+//   ACK names it. A session per client; when all are taken, the least recently used idle one closes.
+// - REG (a TaskRequest) and SENDREQ: signed, with a counter that only grows. A forged, replayed or
+//   stale frame changes nothing (counted); a new one is queued once towards the supervisor, with
+//   the session's supervisor-side id and its key's role stamped on it, and ACKed with the answer.
+//   A frame seen before (the client retried) is answered again from the cached ACK, never
+//   delivered twice; with the queue full the ACK is withheld and the client retries later.
+// - A frame of a session the bridge does not hold (it restarted) is refused: the client
+//   handshakes again and resends; the supervisor applies each request number once, so nothing
+//   that arrived before the restart is applied twice.
 #pragma once
 
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "net_bridge/allowed_keys.hpp"
 #include "proto/cluster.pb.h"
 #include "proto/link.pb.h"
 #include "proto/task.pb.h"
@@ -35,15 +38,20 @@ struct Outgoing {
   std::string datagram;
 };
 
+struct BridgeLimits {
+  std::size_t queue = 64;                // requests forwarded or waiting for the supervisor
+  std::size_t sessions = 64;             // link sessions open at once
+  std::int64_t challenge_ms = 10'000;    // how long a CHALLENGE may be answered
+};
+
 class BridgeCore {
  public:
-  explicit BridgeCore(std::size_t queue_capacity) : capacity_(queue_capacity) {}
+  BridgeCore(BridgeKeys keys, const BridgeLimits& limits);
 
-  // `arrived_ns`: when the datagram arrived (system clock), stamped on the request it carries.
-  // False when the datagram is not a sound frame (checksum or format): its sender need not be
-  // remembered.
-  bool receive(const std::string& peer, std::string_view datagram, std::vector<Outgoing>& out,
-               std::int64_t arrived_ns = 0);
+  // `now_ns`: when the datagram arrived (system clock): it dates challenges and is stamped on the
+  // request it carries. False when the datagram is not a sound frame (checksum, format, MAC): its
+  // sender need not be remembered.
+  bool receive(const std::string& peer, std::string_view datagram, std::vector<Outgoing>& out, std::int64_t now_ns);
   // The next message for the supervisor (a task_request or a status_request), oldest first. It
   // stays in the queue (counted against its capacity) until answered.
   bool nextForSupervisor(proto::Envelope& message);
@@ -53,32 +61,61 @@ class BridgeCore {
 
   const proto::LinkCounters& counters() const { return counters_; }
   std::size_t queueDepth() const { return waiting_.size() + forwarded_; }
+  std::size_t sessions() const { return sessions_.size(); }
+  // Whether a session's ACKs go to `peer` (the shell forgets the addresses of the others).
+  bool knowsPeer(const std::string& peer) const;
 
  private:
   struct Session {
-    std::string peer;
-    std::uint64_t last_count = 0;  // the newest frame taken from this client
-    bool pending = false;          // a REG or SENDREQ delivered, its answer not yet back
-    bool pending_status = false;   // ... and it is a SENDREQ
+    std::string peer;  // where its ACKs go: the sender of its newest authentic frame
+    SessionKeys keys;
+    std::uint64_t supervisor_id = 0;  // TaskRequest.session as the supervisor knows this client
+    proto::ClientRole role = proto::CR_NONE;
+    std::string challenge;            // of its handshake: a retransmitted AUTH gets the same ACK
+    std::uint64_t last_count = 0;     // the newest frame taken from this client
+    std::uint64_t last_used = 0;      // the bridge's frame clock when it last sent a new frame
+    bool pending = false;             // a REG or SENDREQ delivered, its answer not yet back
+    bool pending_status = false;      // ... and it is a SENDREQ
     std::uint64_t pending_number = 0, pending_count = 0;
     std::string last_ack;  // the ACK of the last answered frame, for retries
     std::uint64_t last_ack_count = 0;
   };
-  void ack(const std::string& peer, const proto::LinkFrame& of, std::string payload, bool resync,
-           std::vector<Outgoing>& out, std::string* keep = nullptr);
+  void hello(const std::string& peer, const proto::LinkFrame& f, std::vector<Outgoing>& out, std::int64_t now_ms);
+  bool auth(const std::string& peer, std::string_view datagram, const proto::LinkFrame& f,
+            std::vector<Outgoing>& out, std::int64_t now_ms);
+  bool request(const std::string& peer, std::string_view datagram, const proto::LinkFrame& f,
+               std::vector<Outgoing>& out, std::int64_t now_ns);
+  std::string challengeFor(const std::string& client_key, const std::string& nonce, std::uint64_t time_ms) const;
+  // Room for one more session: the least recently used idle one closes. False when all are busy.
+  bool makeRoom();
+  void close(std::uint64_t link_id);
+  void refuse(const std::string& peer, const proto::LinkFrame& of, proto::RefuseCode code, const std::string& why,
+              std::vector<Outgoing>& out);
+  void ack(Session& s, std::uint64_t link_id, std::uint64_t count, std::string payload, std::vector<Outgoing>& out);
   // The pending frame of `s` is answered: its ACK carries `payload`.
-  void settle(Session& s, std::uint64_t session, std::string payload, std::vector<Outgoing>& out);
-  void resendLast(const Session& s, const std::string& peer, std::vector<Outgoing>& out);
+  void settle(Session& s, std::uint64_t link_id, std::string payload, std::vector<Outgoing>& out);
+  // One forwarded request of `supervisor_id` (`number`, 0 for status) is answered: the queue shrinks.
+  void answered(std::uint64_t supervisor_id, std::uint64_t number);
   void count(std::uint64_t (proto::LinkCounters::*get)() const, void (proto::LinkCounters::*set)(std::uint64_t)) {
     (counters_.*set)((counters_.*get)() + 1);
   }
 
-  std::size_t capacity_;
-  std::unordered_map<std::uint64_t, Session> sessions_;
+  BridgeKeys keys_;
+  BridgeLimits limits_;
+  Key cookie_secret_{};  // keys the challenges; drawn at start, so a restart voids old ones
+  std::unordered_map<std::uint64_t, Session> sessions_;  // by link id
+  std::unordered_map<std::uint64_t, std::uint64_t> by_supervisor_id_;
+  std::unordered_map<std::string, std::uint64_t> by_challenge_;
+  std::uint64_t clock_ = 0;  // counts new frames: the age of a session for eviction
   std::deque<proto::Envelope> waiting_;  // not yet forwarded
   std::size_t forwarded_ = 0;            // forwarded, not yet answered
+  std::map<std::pair<std::uint64_t, std::uint64_t>, int> in_flight_;  // (supervisor id, number)
   proto::LinkCounters counters_;
   proto::LinkFrame frame_;
 };
+
+// The id the supervisor knows a client by: from its key and its own session number, so that no
+// other key can reach its requests and a client keeps it across handshakes (exactly once).
+std::uint64_t supervisorIdOf(const Key& client_key, std::uint64_t client_session);
 
 }  // namespace rfms

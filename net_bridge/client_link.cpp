@@ -1,28 +1,62 @@
 #include "net_bridge/client_link.hpp"
 
+#include <sodium.h>
+
 #include "net_bridge/link_frame.hpp"
 
 namespace rfms {
 
-void ClientLink::begin(proto::FrameType type, std::string payload) {
-  type_ = type;
-  payload_ = std::move(payload);
-  ++count_;
-  proto::LinkFrame f;
-  f.set_type(type);
-  f.set_seq(static_cast<std::uint32_t>(count_ & 1u));
-  f.set_count(count_);
-  f.set_session(session_);
-  f.set_payload(payload_);
-  datagram_ = encodeDatagram(f);
-  busy_ = true;
+namespace {
+std::string bytesOf(const unsigned char* p, std::size_t n) { return {reinterpret_cast<const char*>(p), n}; }
+}  // namespace
+
+ClientLink::ClientLink(const LinkIdentity& identity, std::uint64_t client_session, const LinkOptions& options)
+    : identity_(identity), client_session_(client_session), options_(options) {}
+
+void ClientLink::resetTries() {
   waited_out_ = false;
   first_ = true;
   tries_ = 0;
 }
 
+void ClientLink::begin(proto::FrameType type, std::string payload) {
+  type_ = type;
+  payload_ = std::move(payload);
+  busy_ = true;
+  failure_.clear();
+  if (phase_ == Phase::kOpen)
+    sendFrame();
+  else
+    hello();
+}
+
+void ClientLink::hello() {
+  phase_ = Phase::kHello;
+  randomBytes(nonce_.data(), nonce_.size());
+  proto::LinkFrame f;
+  f.set_type(proto::FT_HELLO);
+  proto::Handshake& h = *f.mutable_handshake();
+  h.set_version(kLinkVersion);
+  h.set_client_key(bytesOf(identity_.key.public_key.data(), 32));
+  h.set_client_nonce(bytesOf(nonce_.data(), nonce_.size()));
+  datagram_ = encodeDatagram(f);
+  resetTries();
+}
+
+void ClientLink::sendFrame() {
+  ++count_;
+  proto::LinkFrame f;
+  f.set_type(type_);
+  f.set_seq(static_cast<std::uint32_t>(count_ & 1u));
+  f.set_count(count_);
+  f.set_session(link_session_);
+  f.set_payload(payload_);
+  datagram_ = encodeDatagram(f, keys_.client_to_bridge);
+  resetTries();
+}
+
 bool ClientLink::due(double now, std::string& datagram) {
-  if (!busy_) return false;
+  if (!busy_ || !failure_.empty()) return false;
   if (!first_ && now < next_send_) return false;
   if (tries_ >= options_.max_tries) {
     waited_out_ = true;
@@ -39,16 +73,83 @@ bool ClientLink::due(double now, std::string& datagram) {
 ClientLink::Event ClientLink::receive(std::string_view datagram) {
   switch (decodeDatagram(datagram, frame_)) {
     case Datagram::kBadChecksum: return Event::kBadChecksum;
-    case Datagram::kMalformed: return Event::kMalformed;
+    case Datagram::kMalformed:
+    case Datagram::kWrongVersion: return Event::kMalformed;
     case Datagram::kOk: break;
   }
-  // Only an ACK of the frame in flight counts; ACKs of earlier frames (late duplicates) do not.
-  if (!busy_ || frame_.type() != proto::FT_ACK || frame_.session() != session_ || frame_.count() != count_)
-    return Event::kStale;
-  if (frame_.resync()) return Event::kResync;
-  busy_ = false;
-  answer_ = frame_.payload();
-  return Event::kAcked;
+  if (!busy_) return Event::kStale;
+  const proto::Handshake& h = frame_.handshake();
+  const std::string nonce = bytesOf(nonce_.data(), nonce_.size());
+  switch (frame_.type()) {
+    case proto::FT_CHALLENGE: {
+      if (phase_ != Phase::kHello || h.client_nonce() != nonce || h.bridge_key().size() != 32 ||
+          h.challenge().size() != 32)
+        return Event::kStale;
+      Key bridge, challenge;
+      std::copy(h.bridge_key().begin(), h.bridge_key().end(), bridge.begin());
+      std::copy(h.challenge().begin(), h.challenge().end(), challenge.begin());
+      // Not the bridge this client knows: someone else answered.
+      if (identity_.bridge_pinned && sodium_memcmp(bridge.data(), identity_.bridge.data(), 32) != 0)
+        return Event::kStale;
+      if (!clientSessionKeys(identity_.key, bridge, nonce_, challenge, keys_)) return Event::kStale;
+      proto::LinkFrame a;
+      a.set_type(proto::FT_AUTH);
+      a.set_count(1);
+      a.set_seq(1);
+      proto::Handshake& ah = *a.mutable_handshake();
+      ah.set_version(kLinkVersion);
+      ah.set_client_key(bytesOf(identity_.key.public_key.data(), 32));
+      ah.set_client_nonce(nonce);
+      ah.set_challenge(h.challenge());
+      ah.set_challenge_time_ms(h.challenge_time_ms());
+      ah.set_client_session(client_session_);
+      datagram_ = encodeDatagram(a, keys_.client_to_bridge);
+      phase_ = Phase::kAuth;
+      resetTries();
+      return Event::kHandshake;
+    }
+    case proto::FT_ACK: {
+      if (phase_ == Phase::kAuth) {
+        if (frame_.count() != 1 || frame_.session() == 0 || !macValid(datagram, keys_.bridge_to_client))
+          return Event::kStale;
+        link_session_ = frame_.session();
+        count_ = 1;
+        phase_ = Phase::kOpen;
+        ++handshakes_;
+        sendFrame();
+        return Event::kHandshake;
+      }
+      // Only an authentic ACK of the frame in flight counts; earlier ones (late copies) do not.
+      if (phase_ != Phase::kOpen || frame_.session() != link_session_ || frame_.count() != count_ ||
+          !macValid(datagram, keys_.bridge_to_client))
+        return Event::kStale;
+      busy_ = false;
+      answer_ = frame_.payload();
+      return Event::kAcked;
+    }
+    case proto::FT_REFUSE: {
+      // A refusal is not signed (the bridge may hold no key for us): it must at least name what is
+      // in flight, and the worst it can do is make us handshake again.
+      const bool of_handshake = (phase_ == Phase::kHello || phase_ == Phase::kAuth) && h.client_nonce() == nonce;
+      const bool of_frame = phase_ == Phase::kOpen && frame_.session() == link_session_ && frame_.count() == count_;
+      if (!of_handshake && !of_frame) return Event::kStale;
+      switch (frame_.refuse()) {
+        case proto::RF_UNKNOWN_KEY:
+        case proto::RF_VERSION:
+          failure_ = "the bridge refused: " + frame_.reason();
+          return Event::kRefused;
+        case proto::RF_FULL:
+          // Wait a timeout, then start again.
+          hello();
+          first_ = false;
+          return Event::kHandshake;
+        default:
+          hello();
+          return Event::kHandshake;
+      }
+    }
+    default: return Event::kStale;
+  }
 }
 
 }  // namespace rfms

@@ -1,13 +1,16 @@
 // The client side of RoboNet's logical link control (A.5 Appendix A.4.2, the VAX side): one frame
 // in flight at a time (one-bit sliding window), sent again on each timeout until its ACK arrives or
-// the retry limit is reached. Pure: time is passed in, datagrams are handed out and in, so the same
-// code runs over UDP (LinkClient) and over a simulated network in tests.
+// the retry limit is reached. A session is opened first (HELLO, CHALLENGE, AUTH; docs/link-protocol.md)
+// and again whenever the bridge no longer knows it; the frame in flight is then resent in the new
+// session. Pure: time is passed in, datagrams are handed out and in, so the same code runs over UDP
+// (LinkClient) and over a simulated network in tests.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <string_view>
 
+#include "net_bridge/link_keys.hpp"
 #include "proto/link.pb.h"
 
 namespace rfms {
@@ -17,43 +20,67 @@ struct LinkOptions {
   int max_tries = 100;      // sends of one frame before the link gives up
 };
 
+// Who the client is: its key pair, and the bridge's public key when it is known (a client's key
+// file holds it). Unpinned, the client takes the key the bridge shows: only for a bridge started
+// with --insecure, on a machine's own loopback.
+struct LinkIdentity {
+  KeyPair key;
+  Key bridge{};
+  bool bridge_pinned = false;
+};
+
 class ClientLink {
  public:
-  ClientLink(std::uint64_t session, const LinkOptions& options) : session_(session), options_(options) {}
+  // `client_session`: random, drawn once per client program (the supervisor applies each request
+  // number of it once).
+  ClientLink(const LinkIdentity& identity, std::uint64_t client_session, const LinkOptions& options);
 
-  // Starts sending a frame (SYNC, REG or SENDREQ); the link must not be busy.
+  // Starts sending a REG or a SENDREQ; the link must not be busy. A handshake goes first when no
+  // session is open.
   void begin(proto::FrameType type, std::string payload);
-  // The datagram to send now, if one is due: at once after begin(), then after each timeout.
+  // The datagram to send now, if one is due: at once after a new frame, then after each timeout.
   bool due(double now, std::string& datagram);
   // The time of the next retransmission (when busy).
   double nextSend() const { return next_send_; }
 
-  enum class Event { kNone, kAcked, kResync, kBadChecksum, kMalformed, kStale };
-  // A datagram from the bridge. kAcked: the frame in flight is acknowledged (answer() holds what
-  // the ACK carried). kResync: the bridge does not know this session; SYNC, then begin() the
-  // same frame again (pending() gives it back).
+  enum class Event { kNone, kAcked, kHandshake, kRefused, kBadChecksum, kMalformed, kStale };
+  // A datagram from the bridge. kAcked: the frame is acknowledged (answer() holds what the ACK
+  // carried); kHandshake: a step of opening a session; kRefused: the bridge refused for good
+  // (failed() and failure() say why); kStale: not for the frame in flight, or not authentic.
   Event receive(std::string_view datagram);
 
   bool busy() const { return busy_; }
-  bool failed() const { return busy_ && tries_ >= options_.max_tries && waited_out_; }
+  bool failed() const { return busy_ && (!failure_.empty() || (tries_ >= options_.max_tries && waited_out_)); }
+  // Why the link failed: the bridge's refusal, or empty when it never answered.
+  const std::string& failure() const { return failure_; }
   const std::string& answer() const { return answer_; }
-  proto::FrameType pendingType() const { return type_; }
-  const std::string& pendingPayload() const { return payload_; }
   void abandon() { busy_ = false; }
-  std::uint64_t session() const { return session_; }
+  bool open() const { return phase_ == Phase::kOpen; }
+  std::uint64_t clientSession() const { return client_session_; }
+  std::uint64_t linkSession() const { return link_session_; }
   std::uint64_t retransmissions() const { return retransmissions_; }
+  std::uint64_t handshakes() const { return handshakes_; }
 
  private:
-  std::uint64_t session_;
+  enum class Phase { kClosed, kHello, kAuth, kOpen };
+  void hello();
+  void sendFrame();  // the frame of begin(), in the open session
+  void resetTries();
+
+  LinkIdentity identity_;
+  std::uint64_t client_session_;
   LinkOptions options_;
-  std::uint64_t count_ = 0;  // frames begun in this session; seq is its low bit
-  bool busy_ = false, waited_out_ = false;
+  Phase phase_ = Phase::kClosed;
+  Nonce nonce_{};
+  SessionKeys keys_;
+  std::uint64_t link_session_ = 0;
+  std::uint64_t count_ = 0;  // frames in this session; seq is its low bit
+  bool busy_ = false, waited_out_ = false, first_ = true;
   proto::FrameType type_ = proto::FT_NONE;
-  std::string payload_, datagram_, answer_;
+  std::string payload_, datagram_, answer_, failure_;
   int tries_ = 0;
   double next_send_ = 0.0;
-  bool first_ = true;
-  std::uint64_t retransmissions_ = 0;
+  std::uint64_t retransmissions_ = 0, handshakes_ = 0;
   proto::LinkFrame frame_;
 };
 

@@ -1,5 +1,5 @@
 // A client's end of the link over UDP: ClientLink's frames sent to the bridge, with retransmission
-// on timeout and resynchronisation when the bridge has restarted. Blocking, one frame at a time.
+// on timeout and a new handshake when the bridge has restarted. Blocking, one frame at a time.
 #pragma once
 
 #include <chrono>
@@ -14,31 +14,34 @@
 
 namespace rfms {
 
-// The bridge did not answer within the retry limit.
+// The bridge did not answer within the retry limit, or refused this client.
 class LinkError : public Error {
  public:
   using Error::Error;
 };
 
 struct LinkClientCounts {
-  std::uint64_t retransmissions = 0, resyncs = 0, bad_checksums = 0, stale = 0;
+  std::uint64_t retransmissions = 0, handshakes = 0, bad_checksums = 0, stale = 0;
 };
+
+// The identity in a client's key file (made by rfms-keys; throws ConfigError), or, for an empty
+// path, a fresh key pair that trusts whatever bridge answers: for a bridge started with --insecure.
+LinkIdentity loadLinkIdentity(const std::string& key_file);
 
 class LinkClient {
  public:
-  // `bridge`: "host:port". `session`: 0 draws a random one.
-  LinkClient(const std::string& bridge, const LinkOptions& options, const FaultRates& faults = {},
-             std::uint64_t fault_seed = 1, std::uint64_t session = 0);
+  // `bridge`: "host:port". `client_session`: 0 draws a random one.
+  LinkClient(const std::string& bridge, const LinkIdentity& identity, const LinkOptions& options,
+             const FaultRates& faults = {}, std::uint64_t fault_seed = 1, std::uint64_t client_session = 0);
 
-  // Sends one frame and returns what its ACK carried. Throws LinkError.
+  // Sends one frame (REG or SENDREQ) and returns what its ACK carried. Throws LinkError.
   std::string exchange(proto::FrameType type, const std::string& payload);
 
-  std::uint64_t session() const { return link_.session(); }
+  std::uint64_t session() const { return link_.clientSession(); }
   const LinkClientCounts& counts() const { return counts_; }
   const FaultCounts& faults() const { return faults_.counts(); }
 
  private:
-  void run(proto::FrameType type, const std::string& payload);
   double now() const;
 
   std::string bridge_name_;
@@ -47,7 +50,6 @@ class LinkClient {
   LinkOptions options_;
   ClientLink link_;
   FaultInjector faults_;
-  bool synced_ = false;
   LinkClientCounts counts_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };

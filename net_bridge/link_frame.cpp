@@ -7,28 +7,83 @@
 namespace rfms {
 
 namespace {
+
+constexpr std::size_t kHeader = 2, kCrcBytes = 4, kMacBytes = 32;
+
 std::uint32_t crcOf(std::string_view bytes) {
   return static_cast<std::uint32_t>(
       crc32(crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(bytes.data()), static_cast<uInt>(bytes.size())));
 }
+
+std::string withHeader(const proto::LinkFrame& frame, Trailer t) {
+  std::string bytes;
+  bytes.push_back(static_cast<char>(kLinkVersion));
+  bytes.push_back(static_cast<char>(t == Trailer::kCrc ? 0 : 1));
+  frame.AppendToString(&bytes);
+  return bytes;
+}
+
+bool knownType(proto::FrameType t) {
+  switch (t) {
+    case proto::FT_REG:
+    case proto::FT_ACK:
+    case proto::FT_SENDREQ:
+    case proto::FT_HELLO:
+    case proto::FT_CHALLENGE:
+    case proto::FT_AUTH:
+    case proto::FT_REFUSE: return true;
+    default: return false;
+  }
+}
+
 }  // namespace
 
+Trailer trailerOf(proto::FrameType type) {
+  return type == proto::FT_HELLO || type == proto::FT_CHALLENGE || type == proto::FT_REFUSE ? Trailer::kCrc
+                                                                                             : Trailer::kMac;
+}
+
 std::string encodeDatagram(const proto::LinkFrame& frame) {
-  std::string bytes = frame.SerializeAsString();
+  std::string bytes = withHeader(frame, Trailer::kCrc);
   const std::uint32_t crc = crcOf(bytes);
   for (int shift = 24; shift >= 0; shift -= 8) bytes.push_back(static_cast<char>((crc >> shift) & 0xffu));
   return bytes;
 }
 
-Datagram decodeDatagram(std::string_view bytes, proto::LinkFrame& frame) {
-  if (bytes.size() < 4) return Datagram::kBadChecksum;
-  const std::string_view body = bytes.substr(0, bytes.size() - 4);
-  std::uint32_t crc = 0;
-  for (std::size_t i = body.size(); i < bytes.size(); ++i) crc = (crc << 8) | static_cast<unsigned char>(bytes[i]);
-  if (crc != crcOf(body)) return Datagram::kBadChecksum;
-  if (!frame.ParseFromArray(body.data(), static_cast<int>(body.size()))) return Datagram::kMalformed;
-  if (frame.type() == proto::FT_NONE || frame.seq() > 1) return Datagram::kMalformed;
+std::string encodeDatagram(const proto::LinkFrame& frame, const Key& key) {
+  std::string bytes = withHeader(frame, Trailer::kMac);
+  const Mac mac = macOf(key, bytes);
+  bytes.append(reinterpret_cast<const char*>(mac.data()), mac.size());
+  return bytes;
+}
+
+Datagram decodeDatagram(std::string_view bytes, proto::LinkFrame& frame, Trailer* trailer) {
+  if (bytes.size() < kHeader + kCrcBytes || bytes.size() > kMaxDatagram) return Datagram::kBadChecksum;
+  if (static_cast<unsigned char>(bytes[0]) != kLinkVersion) return Datagram::kWrongVersion;
+  const unsigned char kind = static_cast<unsigned char>(bytes[1]);
+  if (kind > 1) return Datagram::kMalformed;
+  const Trailer t = kind == 0 ? Trailer::kCrc : Trailer::kMac;
+  const std::size_t tail = t == Trailer::kCrc ? kCrcBytes : kMacBytes;
+  if (bytes.size() < kHeader + tail) return Datagram::kMalformed;
+  const std::string_view body = bytes.substr(0, bytes.size() - tail);
+  if (t == Trailer::kCrc) {
+    std::uint32_t crc = 0;
+    for (std::size_t i = body.size(); i < bytes.size(); ++i) crc = (crc << 8) | static_cast<unsigned char>(bytes[i]);
+    if (crc != crcOf(body)) return Datagram::kBadChecksum;
+  }
+  const std::string_view frame_bytes = body.substr(kHeader);
+  if (!frame.ParseFromArray(frame_bytes.data(), static_cast<int>(frame_bytes.size()))) return Datagram::kMalformed;
+  // proto3 keeps enum values it does not know: a type 9 is not a frame of this version.
+  if (!knownType(frame.type()) || trailerOf(frame.type()) != t) return Datagram::kMalformed;
+  if (frame.seq() != (frame.count() & 1u)) return Datagram::kMalformed;
+  if (trailer != nullptr) *trailer = t;
   return Datagram::kOk;
+}
+
+bool macValid(std::string_view bytes, const Key& key) {
+  if (bytes.size() < kHeader + kMacBytes || static_cast<unsigned char>(bytes[1]) != 1) return false;
+  const std::string_view body = bytes.substr(0, bytes.size() - kMacBytes);
+  return macMatches(key, body, reinterpret_cast<const unsigned char*>(bytes.data() + body.size()));
 }
 
 }  // namespace rfms

@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include "common/error.hpp"
+#include "net_bridge/allowed_keys.hpp"
 #include "net_bridge/bridge_core.hpp"
 #include "net_bridge/fault_injector.hpp"
 #include "net_bridge/udp_socket.hpp"
@@ -25,7 +26,10 @@ std::string countersText(const rfms::proto::LinkCounters& c) {
          ", retransmissions " + std::to_string(c.retransmissions()) + ", duplicates " + std::to_string(c.duplicates()) +
          ", checksum_failures " + std::to_string(c.checksum_failures()) + ", malformed " +
          std::to_string(c.malformed()) + ", queue_depth " + std::to_string(c.queue_depth()) + ", withheld " +
-         std::to_string(c.withheld()) + ", clients " + std::to_string(c.clients());
+         std::to_string(c.withheld()) + ", clients " + std::to_string(c.clients()) + ", handshakes " +
+         std::to_string(c.handshakes()) + ", refused " + std::to_string(c.refused()) + ", forged " +
+         std::to_string(c.forged()) + ", unknown_sessions " + std::to_string(c.unknown_sessions()) + ", evicted " +
+         std::to_string(c.evicted()) + (c.insecure() ? ", INSECURE (any key admitted)" : "");
 }
 
 }  // namespace
@@ -37,14 +41,17 @@ int main(int argc, char** argv) {
   addNodeOptions(app, options);
   std::string host = "127.0.0.1";
   int port = -1;
+  bool insecure = false;
   FaultRates faults;
   std::uint64_t fault_seed = 1;
   app.add_option("--host", host, "address to listen on (0.0.0.0 for every interface)")->capture_default_str();
   app.add_option("--port", port, "UDP port (default: the configuration's bridge_port; 0 picks a free one)");
+  app.add_flag("--insecure", insecure,
+               "admit any client key, as an operator, without the configuration's link_keys: loopback only");
   app.add_option("--loss", faults.loss, "fault injection on sent datagrams: probability of loss")
       ->check(CLI::Range(0.0, 1.0));
   app.add_option("--duplicate", faults.duplicate, "... of duplication")->check(CLI::Range(0.0, 1.0));
-  app.add_option("--reorder", faults.reorder, "... of reordering")->check(CLI::Range(0.0, 1.0));
+  app.add_option("--reorder", faults.reorder, "... of reordering (per client)")->check(CLI::Range(0.0, 1.0));
   app.add_option("--corrupt", faults.corrupt, "... of corruption")->check(CLI::Range(0.0, 1.0));
   app.add_option("--fault-seed", fault_seed, "seed of the fault injection")->capture_default_str();
   if (const auto code = parseCommandLine(app, argc, argv)) return *code;
@@ -58,30 +65,59 @@ int main(int argc, char** argv) {
                             ": supervisor_tasks: missing; the bridge needs the supervisor's task endpoint");
         if (port < 0) port = static_cast<int>(s.config.bridge_port());
         if (port > 65535) throw ConfigError("--port must be 0 .. 65535");
+        BridgeKeys keys;
+        if (insecure) {
+          if (!s.config.link_keys().empty())
+            throw ConfigError("--insecure: the configuration names link_keys (" + s.config.link_keys() +
+                              "); leave out --insecure to use them");
+          if (!isLoopback(host)) throw ConfigError("--insecure: listens on loopback only, not on '" + host + "'");
+          keys = insecureBridgeKeys();
+        } else {
+          if (s.config.link_keys().empty())
+            throw ConfigError(options.config +
+                              ": link_keys: missing; the bridge admits only keys it is given (deploy/rfms keys), "
+                              "or any key with --insecure on loopback");
+          keys = loadBridgeKeys(s.config.link_keys());
+        }
         UdpSocket udp = UdpSocket::bound(host, static_cast<std::uint16_t>(port));
         Transport transport;
         zmq::socket_t supervisor = transport.connectDealer(s.config.supervisor_tasks());
-        BridgeCore core(s.config.bridge_queue());
-        FaultInjector injector(faults, fault_seed);
-        log->info("ready: UDP {}:{}, supervisor at {}, queue {}{}", host, udp.port(), s.config.supervisor_tasks(),
-                  s.config.bridge_queue(), faults.any() ? " (fault injection on)" : "");
+        BridgeLimits limits;
+        limits.queue = s.config.bridge_queue();
+        limits.sessions = s.config.bridge_sessions();
+        const std::size_t allowed = keys.clients.size();
+        BridgeCore core(std::move(keys), limits);
+        log->info("ready: UDP {}:{}, supervisor at {}, queue {}, sessions {}, {}{}", host, udp.port(),
+                  s.config.supervisor_tasks(), limits.queue, limits.sessions,
+                  insecure ? "INSECURE: any key admitted as an operator (loopback only)"
+                           : std::to_string(allowed) + " client keys from " + s.config.link_keys(),
+                  faults.any() ? " (fault injection on)" : "");
         // Where a test or deploy/rfms finds the port it got.
         std::ofstream(options.run_dir + "/bridge.port") << udp.port() << "\n";
 
+        // The addresses of the clients whose sessions are open (the core names them by key).
         std::unordered_map<std::string, UdpPeer> peers;
+        // Fault injection per client, so that a datagram held back goes to its own client.
+        std::unordered_map<std::string, FaultInjector> injectors;
+        FaultCounts injected;
         std::vector<Outgoing> out;
         std::vector<std::string> wire;
         std::string datagram, buffer;
         UdpPeer from;
         proto::Envelope envelope;
-        auto flush = [&] {
-          for (const Outgoing& o : out) {
-            auto it = peers.find(o.peer);
-            if (it == peers.end()) continue;
-            wire.clear();
-            injector.apply(o.datagram, wire);
-            for (const auto& d : wire) udp.sendTo(it->second, d);
+        auto send = [&](const std::string& key, const UdpPeer& to, const std::string& d) {
+          if (!faults.any()) {
+            udp.sendTo(to, d);
+            return;
           }
+          auto it = injectors.try_emplace(key, faults, fault_seed + injectors.size()).first;
+          wire.clear();
+          it->second.apply(d, wire);
+          for (const auto& w : wire) udp.sendTo(to, w);
+        };
+        auto flush = [&] {
+          for (const Outgoing& o : out)
+            if (auto it = peers.find(o.peer); it != peers.end()) send(o.peer, it->second, o.datagram);
           out.clear();
         };
         // bridge-status.txt is written by a thread of its own from a snapshot the loop takes once a
@@ -105,9 +141,14 @@ int main(int argc, char** argv) {
           while (udp.receive(datagram, from, 0)) {
             const std::string key = from.key();
             const auto arrived = std::chrono::system_clock::now().time_since_epoch();
-            // Only senders of sound frames are remembered: garbage must not grow the table.
+            // Only senders of authentic frames are remembered; a handshake's answer goes straight
+            // back to whoever asked.
             if (core.receive(key, datagram, out, std::chrono::duration_cast<std::chrono::nanoseconds>(arrived).count()))
               peers[key] = from;
+            for (const Outgoing& o : out)
+              if (o.peer == key) send(key, from, o.datagram);
+            std::erase_if(out, [&](const Outgoing& o) { return o.peer == key; });
+            flush();
           }
           zmq::message_t message;
           while (supervisor.recv(message, zmq::recv_flags::dontwait)) {
@@ -122,10 +163,21 @@ int main(int argc, char** argv) {
             supervisor.send(zmq::buffer(buffer), zmq::send_flags::dontwait);
           }
           flush();
-          if (auto held = injector.release(); held && !peers.empty()) udp.sendTo(peers.begin()->second, *held);
+          for (auto& [key, injector] : injectors)
+            if (auto held = injector.release())
+              if (auto p = peers.find(key); p != peers.end()) udp.sendTo(p->second, *held);
           const auto now = std::chrono::steady_clock::now();
           if (now - last_snapshot > std::chrono::seconds(1)) {
             last_snapshot = now;
+            // Addresses of closed sessions go: the table is as large as the sessions at most.
+            std::erase_if(peers, [&](const auto& p) { return !core.knowsPeer(p.first); });
+            std::erase_if(injectors, [&](const auto& i) {
+              if (peers.count(i.first) != 0) return false;
+              const FaultCounts& c = i.second.counts();
+              injected.datagrams += c.datagrams, injected.lost += c.lost, injected.duplicated += c.duplicated;
+              injected.reordered += c.reordered, injected.corrupted += c.corrupted;
+              return true;
+            });
             std::string text = countersText(core.counters());
             std::lock_guard lock(snapshot_mutex);
             snapshot.swap(text);
@@ -136,7 +188,12 @@ int main(int argc, char** argv) {
           std::lock_guard lock(snapshot_mutex);
           snapshot.swap(text);
         }
-        const FaultCounts& f = injector.counts();
+        for (const auto& [key, i] : injectors) {
+          const FaultCounts& c = i.counts();
+          injected.datagrams += c.datagrams, injected.lost += c.lost, injected.duplicated += c.duplicated;
+          injected.reordered += c.reordered, injected.corrupted += c.corrupted;
+        }
+        const FaultCounts& f = injected;
         log->info("stopped: {}", countersText(core.counters()));
         if (faults.any())
           log->info("faults injected on {} datagrams: {} lost, {} duplicated, {} reordered, {} corrupted", f.datagrams,

@@ -21,6 +21,27 @@ std::string UdpPeer::key() const {
   return std::string(host) + ":" + port;
 }
 
+bool isLoopback(const std::string& host) {
+  addrinfo hints{};
+  hints.ai_socktype = SOCK_DGRAM;
+  addrinfo* found = nullptr;
+  if (host.empty() || getaddrinfo(host.c_str(), nullptr, &hints, &found) != 0) return false;
+  bool all = true;
+  for (const addrinfo* a = found; a != nullptr; a = a->ai_next) {
+    if (a->ai_family == AF_INET) {
+      const auto* in = reinterpret_cast<const sockaddr_in*>(a->ai_addr);
+      all = all && (ntohl(in->sin_addr.s_addr) >> 24) == 127;
+    } else if (a->ai_family == AF_INET6) {
+      const auto* in6 = reinterpret_cast<const sockaddr_in6*>(a->ai_addr);
+      all = all && IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr);
+    } else {
+      all = false;
+    }
+  }
+  freeaddrinfo(found);
+  return all;
+}
+
 UdpPeer resolvePeer(const std::string& host_port) {
   const auto colon = host_port.rfind(':');
   if (colon == std::string::npos || colon == 0 || colon + 1 == host_port.size())

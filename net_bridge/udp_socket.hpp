@@ -20,6 +20,9 @@ struct UdpPeer {
 
 // "host:port" (IPv4 or IPv6 names and literals).
 UdpPeer resolvePeer(const std::string& host_port);
+// Whether every address `host` names is a loopback one (127.0.0.0/8, ::1): reachable from this
+// machine only.
+bool isLoopback(const std::string& host);
 
 class UdpSocket {
  public:

@@ -9,6 +9,13 @@ namespace rfms {
 
 std::string RemoteDesk::arbitrate(const proto::TaskRequest& r, std::uint64_t session) const {
   const bool other_holds = task_owner_ != 0 && task_owner_ != session;
+  // A remote request carries its key's role (the bridge stamps it); a local script's has none.
+  const bool remote = session != 0;
+  const bool stops = r.body_case() == proto::TaskRequest::kControl &&
+                     (r.control().command() == proto::CC_STOP || r.control().command() == proto::CC_EMERGENCY_STOP);
+  if (remote && r.role() != proto::CR_OPERATOR && !stops)
+    return "this client's key is an observer's: it may ask for status and stop the arm, nothing more";
+  const bool own_task = task_owner_ != 0 && task_owner_ == session;
   switch (r.body_case()) {
     case proto::TaskRequest::kBegin:
       if (r.begin().name().empty()) return "a task needs a name";
@@ -19,15 +26,11 @@ std::string RemoteDesk::arbitrate(const proto::TaskRequest& r, std::uint64_t ses
       if (other_holds) return "task '" + task_name_ + "' belongs to another client";
       return "";
     case proto::TaskRequest::kMove:
+    case proto::TaskRequest::kControl:
+      if (stops) return "";  // anyone may stop the arm
       if (other_holds) return "task '" + task_name_ + "' of another client holds the arm";
+      if (remote && !own_task) return "moving the arm needs a task of this client's own: BeginTask first";
       return "";
-    case proto::TaskRequest::kControl: {
-      // Anyone may stop the arm.
-      const auto c = r.control().command();
-      if (c == proto::CC_STOP || c == proto::CC_EMERGENCY_STOP) return "";
-      if (other_holds) return "task '" + task_name_ + "' of another client holds the arm";
-      return "";
-    }
     default: return "";
   }
 }

@@ -7,10 +7,14 @@
 // what makes a retransmission across a bridge restart safe. Numbers must come in order; one that
 // skips ahead is refused (the client's link is broken, and applying it could reorder the task).
 //
-// Tasks: BeginTask claims the arm for its client. While another client's task has moves queued or
+// Tasks: BeginTask claims the arm for its client, and a remote client moves the arm (moves and
+// controls) only inside a task of its own. While another client's task has moves queued or
 // running, that client's moves and controls are refused; anyone may still define and update
 // transforms (a camera tracking an object), ask for status, stop or hit the emergency stop. An
 // idle task can be taken over by a new BeginTask (its client may have died).
+//
+// Roles: an observer's key (the bridge stamps each request with its key's role) may only ask for
+// status and stop the arm; an operator's may do everything above.
 #pragma once
 
 #include <cstdint>

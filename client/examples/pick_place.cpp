@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   rfms::ClientOptions options;
   int cycles = 2;
   app.add_option("--bridge", options.bridge, "the bridge, host:port")->capture_default_str();
+  app.add_option("--key", options.key_file, "this client's key file (deploy/rfms keys)")->envname("RFMS_KEY");
   app.add_option("--cycles", cycles, "how many parts to move")->capture_default_str()->check(CLI::Range(1, 1000));
   if (const auto code = rfms::parseCommandLine(app, argc, argv)) return *code;
   try {

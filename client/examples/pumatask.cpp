@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   CLI::App app{"pumatask: the RFMS manual's example task, through rfms-bridge"};
   rfms::ClientOptions options;
   app.add_option("--bridge", options.bridge, "the bridge, host:port")->capture_default_str();
+  app.add_option("--key", options.key_file, "this client's key file (deploy/rfms keys)")->envname("RFMS_KEY");
   if (const auto code = rfms::parseCommandLine(app, argc, argv)) return *code;
   try {
     RfmsClient arm(options);

@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   rfms::ClientOptions options;
   double rate_hz = 200.0, seconds = 6.0, radius_mm = 20.0, period_s = 4.0;
   app.add_option("--bridge", options.bridge, "the bridge, host:port")->capture_default_str();
+  app.add_option("--key", options.key_file, "this client's key file (deploy/rfms keys)")->envname("RFMS_KEY");
   app.add_option("--rate-hz", rate_hz, "transform updates per second")
       ->capture_default_str()
       ->check(CLI::Range(1.0, 2000.0));

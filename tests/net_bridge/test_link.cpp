@@ -1,128 +1,89 @@
 // The RoboNet link's cores, the supervisor's remote desk and a real SupervisorCore, wired through a
-// simulated network that loses, duplicates, reorders and corrupts datagrams (seeded).
+// simulated network that loses, duplicates, reorders and corrupts datagrams (seeded); frames on
+// their own.
 #include <gtest/gtest.h>
 
 #include <random>
 
-#include "common/mail_codec.hpp"
-#include "common/robot_model_loader.hpp"
-#include "common/transform.hpp"
-#include "net_bridge/bridge_core.hpp"
-#include "net_bridge/client_link.hpp"
-#include "net_bridge/fault_injector.hpp"
-#include "net_bridge/link_frame.hpp"
-#include "supervisor/remote_desk.hpp"
+#include "tests/net_bridge/simulated_link.hpp"
 
 namespace rfms {
 namespace {
 
-const RobotModel& puma260() {
-  static const RobotModel m = loadRobotModel(std::string(RFMS_ROBOTS_DIR) + "/puma260.textproto");
-  return m;
-}
-
-proto::TaskRequest trackUpdate(std::uint64_t session, std::uint64_t number) {
-  proto::TaskRequest r;
-  r.set_session(session);
-  r.set_number(number);
-  r.set_id(number);
-  r.mutable_transform()->set_name("track");
-  encode(trans(1e-3 * static_cast<double>(number), 0.0, 0.0), *r.mutable_transform()->mutable_value());
-  return r;
-}
-
-// Clients, a bridge and the supervisor's desk on one simulated network. Delivery is instant;
-// reordering is the injector's holding back of a datagram until the next one.
-struct Network {
-  SupervisorCore core{puma260(), SupervisorConfig{}};
-  RemoteDesk desk{puma260(), SupervisorConfig{}};
-  std::unique_ptr<BridgeCore> bridge = std::make_unique<BridgeCore>(64);
-  FaultInjector up, down;  // client -> bridge, bridge -> client
-  double now = 0.0;
-  std::uint64_t k = 1;
-  bool drop_answers = false;  // the supervisor applies but its answers are lost (a dying bridge)
-
-  Network(const FaultRates& faults, std::uint64_t seed) : up(faults, seed), down(faults, seed + 1) {}
-
-  // The supervisor's side: everything the bridge has forwarded, answered at once.
-  void serve(std::vector<Outgoing>& out) {
-    proto::Envelope m;
-    while (bridge->nextForSupervisor(m)) {
-      if (m.has_status_request()) {
-        proto::ArmStatus s;
-        desk.status(core, k, s);
-        s.set_session(m.status_request().session());
-        if (!drop_answers) bridge->answer(s, out);
-      } else {
-        const proto::TaskReply reply = desk.accept(m.task_request(), core, k++);
-        if (!drop_answers) bridge->answer(reply, out);
-      }
-    }
-  }
-
-  // Runs `link` until the frame begun on it is acknowledged (or gives up); the event it ended on.
-  ClientLink::Event exchange(ClientLink& link, const std::string& peer) {
-    std::string d;
-    std::vector<std::string> wire;
-    std::vector<Outgoing> out;
-    for (;;) {
-      if (link.due(now, d)) {
-        wire.clear();
-        up.apply(d, wire);
-        for (const auto& w : wire) bridge->receive(peer, w, out);
-      }
-      serve(out);
-      for (const Outgoing& o : out) {
-        wire.clear();
-        down.apply(o.datagram, wire);
-        for (const auto& w : wire) {
-          const auto e = link.receive(w);
-          if (e == ClientLink::Event::kAcked || e == ClientLink::Event::kResync) return e;
-        }
-      }
-      out.clear();
-      if (link.failed()) return ClientLink::Event::kNone;
-      now = std::max(now, link.nextSend());
-    }
-  }
-
-  // SYNC when needed, then the frame; resynchronises when the bridge has forgotten the session.
-  std::string send(ClientLink& link, proto::FrameType type, const std::string& payload, const std::string& peer) {
-    for (int attempt = 0; attempt < 3; ++attempt) {
-      link.begin(type, payload);
-      const auto e = exchange(link, peer);
-      if (e == ClientLink::Event::kAcked) return link.answer();
-      if (e != ClientLink::Event::kResync) break;
-      link.abandon();
-      link.begin(proto::FT_SYNC, "");
-      if (exchange(link, peer) != ClientLink::Event::kAcked) break;
-    }
-    ADD_FAILURE() << "the link gave up";
-    return {};
-  }
-};
+using test::CellKeys;
+using test::limits;
+using test::Network;
+using test::puma260;
+using test::trackUpdate;
 
 TEST(LinkFrame, ChecksumCatchesEverySingleByteCorruptionAndTruncation) {
   proto::LinkFrame f;
-  f.set_type(proto::FT_REG);
-  f.set_seq(1);
-  f.set_count(7);
-  f.set_session(0x1234567890abcdefull);
-  f.set_payload(trackUpdate(f.session(), 7).SerializeAsString());
+  f.set_type(proto::FT_HELLO);
+  f.mutable_handshake()->set_version(2);
+  f.mutable_handshake()->set_client_key(std::string(32, 'k'));
+  f.mutable_handshake()->set_client_nonce(std::string(24, 'n'));
   const std::string d = encodeDatagram(f);
   proto::LinkFrame back;
   ASSERT_EQ(decodeDatagram(d, back), Datagram::kOk);
-  EXPECT_EQ(back.payload(), f.payload());
+  EXPECT_EQ(back.handshake().client_key(), f.handshake().client_key());
+  for (std::size_t i = 1; i < d.size(); ++i)  // byte 0 is the version: a different one is named as such
+    for (int bit = 0; bit < 8; ++bit) {
+      std::string bad = d;
+      bad[i] = static_cast<char>(bad[i] ^ (1 << bit));
+      EXPECT_NE(decodeDatagram(bad, back), Datagram::kOk) << "byte " << i << " bit " << bit;
+    }
+  for (std::size_t n = 0; n < d.size(); ++n) EXPECT_NE(decodeDatagram(d.substr(0, n), back), Datagram::kOk);
+  std::string other_version = d;
+  other_version[0] = 1;
+  EXPECT_EQ(decodeDatagram(other_version, back), Datagram::kWrongVersion);
+}
+
+TEST(LinkFrame, AMacCatchesEveryFlippedBitAndOnlyItsKeyMakesIt) {
+  Key key{}, other{};
+  randomBytes(key.data(), key.size());
+  randomBytes(other.data(), other.size());
+  proto::LinkFrame f;
+  f.set_type(proto::FT_REG);
+  f.set_count(7);
+  f.set_seq(1);
+  f.set_session(0x1234567890abcdefull);
+  f.set_payload(trackUpdate(0, 7).SerializeAsString());
+  const std::string d = encodeDatagram(f, key);
+  proto::LinkFrame back;
+  ASSERT_EQ(decodeDatagram(d, back), Datagram::kOk);
+  EXPECT_TRUE(macValid(d, key));
+  EXPECT_FALSE(macValid(d, other));
   for (std::size_t i = 0; i < d.size(); ++i)
     for (int bit = 0; bit < 8; ++bit) {
       std::string bad = d;
       bad[i] = static_cast<char>(bad[i] ^ (1 << bit));
-      EXPECT_EQ(decodeDatagram(bad, back), Datagram::kBadChecksum) << "byte " << i << " bit " << bit;
+      EXPECT_FALSE(macValid(bad, key)) << "byte " << i << " bit " << bit;
     }
-  for (std::size_t n = 0; n < d.size(); ++n) EXPECT_NE(decodeDatagram(d.substr(0, n), back), Datagram::kOk);
-  // Intact but meaningless: a seq of 2 is no frame of this link.
+}
+
+TEST(LinkFrame, AFrameOfNoKnownShapeIsMalformed) {
+  proto::LinkFrame back;
+  proto::LinkFrame f;
+  f.set_count(3);
+  f.set_seq(1);
+  Key key{};
+  // A type this version does not have (9), or the retired SYNC (1).
+  for (int type : {9, 1, 0}) {
+    f.set_type(static_cast<proto::FrameType>(type));
+    EXPECT_EQ(decodeDatagram(encodeDatagram(f, key), back), Datagram::kMalformed) << type;
+  }
+  // seq must be the counter's low bit.
+  f.set_type(proto::FT_REG);
+  f.set_seq(0);
+  EXPECT_EQ(decodeDatagram(encodeDatagram(f, key), back), Datagram::kMalformed);
   f.set_seq(2);
+  EXPECT_EQ(decodeDatagram(encodeDatagram(f, key), back), Datagram::kMalformed);
+  // A REG must be signed, a HELLO checksummed: the other trailer is refused.
+  f.set_seq(1);
   EXPECT_EQ(decodeDatagram(encodeDatagram(f), back), Datagram::kMalformed);
+  proto::LinkFrame hello;
+  hello.set_type(proto::FT_HELLO);
+  EXPECT_EQ(decodeDatagram(encodeDatagram(hello, key), back), Datagram::kMalformed);
 }
 
 TEST(Link, TenThousandRequestsThroughABadNetworkAreAppliedExactlyOnceInOrder) {
@@ -131,14 +92,10 @@ TEST(Link, TenThousandRequestsThroughABadNetworkAreAppliedExactlyOnceInOrder) {
   LinkOptions o;
   o.timeout_s = 0.005;
   o.max_tries = 60;
-  ClientLink link(0xabcdef, o);
-  net.send(link, proto::FT_SYNC, "", "client");
+  ClientLink link(net.operatorId(), 0xabcdef, o);
   constexpr std::uint64_t kRequests = 10000;
   for (std::uint64_t n = 1; n <= kRequests; ++n) {
-    proto::TaskReply reply;
-    ASSERT_TRUE(reply.ParseFromString(
-        net.send(link, proto::FT_REG, trackUpdate(link.session(), n).SerializeAsString(), "client")))
-        << "request " << n;
+    const proto::TaskReply reply = net.request(link, trackUpdate(0, n), "client");
     ASSERT_TRUE(reply.accepted()) << reply.reason();
     ASSERT_EQ(reply.number(), n);
     ASSERT_EQ(reply.handled(), n) << "applied more or less than once";
@@ -161,10 +118,11 @@ TEST(Link, TenThousandRequestsThroughABadNetworkAreAppliedExactlyOnceInOrder) {
               static_cast<unsigned long long>(d.duplicated), static_cast<unsigned long long>(d.reordered),
               static_cast<unsigned long long>(d.corrupted));
   std::printf(
-      "bridge: %llu retransmissions seen, %llu duplicates not delivered, %llu checksum failures; "
-      "client: %llu retransmissions\n",
+      "bridge: %llu retransmissions seen, %llu duplicates not delivered, %llu checksum failures, %llu forged; "
+      "client: %llu retransmissions, %llu handshakes\n",
       static_cast<unsigned long long>(c.retransmissions()), static_cast<unsigned long long>(c.duplicates()),
-      static_cast<unsigned long long>(c.checksum_failures()), static_cast<unsigned long long>(link.retransmissions()));
+      static_cast<unsigned long long>(c.checksum_failures()), static_cast<unsigned long long>(c.forged()),
+      static_cast<unsigned long long>(link.retransmissions()), static_cast<unsigned long long>(link.handshakes()));
   for (const FaultCounts* f : {&u, &d}) {
     EXPECT_GT(f->lost, 0u);
     EXPECT_GT(f->duplicated, 0u);
@@ -172,54 +130,57 @@ TEST(Link, TenThousandRequestsThroughABadNetworkAreAppliedExactlyOnceInOrder) {
     EXPECT_GT(f->corrupted, 0u);
   }
   EXPECT_GT(c.duplicates(), 0u);
-  EXPECT_GT(c.checksum_failures(), 0u);
+  // A corrupted signed frame fails its MAC; a corrupted handshake frame its checksum.
+  EXPECT_GT(c.forged() + c.checksum_failures(), 0u);
+  EXPECT_EQ(net.desk.sessions(), 1u);
 }
 
 TEST(Link, ABridgeRestartedMidTaskLosesNothingAndAppliesNothingTwice) {
   Network net(FaultRates{0.1, 0.0, 0.0, 0.0}, 7);
   LinkOptions o;
   o.timeout_s = 0.005;
-  ClientLink link(42, o);
-  net.send(link, proto::FT_SYNC, "", "client");
+  ClientLink link(net.operatorId(), 42, o);
   for (std::uint64_t n = 1; n <= 300; ++n) {
     if (n == 100) {
       // The bridge dies after handing request 100 to the supervisor and before its answer went
-      // out; a new one starts with no memory of the client.
+      // out; a new one starts with no memory of the client (and another challenge secret).
       net.drop_answers = true;
-      link.begin(proto::FT_REG, trackUpdate(42, n).SerializeAsString());
+      link.begin(proto::FT_REG, trackUpdate(0, n).SerializeAsString());
       std::string d;
       while (!link.due(net.now, d)) {
       }
       std::vector<Outgoing> out;
-      net.bridge->receive("client", d, out);
+      net.bridge->receive("client", d, out, net.nowNs());
       net.serve(out);
       net.drop_answers = false;
-      net.bridge = std::make_unique<BridgeCore>(64);
+      net.bridge = std::make_unique<BridgeCore>(net.keys.allowed(), limits());
       link.abandon();
     }
-    proto::TaskReply reply;
-    ASSERT_TRUE(reply.ParseFromString(net.send(link, proto::FT_REG, trackUpdate(42, n).SerializeAsString(), "client")));
+    const proto::TaskReply reply = net.request(link, trackUpdate(0, n), "client");
     ASSERT_EQ(reply.number(), n);
     ASSERT_EQ(reply.handled(), n) << "request " << n;
     ASSERT_TRUE(reply.accepted());
   }
+  EXPECT_GE(link.handshakes(), 2u);
+  EXPECT_GE(net.bridge->counters().handshakes(), 1u);
 }
 
 TEST(Link, AFullQueueWithholdsTheAckAndTheClientGetsThroughLater) {
   Network net(FaultRates{}, 1);
-  net.bridge = std::make_unique<BridgeCore>(1);
-  ClientLink a(1, LinkOptions{}), b(2, LinkOptions{});
-  net.send(a, proto::FT_SYNC, "", "a");
-  net.send(b, proto::FT_SYNC, "", "b");
+  net.bridge = std::make_unique<BridgeCore>(net.keys.allowed(), limits(1));
+  ClientLink a(net.operatorId(), 1, LinkOptions{}), b(net.operatorId(), 2, LinkOptions{});
+  // Both open their sessions with a status request each.
+  net.send(a, proto::FT_SENDREQ, "", "a");
+  net.send(b, proto::FT_SENDREQ, "", "b");
   // A's request waits at the supervisor (not forwarded yet); B's finds the queue full.
   std::vector<Outgoing> out;
   std::string d;
-  a.begin(proto::FT_REG, trackUpdate(1, 1).SerializeAsString());
-  ASSERT_TRUE(a.due(0.0, d));
-  net.bridge->receive("a", d, out);
-  b.begin(proto::FT_REG, trackUpdate(2, 1).SerializeAsString());
-  ASSERT_TRUE(b.due(0.0, d));
-  net.bridge->receive("b", d, out);
+  a.begin(proto::FT_REG, trackUpdate(0, 1).SerializeAsString());
+  ASSERT_TRUE(a.due(net.now, d));
+  net.bridge->receive("a", d, out, net.nowNs());
+  b.begin(proto::FT_REG, trackUpdate(0, 1).SerializeAsString());
+  ASSERT_TRUE(b.due(net.now, d));
+  net.bridge->receive("b", d, out, net.nowNs());
   EXPECT_TRUE(out.empty());
   EXPECT_EQ(net.bridge->counters().withheld(), 1u);
   // Once A's is answered, B's retry goes through; both are applied once.
@@ -228,9 +189,9 @@ TEST(Link, AFullQueueWithholdsTheAckAndTheClientGetsThroughLater) {
   net.bridge->answer(net.desk.accept(m.task_request(), net.core, 1), out);
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(a.receive(out[0].datagram), ClientLink::Event::kAcked);
+  EXPECT_EQ(net.bridge->queueDepth(), 0u);
   b.abandon();
-  proto::TaskReply reply;
-  ASSERT_TRUE(reply.ParseFromString(net.send(b, proto::FT_REG, trackUpdate(2, 1).SerializeAsString(), "b")));
+  const proto::TaskReply reply = net.request(b, trackUpdate(0, 1), "b");
   EXPECT_TRUE(reply.accepted());
   EXPECT_EQ(reply.handled(), 1u);
   EXPECT_EQ(net.desk.sessions(), 2u);
@@ -243,66 +204,120 @@ TEST(Link, GarbageIsDroppedAndCountedAndAnInvalidRequestIsAnsweredWithoutChangin
   for (int i = 0; i < 1000; ++i) {
     std::string junk(static_cast<std::size_t>(rng() % 200), '\0');
     for (auto& ch : junk) ch = static_cast<char>(rng());
-    net.bridge->receive("noise", junk, out);
+    if (!junk.empty()) junk[0] = 2;  // of this version: else each is answered "version 2" (counted as refused)
+    net.bridge->receive("noise", junk, out, net.nowNs());
   }
   EXPECT_TRUE(out.empty());
-  EXPECT_EQ(net.bridge->counters().checksum_failures() + net.bridge->counters().malformed(), 1000u);
-  ClientLink link(9, LinkOptions{});
-  net.send(link, proto::FT_SYNC, "", "c");
+  EXPECT_EQ(net.bridge->counters().checksum_failures() + net.bridge->counters().malformed() +
+                net.bridge->counters().forged() + net.bridge->counters().unknown_sessions(),
+            1000u);
+  EXPECT_EQ(net.bridge->sessions(), 0u);
+  ClientLink link(net.operatorId(), 9, LinkOptions{});
   // A frame that arrives intact but does not hold a request.
   proto::TaskReply reply;
   ASSERT_TRUE(reply.ParseFromString(net.send(link, proto::FT_REG, "not a request", "c")));
   EXPECT_FALSE(reply.accepted());
   EXPECT_NE(reply.reason().find("malformed request"), std::string::npos);
   // A request the supervisor refuses: a move to nowhere. The world model and queue stay as they were.
+  proto::TaskRequest begin;
+  begin.set_number(1);
+  begin.mutable_begin()->set_name("t");
+  ASSERT_TRUE(net.request(link, begin, "c").accepted());
   proto::TaskRequest move;
-  move.set_session(9);
-  move.set_number(1);
+  move.set_number(2);
   move.mutable_move()->set_position("nowhere");
   move.mutable_move()->set_motion("none");
-  ASSERT_TRUE(reply.ParseFromString(net.send(link, proto::FT_REG, move.SerializeAsString(), "c")));
+  reply = net.request(link, move, "c");
   EXPECT_FALSE(reply.accepted());
   EXPECT_FALSE(reply.reason().empty());
   EXPECT_EQ(net.core.trajectory().queued(), 0);
   // A malformed matrix in a transform is refused and defines nothing.
-  proto::TaskRequest bad = trackUpdate(9, 2);
+  proto::TaskRequest bad = trackUpdate(0, 3);
   bad.mutable_transform()->mutable_value()->set_m(0, 7.0);
-  ASSERT_TRUE(reply.ParseFromString(net.send(link, proto::FT_REG, bad.SerializeAsString(), "c")));
-  EXPECT_FALSE(reply.accepted());
+  EXPECT_FALSE(net.request(link, bad, "c").accepted());
   EXPECT_LT(net.core.world().findTransform("track"), 0);
+}
+
+proto::TaskRequest numbered(std::uint64_t number) {
+  proto::TaskRequest r;
+  r.set_number(number);
+  return r;
+}
+
+proto::TaskRequest operatorRequest(std::uint64_t session, std::uint64_t number) {
+  proto::TaskRequest r = numbered(number);
+  r.set_session(session);
+  r.set_role(proto::CR_OPERATOR);
+  return r;
 }
 
 TEST(RemoteDesk, AnotherClientsTaskHoldsTheArmWhileItMovesButAnyoneMayStop) {
   SupervisorCore core(puma260(), SupervisorConfig{});
   RemoteDesk desk(puma260(), SupervisorConfig{});
-  auto request = [](std::uint64_t session, std::uint64_t number) {
-    proto::TaskRequest r;
-    r.set_session(session);
-    r.set_number(number);
-    return r;
-  };
-  proto::TaskRequest begin = request(1, 1);
+  proto::TaskRequest begin = operatorRequest(1, 1);
   begin.mutable_begin()->set_name("weld");
   EXPECT_TRUE(desk.accept(begin, core, 1).accepted());
   // Idle: another client may take the arm over (the first may have died).
-  proto::TaskRequest other = request(2, 1);
+  proto::TaskRequest other = operatorRequest(2, 1);
   other.mutable_begin()->set_name("paint");
   EXPECT_TRUE(desk.accept(other, core, 2).accepted());
-  proto::TaskRequest jog = request(1, 2);
+  proto::TaskRequest jog = operatorRequest(1, 2);
   jog.mutable_control()->set_command(proto::CC_HOLD);
   const proto::TaskReply refused = desk.accept(jog, core, 3);
   EXPECT_FALSE(refused.accepted());
   EXPECT_NE(refused.reason().find("'paint'"), std::string::npos);
-  proto::TaskRequest stop = request(1, 3);
+  proto::TaskRequest stop = operatorRequest(1, 3);
   stop.mutable_control()->set_command(proto::CC_STOP);
   EXPECT_EQ(desk.accept(stop, core, 4).reason().find("another client"), std::string::npos);
   // Transforms are anyone's (a camera tracking an object).
-  EXPECT_TRUE(desk.accept(trackUpdate(1, 4), core, 5).accepted());
+  proto::TaskRequest t = trackUpdate(1, 4);
+  t.set_role(proto::CR_OPERATOR);
+  EXPECT_TRUE(desk.accept(t, core, 5).accepted());
   // A retransmitted request gets its first answer again; one that skips ahead is refused.
-  EXPECT_EQ(desk.accept(trackUpdate(1, 4), core, 6).applied_period(), 5u);
-  const proto::TaskReply skip = desk.accept(trackUpdate(1, 9), core, 7);
-  EXPECT_FALSE(skip.accepted());
-  EXPECT_NE(skip.reason().find("skips ahead"), std::string::npos);
+  EXPECT_EQ(desk.accept(t, core, 6).applied_period(), 5u);
+  proto::TaskRequest skip = trackUpdate(1, 9);
+  skip.set_role(proto::CR_OPERATOR);
+  const proto::TaskReply skipped = desk.accept(skip, core, 7);
+  EXPECT_FALSE(skipped.accepted());
+  EXPECT_NE(skipped.reason().find("skips ahead"), std::string::npos);
+}
+
+TEST(RemoteDesk, MovingTheArmNeedsATaskOfOnesOwnAndAnObserverMayOnlyLookAndStop) {
+  SupervisorCore core(puma260(), SupervisorConfig{});
+  RemoteDesk desk(puma260(), SupervisorConfig{});
+  // No task open: calibrating, jogging, moving are refused and change nothing.
+  proto::TaskRequest calibrate = operatorRequest(1, 1);
+  calibrate.mutable_control()->set_command(proto::CC_CALIBRATE);
+  const proto::TaskReply refused = desk.accept(calibrate, core, 1);
+  EXPECT_FALSE(refused.accepted());
+  EXPECT_NE(refused.reason().find("BeginTask first"), std::string::npos);
+  EXPECT_EQ(core.rtstate(), proto::RT_IDLE);
+  proto::TaskRequest move = operatorRequest(1, 2);
+  move.mutable_move()->set_position("p");
+  move.mutable_move()->set_motion("m");
+  EXPECT_NE(desk.accept(move, core, 2).reason().find("BeginTask first"), std::string::npos);
+  // An observer's key: nothing but status and stop, a task included.
+  proto::TaskRequest begin = numbered(1);
+  begin.set_session(2);
+  begin.set_role(proto::CR_OBSERVER);
+  begin.mutable_begin()->set_name("peek");
+  const proto::TaskReply observer = desk.accept(begin, core, 3);
+  EXPECT_FALSE(observer.accepted());
+  EXPECT_NE(observer.reason().find("observer"), std::string::npos);
+  proto::TaskRequest estop = numbered(2);
+  estop.set_session(2);
+  estop.set_role(proto::CR_OBSERVER);
+  estop.mutable_control()->set_command(proto::CC_EMERGENCY_STOP);
+  EXPECT_TRUE(desk.accept(estop, core, 4).accepted());
+  // With a task of its own, an operator's request reaches the core (which judges it by its state).
+  proto::TaskRequest own = operatorRequest(1, 3);
+  own.mutable_begin()->set_name("work");
+  EXPECT_TRUE(desk.accept(own, core, 5).accepted());
+  proto::TaskRequest calibrate_now = operatorRequest(1, 4);
+  calibrate_now.mutable_control()->set_command(proto::CC_CALIBRATE);
+  bool reached = false;
+  desk.accept(calibrate_now, core, 6, &reached);
+  EXPECT_TRUE(reached);
 }
 
 }  // namespace

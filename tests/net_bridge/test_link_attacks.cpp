@@ -1,0 +1,257 @@
+// The link attacked from another socket: each attack an outsider (or another client) tried on the
+// unauthenticated link, repeated on the bridge's core. Each must be refused and counted, and the
+// victim's session must go on as if nothing had happened.
+#include <gtest/gtest.h>
+
+#include "tests/net_bridge/simulated_link.hpp"
+
+namespace rfms {
+namespace {
+
+using test::limits;
+using test::Network;
+using test::trackUpdate;
+
+// The datagrams the victim's link sends for one request, as an eavesdropper records them.
+struct Capture {
+  std::vector<std::string> sent;
+};
+
+// Runs one request of `link` from `peer`, recording what it sent.
+proto::TaskReply recorded(Network& net, ClientLink& link, const proto::TaskRequest& r, const std::string& peer,
+                          Capture& capture) {
+  link.begin(proto::FT_REG, r.SerializeAsString());
+  std::string d;
+  std::vector<Outgoing> out;
+  for (int i = 0; i < 10 && link.busy(); ++i) {
+    if (!link.due(net.now, d)) net.now = link.nextSend();
+    if (!link.due(net.now, d)) continue;
+    capture.sent.push_back(d);
+    net.bridge->receive(peer, d, out, net.nowNs());
+    net.serve(out);
+    for (const Outgoing& o : out) link.receive(o.datagram);
+    out.clear();
+  }
+  proto::TaskReply reply;
+  EXPECT_FALSE(link.busy());
+  EXPECT_TRUE(reply.ParseFromString(link.answer()));
+  return reply;
+}
+
+// A REG for `session` at `count`, signed with `key` (which is not the session's).
+std::string forgedReg(std::uint64_t session, std::uint64_t count, const proto::TaskRequest& r, const Key& key) {
+  proto::LinkFrame f;
+  f.set_type(proto::FT_REG);
+  f.set_session(session);
+  f.set_count(count);
+  f.set_seq(static_cast<std::uint32_t>(count & 1u));
+  f.set_payload(r.SerializeAsString());
+  return encodeDatagram(f, key);
+}
+
+proto::TaskRequest beginTask(std::uint64_t number) {
+  proto::TaskRequest r;
+  r.set_number(number);
+  r.mutable_begin()->set_name("victim's");
+  return r;
+}
+
+TEST(LinkAttack, AFrameInAnotherSessionsNameIsForgedAndChangesNothing) {
+  Network net(FaultRates{}, 1);
+  ClientLink victim(net.operatorId(), 7, LinkOptions{});
+  ASSERT_TRUE(net.request(victim, beginTask(1), "victim").accepted());
+  ASSERT_TRUE(net.request(victim, trackUpdate(0, 2), "victim").accepted());
+  // The session id and counter are in clear; the attacker has a key of its own (an allowed
+  // operator's session) and a random one. Neither signs for the victim's session.
+  ClientLink attacker(net.operatorId(), 8, LinkOptions{});
+  ASSERT_TRUE(net.request(attacker, trackUpdate(0, 1), "attacker").accepted());
+  Key random{};
+  randomBytes(random.data(), random.size());
+  proto::TaskRequest move;
+  move.set_number(3);
+  move.mutable_control()->set_command(proto::CC_CALIBRATE);
+  std::vector<Outgoing> out;
+  for (std::uint64_t count : {victim.linkSession() == 0 ? 0ull : 4ull, 5ull, 1'000'004ull, ~0ull - 1}) {
+    net.bridge->receive("attacker", forgedReg(victim.linkSession(), count, move, random), out, net.nowNs());
+    net.serve(out);
+  }
+  EXPECT_TRUE(out.empty()) << "a forged frame was answered";
+  EXPECT_EQ(net.bridge->counters().forged(), 4u);
+  EXPECT_EQ(net.core.rtstate(), proto::RT_IDLE);
+  // The victim's own request 3 is applied, with its own answer, and its session goes on.
+  const proto::TaskReply third = net.request(victim, trackUpdate(0, 3), "victim");
+  EXPECT_TRUE(third.accepted());
+  EXPECT_EQ(third.handled(), 3u);
+  const proto::TaskReply end = [&] {
+    proto::TaskRequest r;
+    r.set_number(4);
+    r.mutable_end();
+    return net.request(victim, r, "victim");
+  }();
+  EXPECT_TRUE(end.accepted()) << end.reason();
+  EXPECT_EQ(net.desk.sessions(), 2u);
+}
+
+TEST(LinkAttack, AReplayedFrameFromAnotherAddressStealsNoAnswerAndAppliesNothingAgain) {
+  Network net(FaultRates{}, 1);
+  ClientLink victim(net.operatorId(), 7, LinkOptions{});
+  Capture capture;
+  ASSERT_TRUE(recorded(net, victim, beginTask(1), "victim", capture).accepted());
+  ASSERT_FALSE(capture.sent.empty());
+  const std::size_t applied = net.desk.sessions();
+  std::vector<Outgoing> out;
+  for (int i = 0; i < 100; ++i)
+    for (const std::string& d : capture.sent) net.bridge->receive("attacker", d, out, net.nowNs());
+  net.serve(out);
+  // A replayed HELLO gets a challenge, as any HELLO does (of no use without the key); nothing else
+  // goes to the replayer.
+  for (const Outgoing& o : out) {
+    proto::LinkFrame f;
+    ASSERT_EQ(decodeDatagram(o.datagram, f), Datagram::kOk);
+    if (o.peer == "attacker") {
+      EXPECT_EQ(f.type(), proto::FT_CHALLENGE) << "an answer went to the replayer";
+    }
+  }
+  EXPECT_GT(net.bridge->counters().retransmissions(), 0u);
+  EXPECT_EQ(net.desk.sessions(), applied);
+  // The victim's next request goes where it always did.
+  const proto::TaskReply next = net.request(victim, trackUpdate(0, 2), "victim");
+  EXPECT_TRUE(next.accepted());
+  EXPECT_EQ(next.handled(), 2u);
+}
+
+TEST(LinkAttack, AKeyTheBridgeDoesNotAdmitIsRefusedAtTheHelloWithTheReason) {
+  Network net(FaultRates{}, 1);
+  ClientLink stranger(net.keys.identity(net.keys.stranger), 9, LinkOptions{});
+  stranger.begin(proto::FT_SENDREQ, "");
+  EXPECT_EQ(net.exchange(stranger, "stranger"), ClientLink::Event::kRefused);
+  EXPECT_TRUE(stranger.failed());
+  EXPECT_NE(stranger.failure().find("not among the bridge's allowed keys"), std::string::npos) << stranger.failure();
+  EXPECT_EQ(net.bridge->sessions(), 0u);
+  EXPECT_GE(net.bridge->counters().refused(), 1u);
+}
+
+TEST(LinkAttack, AnObserversKeyLooksAndStopsButCannotMoveTheArm) {
+  Network net(FaultRates{}, 1);
+  ClientLink eye(net.keys.identity(net.keys.observer), 5, LinkOptions{});
+  proto::ArmStatus s;
+  ASSERT_TRUE(s.ParseFromString(net.send(eye, proto::FT_SENDREQ, "", "eye")));
+  const proto::TaskReply begin = net.request(eye, beginTask(1), "eye");
+  EXPECT_FALSE(begin.accepted());
+  EXPECT_NE(begin.reason().find("observer"), std::string::npos);
+  proto::TaskRequest stop;
+  stop.set_number(2);
+  stop.mutable_control()->set_command(proto::CC_STOP);
+  EXPECT_TRUE(net.request(eye, stop, "eye").accepted());
+}
+
+TEST(LinkAttack, AnotherKeyClaimingAClientsSessionNumberReachesNoneOfItsRequests) {
+  Network net(FaultRates{}, 1);
+  ClientLink victim(net.operatorId(), 1234, LinkOptions{});
+  for (std::uint64_t n = 1; n <= 3; ++n) ASSERT_EQ(net.request(victim, trackUpdate(0, n), "victim").handled(), n);
+  // The observer's key with the victim's client session: a session of its own at the supervisor,
+  // whose request 3 is not the victim's cached answer.
+  ClientLink other(net.keys.identity(net.keys.observer), 1234, LinkOptions{});
+  const proto::TaskReply r = net.request(other, trackUpdate(0, 3), "other");
+  EXPECT_NE(r.handled(), 3u);
+  EXPECT_FALSE(r.accepted());
+  EXPECT_EQ(net.desk.sessions(), 2u);
+  EXPECT_NE(supervisorIdOf(net.keys.op.public_key, 1234), supervisorIdOf(net.keys.observer.public_key, 1234));
+}
+
+TEST(LinkAttack, HandshakeFloodsAndStaleProofsLeaveNoState) {
+  Network net(FaultRates{}, 1);
+  ClientLink victim(net.operatorId(), 7, LinkOptions{});
+  // The victim's handshake as it went over the wire.
+  victim.begin(proto::FT_SENDREQ, "");
+  std::string hello, auth;
+  ASSERT_TRUE(victim.due(net.now, hello));
+  std::vector<Outgoing> out;
+  net.bridge->receive("victim", hello, out, net.nowNs());
+  ASSERT_EQ(out.size(), 1u);
+  ASSERT_EQ(victim.receive(out[0].datagram), ClientLink::Event::kHandshake);
+  out.clear();
+  ASSERT_TRUE(victim.due(net.now, auth));
+  // 100,000 copies of the HELLO: each gets a challenge, none is remembered.
+  for (int i = 0; i < 100'000; ++i) net.bridge->receive("flood", hello, out, net.nowNs());
+  EXPECT_EQ(out.size(), 100'000u);
+  EXPECT_EQ(net.bridge->sessions(), 0u);
+  out.clear();
+  // The AUTH replayed 11 s later (the challenge has expired) opens nothing.
+  net.now += 11.0;
+  net.bridge->receive("replayer", auth, out, net.nowNs());
+  ASSERT_EQ(out.size(), 1u);
+  proto::LinkFrame refusal;
+  ASSERT_EQ(decodeDatagram(out[0].datagram, refusal), Datagram::kOk);
+  EXPECT_EQ(refusal.refuse(), proto::RF_STALE_CHALLENGE);
+  EXPECT_EQ(net.bridge->sessions(), 0u);
+  // So does a challenge from a bridge that has restarted since.
+  net.now -= 11.0;
+  net.bridge = std::make_unique<BridgeCore>(net.keys.allowed(), limits());
+  out.clear();
+  net.bridge->receive("replayer", auth, out, net.nowNs());
+  EXPECT_EQ(net.bridge->sessions(), 0u);
+  // The victim, told its challenge is stale (the refusal names its nonce), says HELLO again and
+  // gets through.
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(victim.receive(out[0].datagram), ClientLink::Event::kHandshake);
+  ASSERT_EQ(net.exchange(victim, "victim"), ClientLink::Event::kAcked);
+  proto::ArmStatus s;
+  EXPECT_TRUE(s.ParseFromString(victim.answer()));
+  EXPECT_EQ(net.bridge->sessions(), 1u);
+}
+
+TEST(LinkAttack, ABridgeThatIsNotTheOneAClientKnowsGetsNoProof) {
+  Network net(FaultRates{}, 1);
+  test::CellKeys impostor_keys;
+  impostor_keys.op = net.keys.op;  // it admits the client's key, but its own key is another
+  BridgeCore impostor(impostor_keys.allowed(), limits());
+  ClientLink client(net.operatorId(), 7, LinkOptions{});
+  client.begin(proto::FT_SENDREQ, "");
+  std::string hello;
+  ASSERT_TRUE(client.due(0.0, hello));
+  std::vector<Outgoing> out;
+  impostor.receive("client", hello, out, net.nowNs());
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(client.receive(out[0].datagram), ClientLink::Event::kStale);
+  std::string again;
+  EXPECT_FALSE(client.due(0.0, again)) << "the client answered an impostor's challenge";
+}
+
+TEST(LinkAttack, SessionsAreBoundedAndAnEvictedClientHandshakesAgainWithoutLosingARequest) {
+  Network net(FaultRates{}, 1);
+  net.bridge = std::make_unique<BridgeCore>(net.keys.allowed(), limits(64, 2));
+  ClientLink a(net.operatorId(), 1, LinkOptions{}), b(net.operatorId(), 2, LinkOptions{}),
+      c(net.operatorId(), 3, LinkOptions{});
+  EXPECT_EQ(net.request(a, trackUpdate(0, 1), "a").handled(), 1u);
+  EXPECT_EQ(net.request(b, trackUpdate(0, 1), "b").handled(), 1u);
+  EXPECT_EQ(net.request(c, trackUpdate(0, 1), "c").handled(), 1u);  // a, the least recently used, goes
+  EXPECT_EQ(net.bridge->sessions(), 2u);
+  EXPECT_EQ(net.bridge->counters().evicted(), 1u);
+  const proto::TaskReply again = net.request(a, trackUpdate(0, 2), "a");
+  EXPECT_TRUE(again.accepted());
+  EXPECT_EQ(again.handled(), 2u);
+  EXPECT_EQ(a.handshakes(), 2u);
+  EXPECT_GE(net.bridge->counters().unknown_sessions(), 1u);
+}
+
+TEST(LinkAttack, AFrameOfSessionZeroOrOfNoSessionIsRefusedAndAppliesNothing) {
+  Network net(FaultRates{}, 1);
+  Key random{};
+  randomBytes(random.data(), random.size());
+  std::vector<Outgoing> out;
+  for (int repeat = 0; repeat < 3; ++repeat)
+    net.bridge->receive("x", forgedReg(0, 1, trackUpdate(0, 1), random), out, net.nowNs());
+  net.serve(out);
+  EXPECT_EQ(net.desk.sessions(), 0u);
+  EXPECT_EQ(net.bridge->counters().unknown_sessions(), 3u);
+  for (const Outgoing& o : out) {
+    proto::LinkFrame f;
+    ASSERT_EQ(decodeDatagram(o.datagram, f), Datagram::kOk);
+    EXPECT_EQ(f.type(), proto::FT_REFUSE);
+    EXPECT_EQ(f.refuse(), proto::RF_UNKNOWN_SESSION);
+  }
+}
+
+}  // namespace
+}  // namespace rfms
