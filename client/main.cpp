@@ -37,6 +37,10 @@ void printStatus(const proto::ArmStatus& s) {
             << l.retransmissions() << ", duplicates " << l.duplicates() << ", checksum failures "
             << l.checksum_failures() << ", malformed " << l.malformed() << ", queue " << l.queue_depth()
             << ", withheld " << l.withheld() << ", clients " << l.clients() << "\n";
+  std::cout << "sessions: " << l.handshakes() << " opened, " << l.evicted() << " evicted, " << l.refused()
+            << " handshakes refused, " << l.forged() << " forged frames, " << l.unknown_sessions()
+            << " frames of unknown sessions\n";
+  if (l.insecure()) std::cout << "WARNING: the bridge runs --insecure: it admits any key\n";
 }
 
 }  // namespace

@@ -33,6 +33,7 @@ BridgeKeys loadBridgeKeys(const std::string& path) {
       throw ConfigError(where + "public_key: must be 64 hex digits (a 32-byte key)");
     if (c.role() != proto::CR_OBSERVER && c.role() != proto::CR_OPERATOR)
       throw ConfigError(where + "role: must be CR_OBSERVER or CR_OPERATOR");
+    a.role = c.role();
     if (keys.find(a.key) != nullptr) throw ConfigError(where + "public_key: listed twice");
     if (a.key == keys.bridge.public_key) throw ConfigError(where + "public_key: is the bridge's own key");
     keys.clients.push_back(a);

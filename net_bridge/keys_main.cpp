@@ -60,10 +60,13 @@ int main(int argc, char** argv) {
         k.bridge = bridge.pair.public_key;
         k.has_bridge = true;
         saveKeyFile(mine.string(), k, "rfms link key of '" + name + "' (" + role + "): give it to that client alone");
-        std::ofstream a(allowed, std::ios::app);
-        a << "client { name: \"" << name << "\" public_key: \"" << toHex(k.pair.public_key)
-          << "\" role: " << (role == "operator" ? "CR_OPERATOR" : "CR_OBSERVER") << " }\n";
-        if (!a) throw ConfigError("cannot append to " + allowed.string());
+        {
+          std::ofstream a(allowed, std::ios::app);
+          a << "client { name: \"" << name << "\" public_key: \"" << toHex(k.pair.public_key)
+            << "\" role: " << (role == "operator" ? "CR_OPERATOR" : "CR_OBSERVER") << " }\n";
+          a.close();
+          if (!a) throw ConfigError("cannot append to " + allowed.string());
+        }
         // The result must load as the bridge will load it.
         loadBridgeKeys(allowed.string());
         std::cout << mine.string() << "\n";

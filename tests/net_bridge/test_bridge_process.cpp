@@ -122,8 +122,45 @@ TEST(BridgeProcess, ThePickAndPlaceExampleRuns) {
   EXPECT_NE(r.out.find("moved 1 part(s)"), std::string::npos) << r.out;
 }
 
+TEST(BridgeProcess, OnlyTheKeysItAdmitsCommandTheArmEachAsItsRoleAllows) {
+  Cluster c("bridge-keys");
+  const std::string link = "--bridge " + c.bridge() + " --tries 50 --link-timeout-ms 20 ";
+  // No key of the run's: refused at the handshake, with the reason.
+  const test::Outcome stranger = test::runCommand(kBin + "/rfms-client", link + "status");
+  EXPECT_EQ(stranger.code, 1);
+  EXPECT_NE(stranger.err.find("not among the bridge's allowed keys"), std::string::npos) << stranger.err;
+  // The observer sees, and may stop, but may not calibrate.
+  const std::string eye = link + "--key " + c.key("observer") + " ";
+  EXPECT_EQ(test::runCommand(kBin + "/rfms-client", eye + "status").code, 0);
+  EXPECT_EQ(test::runCommand(kBin + "/rfms-client", eye + "stop").code, 0);
+  const test::Outcome refused = test::runCommand(kBin + "/rfms-client", eye + "calibrate");
+  EXPECT_EQ(refused.code, 1);
+  EXPECT_NE(refused.err.find("observer"), std::string::npos) << refused.err;
+  // The operator calibrates (in a task of its own that rfms-client opens and closes).
+  const test::Outcome op = test::runCommand(kBin + "/rfms-client", link + "--key " + c.key() + " calibrate", 120);
+  EXPECT_EQ(op.code, 0) << op.err;
+  const test::Outcome status = test::runCommand(kBin + "/rfms-client", eye + "status");
+  EXPECT_NE(status.out.find("calibrated"), std::string::npos) << status.out;
+  EXPECT_EQ(status.out.find("not calibrated"), std::string::npos) << status.out;
+  EXPECT_NE(status.out.find("1 handshakes refused"), std::string::npos) << status.out;
+}
+
+TEST(BridgeProcess, WithoutKeysItStartsOnlyWhenToldInsecureAndThenOnLoopbackOnly) {
+  const fs::path dir = test::makeUniqueDir("rfms-bridge-nokeys");
+  const std::string config = std::string(RFMS_SOURCE_DIR) + "/deploy/clusters/local.textproto";
+  const std::string common = "--config " + config + " --run-dir " + dir.string() + " --port 0 ";
+  const test::Outcome none = test::runCommand(kBin + "/rfms-bridge", common);
+  EXPECT_EQ(none.code, 2);
+  EXPECT_NE(none.err.find("link_keys: missing"), std::string::npos) << none.err;
+  const test::Outcome open = test::runCommand(kBin + "/rfms-bridge", common + "--insecure --host 0.0.0.0");
+  EXPECT_EQ(open.code, 2);
+  EXPECT_NE(open.err.find("loopback only"), std::string::npos) << open.err;
+  fs::remove_all(dir);
+}
+
 TEST(BridgeProcess, HelpAndClearErrors) {
-  for (const auto& [exe, option] : {std::pair{"rfms-bridge", "--port"}, std::pair{"rfms-client", "--bridge"}}) {
+  for (const auto& [exe, option] : {std::pair{"rfms-bridge", "--insecure"}, std::pair{"rfms-client", "--key"},
+                                    std::pair{"rfms-keys", "client"}}) {
     const test::Outcome help = test::runCommand(kBin + "/" + exe, "--help");
     EXPECT_EQ(help.code, 0) << exe;
     EXPECT_NE(help.out.find(option), std::string::npos) << exe << ": " << help.out;
