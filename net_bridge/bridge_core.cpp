@@ -11,6 +11,7 @@ namespace rfms {
 namespace {
 
 using C = proto::LinkCounters;
+constexpr std::uint64_t kMaxCount = std::uint64_t{1} << 63;
 
 bool sized(const std::string& bytes, std::size_t n) { return bytes.size() == n; }
 
@@ -238,6 +239,11 @@ bool BridgeCore::request(const std::string& peer, std::string_view datagram, con
   Session& s = it->second;
   if (!macValid(datagram, s.keys.client_to_bridge)) {
     count(&C::forged, &C::set_forged);
+    return false;
+  }
+  // Counters stay far from wrapping: a client opens a new session before 2^63.
+  if (f.count() >= kMaxCount) {
+    count(&C::malformed, &C::set_malformed);
     return false;
   }
   if (f.count() <= s.last_count) {

@@ -24,7 +24,7 @@ void ClientLink::begin(proto::FrameType type, std::string payload) {
   payload_ = std::move(payload);
   busy_ = true;
   failure_.clear();
-  if (phase_ == Phase::kOpen)
+  if (phase_ == Phase::kOpen && count_ < kMaxCount)
     sendFrame();
   else
     hello();

@@ -63,6 +63,8 @@ class ClientLink {
 
  private:
   enum class Phase { kClosed, kHello, kAuth, kOpen };
+  // A session is left for a new one long before its counter could wrap.
+  static constexpr std::uint64_t kMaxCount = std::uint64_t{1} << 62;
   void hello();
   void sendFrame();  // the frame of begin(), in the open session
   void resetTries();
