@@ -15,7 +15,13 @@ proto::TaskReply RfmsClient::send(proto::TaskRequest request) {
   request.set_session(link_.session());
   request.set_number(++number_);
   if (request.id() == 0) request.set_id(number_);
-  const std::string answer = link_.exchange(proto::FT_REG, request.SerializeAsString());
+  std::string answer;
+  try {
+    answer = link_.exchange(proto::FT_REG, request.SerializeAsString());
+  } catch (const LinkError&) {
+    number_ = 0;  // the link goes on in a new session, numbered from 1
+    throw;
+  }
   proto::TaskReply reply;
   if (!reply.ParseFromString(answer)) {
     reply.set_id(request.id());

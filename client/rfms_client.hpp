@@ -11,7 +11,9 @@
 //
 // Every request gets the supervisor's answer; a refused one throws RequestRefused carrying its
 // reason (send() returns the answer instead), and changes nothing. The link retransmits on its own;
-// LinkError means the bridge did not answer at all. Units are SI: metres, radians, seconds.
+// LinkError means the bridge did not answer at all (or refused this client's key): the request
+// may or may not have been applied, and the next one goes out in a new session, so nothing after
+// it is refused for the lost one. Units are SI: metres, radians, seconds.
 #pragma once
 
 #include <cstdint>

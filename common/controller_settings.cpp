@@ -159,6 +159,8 @@ void checkControllerSettings(const proto::ControllerSettings& s, const std::stri
     fail("dt_ms", "must be within 0.5 .. 10 ms, got " + numberText(s.dt_ms()));
   if (s.update_periods() < 1 || s.update_periods() > 100)
     fail("update_periods", "must be 1 .. 100, got " + std::to_string(s.update_periods()));
+  if (s.max_names() < 1 || s.max_names() > 100'000)
+    fail("max_names", "must be 1 .. 100000, got " + std::to_string(s.max_names()));
   if (s.watchdog_periods() < 2 || s.watchdog_periods() > 1000)
     fail("watchdog_periods", "must be 2 .. 1000, got " + std::to_string(s.watchdog_periods()));
   if (!parsePikScheme(s.pik()))

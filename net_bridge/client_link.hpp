@@ -55,6 +55,15 @@ class ClientLink {
   const std::string& failure() const { return failure_; }
   const std::string& answer() const { return answer_; }
   void abandon() { busy_ = false; }
+  // Leaves the session for good (the link failed): the next frame opens a new one as
+  // `client_session`, whose request numbers start again at 1.
+  void restart(std::uint64_t client_session) {
+    busy_ = false;
+    phase_ = Phase::kClosed;
+    link_session_ = 0;
+    count_ = 0;
+    client_session_ = client_session;
+  }
   bool open() const { return phase_ == Phase::kOpen; }
   std::uint64_t clientSession() const { return client_session_; }
   std::uint64_t linkSession() const { return link_session_; }

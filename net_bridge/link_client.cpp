@@ -46,7 +46,9 @@ std::string LinkClient::exchange(proto::FrameType type, const std::string& paylo
       for (const auto& d : wire) socket_.sendTo(bridge_, d);
     }
     if (link_.failed()) {
-      link_.abandon();
+      // Whether the bridge got the frame is unknown: the next request starts a new client
+      // session (numbered from 1), so that it is not refused for skipping the lost number.
+      link_.restart(randomNonZero64());
       throw LinkError(link_.failure().empty() ? "no answer from the bridge at " + bridge_name_ + " after " +
                                                     std::to_string(options_.max_tries) + " tries"
                                               : link_.failure() + " (bridge at " + bridge_name_ + ")");

@@ -34,7 +34,8 @@ class LinkClient {
   LinkClient(const std::string& bridge, const LinkIdentity& identity, const LinkOptions& options,
              const FaultRates& faults = {}, std::uint64_t fault_seed = 1, std::uint64_t client_session = 0);
 
-  // Sends one frame (REG or SENDREQ) and returns what its ACK carried. Throws LinkError.
+  // Sends one frame (REG or SENDREQ) and returns what its ACK carried. Throws LinkError; the
+  // client then goes on in a new client session (its request numbers start again at 1).
   std::string exchange(proto::FrameType type, const std::string& payload);
 
   std::uint64_t session() const { return link_.clientSession(); }

@@ -18,7 +18,7 @@ std::string RemoteDesk::arbitrate(const proto::TaskRequest& r, std::uint64_t ses
   const bool own_task = task_owner_ != 0 && task_owner_ == session;
   switch (r.body_case()) {
     case proto::TaskRequest::kBegin:
-      if (r.begin().name().empty()) return "a task needs a name";
+      if (r.begin().name().empty() || r.begin().name().size() > 64) return "a task needs a name of 1 .. 64 characters";
       if (other_holds && taskBusy()) return "task '" + task_name_ + "' of another client holds the arm and is moving";
       return "";
     case proto::TaskRequest::kEnd:
@@ -35,12 +35,27 @@ std::string RemoteDesk::arbitrate(const proto::TaskRequest& r, std::uint64_t ses
   }
 }
 
+RemoteDesk::Session& RemoteDesk::sessionOf(std::uint64_t id, std::uint64_t k) {
+  auto it = sessions_.find(id);
+  if (it == sessions_.end()) {
+    if (sessions_.size() >= kMaxSessions) {
+      auto idle = sessions_.end();
+      for (auto j = sessions_.begin(); j != sessions_.end(); ++j)
+        if (j->first != task_owner_ && (idle == sessions_.end() || j->second.last_k < idle->second.last_k)) idle = j;
+      if (idle != sessions_.end()) sessions_.erase(idle);
+    }
+    it = sessions_.emplace(id, Session{}).first;
+  }
+  it->second.last_k = k;
+  return it->second;
+}
+
 proto::TaskReply RemoteDesk::accept(const proto::TaskRequest& request, SupervisorCore& core, std::uint64_t k,
                                     bool* reached_core) {
   if (reached_core != nullptr) *reached_core = false;
   const std::uint64_t session = request.session();
   Session none;  // requests without a session (a local task script) are not tracked
-  Session& s = session != 0 ? sessions_[session] : none;
+  Session& s = session != 0 ? sessionOf(session, k) : none;
   if (session != 0 && request.number() != 0 && request.number() <= s.handled) {
     if (request.number() == s.handled) return s.last;  // a retransmission: the same answer
     proto::TaskReply stale;

@@ -41,12 +41,19 @@ class RemoteDesk {
   void status(const SupervisorCore& core, std::uint64_t k, proto::ArmStatus& s) const;
 
   std::uint64_t sessions() const { return sessions_.size(); }
+  // Clients remembered at once. Beyond it the longest idle one (not the task's owner) is
+  // forgotten: if it ever comes back, its next request is refused as skipping ahead, and its
+  // library starts a new session.
+  static constexpr std::size_t kMaxSessions = 4096;
 
  private:
   struct Session {
     std::uint64_t handled = 0;
     proto::TaskReply last;
+    std::uint64_t last_k = 0;  // when it last sent a request: the longest idle one goes first
   };
+  // The session of `id`, made (and room made for it) when new.
+  Session& sessionOf(std::uint64_t id, std::uint64_t k);
   std::string arbitrate(const proto::TaskRequest& request, std::uint64_t session) const;
   bool taskBusy() const { return last_move_id_ > ended_through_; }
 

@@ -15,6 +15,7 @@ SupervisorConfig supervisorConfigFor(const proto::ControllerSettings& s) {
   c.watchdog_periods = static_cast<int>(s.watchdog_periods());
   c.serial_ik = s.serial_ik();
   c.log_required = s.log().required();
+  c.max_names = s.max_names();
   return c;
 }
 
@@ -25,7 +26,7 @@ const char* stateName(proto::RtState s) { return proto::RtState_Name(s).c_str() 
 }  // namespace
 
 SupervisorCore::SupervisorCore(const RobotModel& model, const SupervisorConfig& config)
-    : model_(model), config_(config), ik_(model), trajectory_(model, world_) {
+    : model_(model), config_(config), ik_(model), world_(config.max_names), trajectory_(model, world_) {
   trajectory_.reset(JointVec::Zero());
 }
 
@@ -51,6 +52,9 @@ proto::TaskReply SupervisorCore::handle(const proto::TaskRequest& request) {
     case proto::TaskRequest::BODY_NOT_SET: reason = "empty request"; break;
   }
   reply.set_accepted(reason.empty());
+  // A reason quotes what the client sent: bounded, whatever it sent.
+  constexpr std::size_t kMaxReason = 300;
+  if (reason.size() > kMaxReason) reason = reason.substr(0, kMaxReason) + "...";
   reply.set_reason(reason);
   reply.set_move_id(move_id);
   return reply;

@@ -34,6 +34,7 @@ struct SupervisorConfig {
   bool serial_ik = false;       // ask the joints for the exact serial IK instead of PIK
   int path_check_samples = 16;  // points of a Cartesian move checked for reach before accepting it
   bool log_required = false;    // controller.log.required: a run that cannot be logged must not move
+  std::size_t max_names = 1024; // controller.max_names: named objects of each kind
 };
 
 SupervisorConfig supervisorConfigFor(const proto::ControllerSettings& s);

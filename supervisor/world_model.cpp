@@ -10,6 +10,17 @@ namespace rfms {
 namespace {
 constexpr const char* kT6 = "T6";
 
+// A name as a refusal quotes it: a client's 64 KB "name" must not come back whole.
+std::string quoted(const std::string& name) {
+  if (name.size() <= 64) return "'" + name + "'";
+  return "'" + name.substr(0, 64) + "...' (" + std::to_string(name.size()) + " characters)";
+}
+
+std::string full(const char* kind, std::size_t max) {
+  return std::string("the world model holds ") + std::to_string(max) + " " + kind +
+         " already (controller.max_names): update or reuse one";
+}
+
 bool validName(const std::string& name) {
   if (name.empty() || name.size() > 64) return false;
   for (char c : name)
@@ -30,7 +41,8 @@ int WorldModel::find(const std::map<std::string, int>& index, const std::string&
 }
 
 std::string WorldModel::defineTransform(const proto::DefineTransform& d) {
-  if (!validName(d.name())) return "transform name '" + d.name() + "' is not a name (letters, digits, _ - .)";
+  if (!validName(d.name()))
+    return "transform name " + quoted(d.name()) + " is not a name (1 .. 64 letters, digits, _ - .)";
   if (d.name() == kT6) return "T6 is the arm's own transform and cannot be defined";
   if (d.value().m_size() != 12)
     return "malformed matrix for '" + d.name() + "': expected 12 values (3 rows of 4), got " +
@@ -40,6 +52,7 @@ std::string WorldModel::defineTransform(const proto::DefineTransform& d) {
     return "malformed matrix for '" + d.name() +
            "': the rotation part is not orthonormal with determinant 1, or a value is not finite";
   const int existing = findTransform(d.name());
+  if (existing < 0 && transforms_.size() >= max_names_) return full("transforms", max_names_);
   if (existing >= 0) {
     transforms_[static_cast<std::size_t>(existing)] = t;  // an update: positions using it follow
   } else {
@@ -51,8 +64,9 @@ std::string WorldModel::defineTransform(const proto::DefineTransform& d) {
 }
 
 std::string WorldModel::definePosition(const proto::DefinePosition& d) {
-  if (!validName(d.name())) return "position name '" + d.name() + "' is not a name";
+  if (!validName(d.name())) return "position name " + quoted(d.name()) + " is not a name (1 .. 64 letters, digits, _ - .)";
   if (findPosition(d.name()) >= 0) return "position '" + d.name() + "' is already defined";
+  if (positions_.size() >= max_names_) return full("positions", max_names_);
   PositionEquation p;
   p.name = d.name();
   p.config = decode(d.config());
@@ -63,7 +77,7 @@ std::string WorldModel::definePosition(const proto::DefinePosition& d) {
       continue;
     }
     const int i = findTransform(name);
-    if (i < 0) return "position '" + d.name() + "': unknown transform '" + name + "'";
+    if (i < 0) return "position '" + d.name() + "': unknown transform " + quoted(name);
     (t6_count == 0 ? p.before_t6 : p.after_t6).push_back(i);
   }
   if (t6_count != 1) return "position '" + d.name() + "': the left-hand side must hold T6 exactly once";
@@ -71,14 +85,14 @@ std::string WorldModel::definePosition(const proto::DefinePosition& d) {
   for (const std::string& name : d.rhs()) {
     if (name == kT6) return "position '" + d.name() + "': T6 belongs on the left-hand side";
     const int i = findTransform(name);
-    if (i < 0) return "position '" + d.name() + "': unknown transform '" + name + "'";
+    if (i < 0) return "position '" + d.name() + "': unknown transform " + quoted(name);
     p.rhs.push_back(i);
   }
   if (!d.tool().empty()) {
     p.tool = findTransform(d.tool());
     if (p.tool < 0 || p.after_t6.empty() || p.after_t6.back() != p.tool)
-      return "position '" + d.name() + "': the tool '" + d.tool() +
-             "' must be a defined transform written right after T6";
+      return "position '" + d.name() + "': the tool " + quoted(d.tool()) +
+             " must be a defined transform written right after T6";
   }
   positions_.push_back(std::move(p));
   position_index_[d.name()] = static_cast<int>(positions_.size()) - 1;
@@ -91,8 +105,9 @@ constexpr double kMinAccelS = 1e-3;
 }  // namespace
 
 std::string WorldModel::defineMotion(const proto::DefineMotion& d) {
-  if (!validName(d.name())) return "motion name '" + d.name() + "' is not a name";
+  if (!validName(d.name())) return "motion name " + quoted(d.name()) + " is not a name (1 .. 64 letters, digits, _ - .)";
   if (findMotion(d.name()) >= 0) return "motion '" + d.name() + "' is already defined";
+  if (motions_.size() >= max_names_) return full("motions", max_names_);
   // Bounds a user would not cross on purpose: a move of 1e300 s never ends, and a transition
   // shorter than the shortest sample period (0.5 ms) is no transition at all.
   if (!(std::isfinite(d.segment_s()) && d.segment_s() > 0.0 && d.segment_s() <= kMaxSegmentS))

@@ -34,6 +34,9 @@ struct MotionRecord {
 
 class WorldModel {
  public:
+  // At most `max_names` transforms, as many positions and as many motions.
+  explicit WorldModel(std::size_t max_names = 1024) : max_names_(max_names) {}
+
   // Each returns "" when the definition is accepted, otherwise the reason it was refused.
   std::string defineTransform(const proto::DefineTransform& d);
   std::string definePosition(const proto::DefinePosition& d);
@@ -54,6 +57,7 @@ class WorldModel {
  private:
   static int find(const std::map<std::string, int>& index, const std::string& name);
 
+  std::size_t max_names_;
   std::vector<Transform> transforms_;
   std::vector<std::string> transform_names_;
   std::vector<PositionEquation> positions_;

@@ -24,8 +24,13 @@ void RemotePort::serve(std::uint64_t k, SupervisorCore& core) {
         const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(now).count();
         r.set_arrival_to_setpoint_ms(static_cast<double>(ns - in_.task_request().arrived_ns()) * 1e-6);
       }
-      if (!r.accepted())
-        log_.info("remote request {} of session {:x} refused: {}", r.number(), r.session(), r.reason());
+      if (!r.accepted()) {
+        std::uint64_t held_back = 0;
+        const bool write = refusals_.take(LogBudget::Clock::now(), held_back);
+        if (held_back > 0) log_.info("{} more refused remote requests not logged", held_back);
+        if (write)
+          log_.info("remote request {} of session {:x} refused: {}", r.number(), r.session(), refusals_.cut(r.reason()));
+      }
       tap_.request(k, in_.task_request(), r, !reached_core);
     } else if (in_.has_status_request()) {
       desk_.status(core, k, *out_.mutable_status());

@@ -2,7 +2,8 @@
 // a ROUTER socket, answered through the remote desk before the period's step (whose setpoints then
 // see them). A bounded number per period, so that a flood cannot hold the period up: the bridge's
 // queue holds the rest, and its clients wait for their answers. Not real-time safe (requests
-// allocate); the period's thread calls it only when a request is waiting.
+// allocate); the period's thread calls it only when a request is waiting. Its log lines go through
+// the node's asynchronous logger (written on spdlog's thread) within a budget.
 #pragma once
 
 #include <spdlog/spdlog.h>
@@ -11,6 +12,7 @@
 #include <string>
 #include <zmq.hpp>
 
+#include "node/log_budget.hpp"
 #include "proto/cluster.pb.h"
 #include "supervisor/remote_desk.hpp"
 #include "supervisor/shell/log_tap.hpp"
@@ -36,6 +38,8 @@ class RemotePort {
   spdlog::logger& log_;
   proto::Envelope in_, out_;
   std::string buffer_;
+  // Refusals are the clients' doing: ten lines a second at most, each cut short.
+  LogBudget refusals_{10};
 };
 
 }  // namespace rfms

@@ -320,5 +320,40 @@ TEST(RemoteDesk, MovingTheArmNeedsATaskOfOnesOwnAndAnObserverMayOnlyLookAndStop)
   EXPECT_TRUE(reached);
 }
 
+TEST(Link, AfterAFailedRequestTheClientGoesOnInANewSessionAndIsNotRefusedForTheLostNumber) {
+  Network net(FaultRates{}, 1);
+  ClientLink link(net.operatorId(), 77, LinkOptions{});
+  for (std::uint64_t n = 1; n <= 3; ++n) ASSERT_TRUE(net.request(link, trackUpdate(0, n), "c").accepted());
+  // Request 4 is lost for good (the library threw LinkError) and never reached the supervisor.
+  link.begin(proto::FT_REG, trackUpdate(0, 4).SerializeAsString());
+  link.restart(78);
+  // Numbered 5 in the old session it would skip ahead; in the new one it is request 1.
+  const proto::TaskReply next = net.request(link, trackUpdate(0, 1), "c");
+  EXPECT_TRUE(next.accepted()) << next.reason();
+  EXPECT_EQ(next.handled(), 1u);
+  EXPECT_EQ(net.desk.sessions(), 2u);
+}
+
+TEST(RemoteDesk, RemembersABoundedNumberOfClientsAndKeepsTheTasksOwner) {
+  SupervisorCore core(puma260(), SupervisorConfig{});
+  RemoteDesk desk(puma260(), SupervisorConfig{});
+  proto::TaskRequest begin = operatorRequest(1, 1);
+  begin.mutable_begin()->set_name("owner");
+  ASSERT_TRUE(desk.accept(begin, core, 1).accepted());
+  std::uint64_t k = 2;
+  for (std::uint64_t s = 2; s <= RemoteDesk::kMaxSessions + 100; ++s) {
+    proto::TaskRequest t = trackUpdate(s, 1);
+    t.set_role(proto::CR_OPERATOR);
+    desk.accept(t, core, k++);
+  }
+  EXPECT_EQ(desk.sessions(), RemoteDesk::kMaxSessions);
+  // The owner, idle longest, is still known: its next request is its second.
+  proto::TaskRequest t = trackUpdate(1, 2);
+  t.set_role(proto::CR_OPERATOR);
+  const proto::TaskReply r = desk.accept(t, core, k);
+  EXPECT_TRUE(r.accepted()) << r.reason();
+  EXPECT_EQ(r.handled(), 2u);
+}
+
 }  // namespace
 }  // namespace rfms

@@ -63,5 +63,24 @@ TEST(WorldModel, RefusedDefinitionsChangeNothingAndSayWhy) {
   EXPECT_TRUE(w.motion(w.findMotion("m")).cartesian);
 }
 
+TEST(WorldModel, HoldsABoundedNumberOfNamesAndQuotesNoHugeName) {
+  WorldModel w(3);
+  for (const char* n : {"a", "b", "c"}) ASSERT_EQ(w.defineTransform(transformDef(n, trans(0, 0, 0))), "");
+  // An update of a name it holds is fine; a fourth name is refused and defines nothing.
+  EXPECT_EQ(w.defineTransform(transformDef("a", trans(1, 0, 0))), "");
+  const std::string full = w.defineTransform(transformDef("d", trans(0, 0, 0)));
+  EXPECT_NE(full.find("holds 3 transforms already (controller.max_names)"), std::string::npos) << full;
+  EXPECT_LT(w.findTransform("d"), 0);
+  for (const char* n : {"p", "q", "r"}) ASSERT_EQ(w.definePosition(positionDef(n, {}, {"T6"}, {"a"})), "");
+  EXPECT_NE(w.definePosition(positionDef("s", {}, {"T6"}, {"a"})).find("3 positions"), std::string::npos);
+  for (const char* n : {"m", "n", "o"}) ASSERT_EQ(w.defineMotion(motionDef(n, false, 1.0, 0.2)), "");
+  EXPECT_NE(w.defineMotion(motionDef("x", false, 1.0, 0.2)).find("3 motions"), std::string::npos);
+  // A 64 KB "name" is refused by a reason of bounded length.
+  const std::string huge(65536, 'n');
+  EXPECT_LT(w.defineTransform(transformDef(huge, trans(0, 0, 0))).size(), 200u);
+  EXPECT_LT(w.definePosition(positionDef("ok", {}, {"T6"}, {huge.c_str()})).size(), 200u);
+  EXPECT_LT(w.defineMotion(motionDef(huge, false, 1.0, 0.2)).size(), 200u);
+}
+
 }  // namespace
 }  // namespace rfms
