@@ -67,6 +67,8 @@ class ClientLink {
   bool open() const { return phase_ == Phase::kOpen; }
   std::uint64_t clientSession() const { return client_session_; }
   std::uint64_t linkSession() const { return link_session_; }
+  // The open session's keys (a fuzzer signs crafted frames with them).
+  const SessionKeys& sessionKeys() const { return keys_; }
   std::uint64_t retransmissions() const { return retransmissions_; }
   std::uint64_t handshakes() const { return handshakes_; }
 
