@@ -37,9 +37,39 @@ int main(int argc, char** argv) {
   app.add_option("--reorder", options.faults.reorder, "reordering")->check(CLI::Range(0.0, 1.0));
   app.add_option("--corrupt", options.faults.corrupt, "corruption")->check(CLI::Range(0.0, 1.0));
   app.add_option("--label", label, "name of this run in the output");
+  bool refused = false;
+  app.add_flag("--refused", refused,
+               "send updates the supervisor refuses (a name that is not one, 64 KB long): its memory and log "
+               "must stay bounded");
+  int sessions = 0;
+  app.add_option("--sessions", sessions,
+                 "instead: open this many sessions one after another (a handshake and one status request "
+                 "each), and report handshakes per second")
+      ->check(CLI::Range(0, 10000000));
   if (const auto code = rfms::parseCommandLine(app, argc, argv)) return *code;
   options.link.timeout_s = timeout_ms * 1e-3;
   options.link.max_tries = 1000;
+  if (sessions > 0) {
+    // Each client a program of its own, as far as the bridge can tell: a new key session, a
+    // handshake, one status request; then gone (the bridge closes idle sessions as others come).
+    std::vector<double> ms;
+    const auto start = Clock::now();
+    try {
+      for (int i = 0; i < sessions; ++i) {
+        const auto t0 = Clock::now();
+        rfms::RfmsClient client(options);
+        client.status();
+        ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+      }
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "rfms-link-load: %s\n", e.what());
+      return 1;
+    }
+    const double s = std::chrono::duration<double>(Clock::now() - start).count();
+    std::printf("%-22s %d sessions %7.0f handshakes/s  handshake + status p50 %6.3f p99 %7.3f ms\n", label.c_str(),
+                sessions, sessions / s, percentile(ms, 50), percentile(ms, 99));
+    return 0;
+  }
 
   std::mutex m;
   std::vector<double> latency_ms, delay_ms;
@@ -57,12 +87,12 @@ int main(int argc, char** argv) {
         const std::string name = "load" + std::to_string(c);
         for (int n = 1; n <= count; ++n) {
           rfms::proto::TaskRequest r;
-          r.mutable_transform()->set_name(name);
+          r.mutable_transform()->set_name(refused ? std::string(60000, '?') : name);
           rfms::encode(rfms::trans(1e-3 * n, 0, 0), *r.mutable_transform()->mutable_value());
           const auto t0 = Clock::now();
           const rfms::proto::TaskReply reply = client.send(r);
           lat.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-          if (!reply.accepted() || reply.handled() != static_cast<std::uint64_t>(n))
+          if (reply.accepted() == refused || reply.handled() != static_cast<std::uint64_t>(n))
             throw std::runtime_error("request " + std::to_string(n) + " not applied exactly once: " + reply.reason());
           if (reply.arrival_to_setpoint_ms() > 0) del.push_back(reply.arrival_to_setpoint_ms());
         }

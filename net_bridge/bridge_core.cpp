@@ -281,6 +281,11 @@ bool BridgeCore::request(const std::string& peer, std::string_view datagram, con
       ack(s, link_id, f.count(), refused.SerializeAsString(), out);
       return true;
     }
+    if (f.payload().size() > limits_.max_request) {
+      // Refused by the supervisor (which numbers it), without the body nobody should keep.
+      r.clear_body();
+      r.set_oversize_bytes(static_cast<std::uint32_t>(f.payload().size()));
+    }
     r.set_session(s.supervisor_id);
     r.set_role(s.role);
     r.set_arrived_ns(now_ns);

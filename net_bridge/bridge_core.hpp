@@ -42,6 +42,7 @@ struct BridgeLimits {
   std::size_t queue = 64;                // requests forwarded or waiting for the supervisor
   std::size_t sessions = 64;             // link sessions open at once
   std::int64_t challenge_ms = 10'000;    // how long a CHALLENGE may be answered
+  std::size_t max_request = 8192;        // bytes of a TaskRequest passed on whole
 };
 
 class BridgeCore {

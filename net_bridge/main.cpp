@@ -85,6 +85,7 @@ int main(int argc, char** argv) {
         BridgeLimits limits;
         limits.queue = s.config.bridge_queue();
         limits.sessions = s.config.bridge_sessions();
+        limits.max_request = s.config.bridge_max_request();
         const std::size_t allowed = keys.clients.size();
         BridgeCore core(std::move(keys), limits);
         log->info("ready: UDP {}:{}, supervisor at {}, queue {}, sessions {}, {}{}", host, udp.port(),

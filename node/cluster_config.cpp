@@ -112,6 +112,9 @@ ClusterSettings loadClusterConfig(const std::string& path, const std::string& ru
   if (c.bridge_port() > 65535) fail("bridge_port", "must be a UDP port, 1 .. 65535");
   if (c.bridge_queue() == 0) c.set_bridge_queue(64);
   if (c.bridge_queue() > 1024) fail("bridge_queue", "must be 1 .. 1024");
+  if (c.bridge_max_request() == 0) c.set_bridge_max_request(8192);
+  if (c.bridge_max_request() < 1024 || c.bridge_max_request() > 60000)
+    fail("bridge_max_request", "must be 1024 .. 60000 bytes, got " + std::to_string(c.bridge_max_request()));
   if (c.bridge_sessions() == 0) c.set_bridge_sessions(64);
   if (c.bridge_sessions() > 4096) fail("bridge_sessions", "must be 1 .. 4096, got " + std::to_string(c.bridge_sessions()));
   if (!c.link_keys().empty()) {

@@ -13,6 +13,9 @@ std::string RemoteDesk::arbitrate(const proto::TaskRequest& r, std::uint64_t ses
   const bool remote = session != 0;
   const bool stops = r.body_case() == proto::TaskRequest::kControl &&
                      (r.control().command() == proto::CC_STOP || r.control().command() == proto::CC_EMERGENCY_STOP);
+  if (r.oversize_bytes() > 0)
+    return "a request of " + std::to_string(r.oversize_bytes()) +
+           " bytes is larger than the bridge passes on (bridge_max_request)";
   if (remote && r.role() != proto::CR_OPERATOR && !stops)
     return "this client's key is an observer's: it may ask for status and stop the arm, nothing more";
   const bool own_task = task_owner_ != 0 && task_owner_ == session;

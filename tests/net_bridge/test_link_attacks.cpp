@@ -253,5 +253,19 @@ TEST(LinkAttack, AFrameOfSessionZeroOrOfNoSessionIsRefusedAndAppliesNothing) {
   }
 }
 
+TEST(LinkAttack, AnOversizeRequestIsRefusedByItsSizeAndNobodyKeepsItsBody) {
+  Network net(FaultRates{}, 1);
+  ClientLink link(net.operatorId(), 7, LinkOptions{});
+  proto::TaskRequest huge = trackUpdate(0, 1);
+  huge.mutable_transform()->set_name(std::string(20000, 'n'));
+  const proto::TaskReply r = net.request(link, huge, "c");
+  EXPECT_FALSE(r.accepted());
+  EXPECT_NE(r.reason().find("bytes is larger than the bridge passes on (bridge_max_request)"), std::string::npos)
+      << r.reason();
+  EXPECT_EQ(r.handled(), 1u);  // it took its number: the next request is not refused as skipping ahead
+  const proto::TaskReply next = net.request(link, trackUpdate(0, 2), "c");
+  EXPECT_TRUE(next.accepted()) << next.reason();
+}
+
 }  // namespace
 }  // namespace rfms
