@@ -12,13 +12,13 @@ int main(int argc, char** argv) {
       [](NodeContext& c) {
         const ClusterSettings& s = c.settings;
         ArmCore arm(c.model, armConfigFor(c.model, c.controller()));
-        Transport transport;
+        Transport transport(s, "arm", c.log);
         zmq::socket_t pub = transport.bindPublisher(s.config.arm_pub());
         zmq::socket_t pull = transport.bindPull(s.config.arm_pull());
         zmq::socket_t sub = transport.connectSubscriber(s.config.supervisor_pub(), {kTopicSMail, kTopicControl});
         zmq::socket_t push = transport.connectPush(s.config.supervisor_pull());
         c.log.info("waiting for the supervisor ({})", s.config.supervisor_pub());
-        const StartResult start = awaitStart(proto::NODE_ARM, s, sub, push, nullptr, &pub, c.log);
+        const StartResult start = awaitStart(proto::NODE_ARM, s, sub, push, nullptr, &pub, transport, c.log);
         if (start == StartResult::kRefused) return 2;
         if (start == StartResult::kStopped) return 0;
         c.log.info("ready: {} at {} ms, {}", c.model.name, c.controller().dt_ms(), clockName(s.config.clock()));

@@ -15,12 +15,12 @@ int main(int argc, char** argv) {
         const ClusterSettings& s = c.settings;
         JointCore core(c.model, jointConfigFor(c.model, c.controller(), joint));
         const auto node = static_cast<proto::Node>(proto::NODE_JOINT1 + joint - 1);
-        Transport transport;
+        Transport transport(s, "joint" + std::to_string(joint), c.log);
         zmq::socket_t sup = transport.connectSubscriber(s.config.supervisor_pub(), {kTopicSMail, kTopicControl});
         zmq::socket_t arm = transport.connectSubscriber(s.config.arm_pub(), {kTopicArm, kTopicControl});
         zmq::socket_t to_supervisor = transport.connectPush(s.config.supervisor_pull());
         zmq::socket_t to_arm = transport.connectPush(s.config.arm_pull());
-        const StartResult start = awaitStart(node, s, sup, to_supervisor, &arm, nullptr, c.log);
+        const StartResult start = awaitStart(node, s, sup, to_supervisor, &arm, nullptr, transport, c.log);
         if (start == StartResult::kRefused) return 2;
         if (start == StartResult::kStopped) return 0;
         c.log.info("ready");

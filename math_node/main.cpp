@@ -12,10 +12,10 @@ int main(int argc, char** argv) {
       [](NodeContext& c) {
         const ClusterSettings& s = c.settings;
         MathCore math(c.model, mathConfigFor(c.model, c.controller()));
-        Transport transport;
+        Transport transport(s, "math", c.log);
         zmq::socket_t sub = transport.connectSubscriber(s.config.supervisor_pub(), {kTopicMMail, kTopicControl});
         zmq::socket_t push = transport.connectPush(s.config.supervisor_pull());
-        const StartResult start = awaitStart(proto::NODE_MATH, s, sub, push, nullptr, nullptr, c.log);
+        const StartResult start = awaitStart(proto::NODE_MATH, s, sub, push, nullptr, nullptr, transport, c.log);
         if (start == StartResult::kRefused) return 2;
         if (start == StartResult::kStopped) return 0;
         c.log.info("ready");

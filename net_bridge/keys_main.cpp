@@ -1,7 +1,10 @@
-// rfms-keys: makes the link's keys (docs/link-protocol.md). A key directory holds the bridge's key
-// pair (bridge.key), the list of keys the bridge admits (allowed-keys.textproto, which the
-// cluster file's link_keys names), and one key file per client, NAME.key, to give to that client
-// alone (rfms-client --key NAME.key).
+// rfms-keys: makes keys.
+//  - `client DIR NAME`: the link's (docs/link-protocol.md). A key directory holds the bridge's key
+//    pair (bridge.key), the list of keys the bridge admits (allowed-keys.textproto, which the
+//    cluster file's link_keys names), and one key file per client, NAME.key, to give to that client
+//    alone (rfms-client --key NAME.key).
+//  - `nodes DIR`: the nodes' own, for CURVE on tcp endpoints (docs/security.md): NODE.key for each
+//    node and node-keys.textproto, the list every node admits; the cluster file's node_keys names DIR.
 #include <sys/stat.h>
 
 #include <filesystem>
@@ -14,12 +17,13 @@
 #include "common/error.hpp"
 #include "net_bridge/allowed_keys.hpp"
 #include "net_bridge/link_keys.hpp"
+#include "node/node_keys.hpp"
 
 namespace fs = std::filesystem;
 
 int main(int argc, char** argv) {
   using namespace rfms;
-  CLI::App app{"rfms-keys: make the keys of the link between client programs and rfms-bridge"};
+  CLI::App app{"rfms-keys: make the keys of the link between client programs and rfms-bridge, or of the nodes"};
   app.require_subcommand(1);
   auto* client = app.add_subcommand(
       "client", "make a key for one client in DIR (the bridge's key and DIR/allowed-keys.textproto too, if new)");
@@ -29,9 +33,19 @@ int main(int argc, char** argv) {
   client->add_option("--role", role, "operator: tasks and motion; observer: status and stop only")
       ->capture_default_str()
       ->check(CLI::IsMember({"operator", "observer"}));
+  auto* nodes = app.add_subcommand(
+      "nodes", "make a key for every node (and the bridge) in DIR, and DIR/node-keys.textproto: the cluster's node_keys");
+  std::string nodes_dir;
+  nodes->add_option("DIR", nodes_dir, "the node key directory (must not hold node keys yet)")->required();
   if (const auto code = parseCommandLine(app, argc, argv)) return *code;
   return guardedMain(
       [&] {
+        if (nodes->parsed()) {
+          makeNodeKeys(nodes_dir);
+          for (const char* n : kKeyedNodes) loadNodeKeys(nodes_dir, n);  // as each node will load them
+          std::cout << (fs::path(nodes_dir) / kNodeKeyList).string() << "\n";
+          return 0;
+        }
         if (name.empty() || name.size() > 64 || name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") != std::string::npos)
           throw ConfigError("NAME '" + name + "': letters, digits, '-' and '_' only, 1 .. 64 of them");
         if (name == "bridge") throw ConfigError("NAME 'bridge' is the bridge's own key");

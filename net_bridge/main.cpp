@@ -80,7 +80,7 @@ int main(int argc, char** argv) {
           keys = loadBridgeKeys(s.config.link_keys());
         }
         UdpSocket udp = UdpSocket::bound(host, static_cast<std::uint16_t>(port));
-        Transport transport;
+        Transport transport(s, "bridge", *log);
         zmq::socket_t supervisor = transport.connectDealer(s.config.supervisor_tasks());
         BridgeLimits limits;
         limits.queue = s.config.bridge_queue();
@@ -170,6 +170,8 @@ int main(int argc, char** argv) {
           const auto now = std::chrono::steady_clock::now();
           if (now - last_snapshot > std::chrono::seconds(1)) {
             last_snapshot = now;
+            // A supervisor that refuses this bridge's node key will never answer: say so and stop.
+            if (const std::string why = transport.refusal(); !why.empty()) throw ConfigError(why);
             // Addresses of closed sessions go: the table is as large as the sessions at most.
             std::erase_if(peers, [&](const auto& p) { return !core.knowsPeer(p.first); });
             std::erase_if(injectors, [&](const auto& i) {

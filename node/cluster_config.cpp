@@ -117,11 +117,16 @@ ClusterSettings loadClusterConfig(const std::string& path, const std::string& ru
     fail("bridge_max_request", "must be 1024 .. 60000 bytes, got " + std::to_string(c.bridge_max_request()));
   if (c.bridge_sessions() == 0) c.set_bridge_sessions(64);
   if (c.bridge_sessions() > 4096) fail("bridge_sessions", "must be 1 .. 4096, got " + std::to_string(c.bridge_sessions()));
-  if (!c.link_keys().empty()) {
-    std::filesystem::path keys(c.link_keys());
-    if (keys.is_relative()) keys = std::filesystem::path(path).parent_path() / keys;
-    c.set_link_keys(keys.lexically_normal().string());
-  }
+  // Key files are named relative to this file, as the robot is.
+  auto besideThisFile = [&](std::string* file) {
+    std::filesystem::path p(*file);
+    if (p.is_relative()) p = std::filesystem::path(path).parent_path() / p;
+    *file = p.lexically_normal().string();
+  };
+  if (!c.link_keys().empty()) besideThisFile(c.mutable_link_keys());
+  if (c.node_keys().empty()) c.set_node_keys("{run}/node-keys");
+  if (c.node_keys().find("{run}") == std::string::npos) besideThisFile(c.mutable_node_keys());
+  replaceRun(*c.mutable_node_keys(), run_dir);
   return s;
 }
 

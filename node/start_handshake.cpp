@@ -17,13 +17,17 @@ using Clock = std::chrono::steady_clock;
 
 StartResult awaitStart(proto::Node node, const ClusterSettings& s, zmq::socket_t& supervisor_sub,
                        zmq::socket_t& supervisor_push, zmq::socket_t* arm_sub, zmq::socket_t* arm_pub,
-                       spdlog::logger& log) {
+                       Transport& transport, spdlog::logger& log) {
   proto::Envelope hello, in;
   *hello.mutable_hello() = helloFor(node, s);
   std::string buffer;
   auto last = std::chrono::steady_clock::now() - std::chrono::seconds(1);
   while (!stopRequested()) {
     if (std::chrono::steady_clock::now() - last >= std::chrono::milliseconds(20)) {
+      if (const std::string why = transport.refusal(); !why.empty()) {
+        log.error("{}", why);
+        return StartResult::kRefused;
+      }
       last = std::chrono::steady_clock::now();
       if (arm_pub != nullptr) send(*arm_pub, kTopicControl, hello, buffer);
       send(supervisor_push, kTopicControl, hello, buffer);
@@ -50,7 +54,7 @@ StartResult awaitStart(proto::Node node, const ClusterSettings& s, zmq::socket_t
 }
 
 bool waitForNodes(const ClusterSettings& s, zmq::socket_t& pub, zmq::socket_t& pull, zmq::socket_t& arm,
-                  spdlog::logger& log) {
+                  Transport& transport, spdlog::logger& log) {
   proto::Envelope hello, in, refuse;
   *hello.mutable_hello() = helloFor(proto::NODE_SUPERVISOR, s);
   std::array<bool, kNodeSlots> ready{};
@@ -75,6 +79,10 @@ bool waitForNodes(const ClusterSettings& s, zmq::socket_t& pub, zmq::socket_t& p
       return false;
     }
     if (Clock::now() - last >= std::chrono::milliseconds(20)) {
+      if (const std::string why = transport.refusal(); !why.empty()) {
+        log.error("{}", why);
+        return false;
+      }
       last = Clock::now();
       send(pub, kTopicControl, hello, buffer);
     }

@@ -1,55 +1,139 @@
 #include "node/transport.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <vector>
+
+#include "common/error.hpp"
 
 namespace rfms {
 
 namespace {
-// Linger 0: a node that exits does not wait for peers that are gone.
-zmq::socket_t open(zmq::context_t& context, zmq::socket_type type) {
-  zmq::socket_t s(context, type);
-  s.set(zmq::sockopt::linger, 0);
-  return s;
+
+bool isTcp(const std::string& endpoint) { return endpoint.rfind("tcp://", 0) == 0; }
+
+std::string_view bytesOf(const Key& k) { return {reinterpret_cast<const char*>(k.data()), k.size()}; }
+
+// Who binds each endpoint of the cluster: a connecting node checks that it reached that node's key.
+std::map<std::string, std::string> ownersOf(const proto::ClusterConfig& c) {
+  std::map<std::string, std::string> owners;
+  for (const std::string* e : {&c.supervisor_pub(), &c.supervisor_pull(), &c.supervisor_tasks()})
+    if (!e->empty()) owners[*e] = "supervisor";
+  owners[c.arm_pub()] = "arm";
+  owners[c.arm_pull()] = "arm";
+  return owners;
 }
+
+NodeKeys keysFor(const ClusterSettings& s, const std::string& me) {
+  const proto::ClusterConfig& c = s.config;
+  const bool tcp = isTcp(c.supervisor_pub()) || isTcp(c.supervisor_pull()) || isTcp(c.arm_pub()) ||
+                   isTcp(c.arm_pull()) || isTcp(c.supervisor_tasks());
+  if (!tcp) return {};
+  try {
+    return loadNodeKeys(c.node_keys(), me);
+  } catch (const ConfigError& e) {
+    throw ConfigError(s.source + ": node_keys (the tcp endpoints are encrypted with CURVE): " + e.what());
+  }
+}
+
 }  // namespace
 
-zmq::socket_t Transport::bindPublisher(const std::string& endpoint) {
-  zmq::socket_t s = open(context_, zmq::socket_type::pub);
+std::string ipcDirectoryProblem(const std::string& endpoint) {
+  if (endpoint.rfind("ipc://", 0) != 0) return "";
+  const std::filesystem::path dir = std::filesystem::path(endpoint.substr(6)).parent_path();
+  struct stat st {};
+  if (stat(dir.empty() ? "." : dir.c_str(), &st) != 0)
+    return "its directory " + dir.string() + " cannot be read: " + std::strerror(errno);
+  if (st.st_uid != geteuid())
+    return "its directory " + dir.string() + " belongs to user " + std::to_string(st.st_uid) + ", not to this one";
+  if ((st.st_mode & 077) != 0) {
+    char mode[8];
+    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+    return "its directory " + dir.string() + " may be opened by other users (mode " + mode + "; chmod 700 it)";
+  }
+  return "";
+}
+
+Transport::Transport() : context_(1) {}
+
+Transport::Transport(const ClusterSettings& s, const std::string& me, spdlog::logger& log)
+    : Transport(keysFor(s, me), ownersOf(s.config), log) {}
+
+Transport::Transport(NodeKeys keys, std::map<std::string, std::string> owners, spdlog::logger& log)
+    : context_(1), protect_(true), owners_(std::move(owners)) {
+  if (!keys.me.empty()) guard_ = std::make_unique<CurveGuard>(context_, std::move(keys), log);
+}
+
+Transport::~Transport() {
+  // Every socket a caller took is closed by now; shutting the context down ends the handler's wait.
+  if (guard_) {
+    context_.shutdown();
+    guard_.reset();
+  }
+}
+
+zmq::socket_t Transport::bound(zmq::socket_type type, const std::string& endpoint, const char* domain) {
+  zmq::socket_t s(context_, type);
+  s.set(zmq::sockopt::linger, 0);  // a node that exits does not wait for peers that are gone
+  if (protect_ && isTcp(endpoint)) {
+    if (!guard_) throw ConfigError(endpoint + ": a tcp endpoint needs node keys");
+    s.set(zmq::sockopt::zap_domain, domain);
+    s.set(zmq::sockopt::curve_server, true);
+    s.set(zmq::sockopt::curve_secretkey, bytesOf(guard_->keys().mine.secret_key));
+  } else if (protect_) {
+    if (const std::string why = ipcDirectoryProblem(endpoint); !why.empty())
+      throw ConfigError(endpoint + ": " + why + ": an ipc endpoint must be in a directory only this user can open");
+  }
   s.bind(endpoint);
   return s;
 }
 
-zmq::socket_t Transport::bindPull(const std::string& endpoint) {
-  zmq::socket_t s = open(context_, zmq::socket_type::pull);
-  s.bind(endpoint);
-  return s;
-}
-
-zmq::socket_t Transport::connectSubscriber(const std::string& endpoint, std::initializer_list<Topic> topics) {
-  zmq::socket_t s = open(context_, zmq::socket_type::sub);
+zmq::socket_t Transport::connected(zmq::socket_type type, const std::string& endpoint,
+                                   std::initializer_list<Topic> topics) {
+  zmq::socket_t s(context_, type);
+  s.set(zmq::sockopt::linger, 0);
   for (Topic t : topics) s.set(zmq::sockopt::subscribe, std::string(1, static_cast<char>(t)));
+  std::string owner;
+  if (protect_ && isTcp(endpoint)) {
+    if (!guard_) throw ConfigError(endpoint + ": a tcp endpoint needs node keys");
+    const auto it = owners_.find(endpoint);
+    const Key* server = it == owners_.end() ? nullptr : guard_->keys().publicKeyOf(it->second);
+    if (server == nullptr) throw ConfigError(endpoint + ": no node key for the node that binds it");
+    owner = it->second;
+    s.set(zmq::sockopt::curve_serverkey, bytesOf(*server));
+    s.set(zmq::sockopt::curve_publickey, bytesOf(guard_->keys().mine.public_key));
+    s.set(zmq::sockopt::curve_secretkey, bytesOf(guard_->keys().mine.secret_key));
+    guard_->watch(s, endpoint, owner);
+  }
   s.connect(endpoint);
   return s;
 }
 
-zmq::socket_t Transport::connectPush(const std::string& endpoint) {
-  zmq::socket_t s = open(context_, zmq::socket_type::push);
-  s.connect(endpoint);
-  return s;
+zmq::socket_t Transport::bindPublisher(const std::string& endpoint) {
+  return bound(zmq::socket_type::pub, endpoint, kMailDomain);
 }
-
+zmq::socket_t Transport::bindPull(const std::string& endpoint) {
+  return bound(zmq::socket_type::pull, endpoint, kMailDomain);
+}
 zmq::socket_t Transport::bindRouter(const std::string& endpoint) {
-  zmq::socket_t s = open(context_, zmq::socket_type::router);
-  s.bind(endpoint);
-  return s;
+  return bound(zmq::socket_type::router, endpoint, kTaskDomain);
+}
+zmq::socket_t Transport::connectSubscriber(const std::string& endpoint, std::initializer_list<Topic> topics) {
+  return connected(zmq::socket_type::sub, endpoint, topics);
+}
+zmq::socket_t Transport::connectPush(const std::string& endpoint) {
+  return connected(zmq::socket_type::push, endpoint);
+}
+zmq::socket_t Transport::connectDealer(const std::string& endpoint) {
+  return connected(zmq::socket_type::dealer, endpoint);
 }
 
-zmq::socket_t Transport::connectDealer(const std::string& endpoint) {
-  zmq::socket_t s = open(context_, zmq::socket_type::dealer);
-  s.connect(endpoint);
-  return s;
-}
+std::string Transport::refusal() { return guard_ ? guard_->refusal() : ""; }
 
 void send(zmq::socket_t& socket, Topic topic, const proto::Envelope& e, std::string& buffer) {
   e.SerializeToString(&buffer);

@@ -6,19 +6,38 @@
 #pragma once
 
 #include <initializer_list>
+#include <map>
+#include <memory>
 #include <string>
 #include <zmq.hpp>
 
+#include "node/cluster_config.hpp"
+#include "node/curve_guard.hpp"
 #include "node/mail_slot.hpp"
+#include "node/node_keys.hpp"
 #include "proto/cluster.pb.h"
 
 namespace rfms {
 
 enum Topic : char { kTopicSMail = 'S', kTopicMMail = 'M', kTopicArm = 'A', kTopicTorques = 'T', kTopicControl = 'C' };
 
+// A node's sockets, all from one ZeroMQ context. A node of a cluster protects what it binds and
+// connects (docs/security.md): every tcp endpoint is encrypted and authenticated with CURVE, the
+// binder admitting only the cluster's node keys (node/curve_guard.hpp), and an ipc endpoint is bound
+// only in a directory no other user can open. The plain constructor protects nothing: in-process
+// endpoints for tests.
 class Transport {
  public:
-  Transport() : context_(1) {}
+  Transport();
+  // Node `me` of cluster `s`: its keys come from s.config.node_keys() when any endpoint is tcp.
+  Transport(const ClusterSettings& s, const std::string& me, spdlog::logger& log);
+  // With `keys` given (keys.me empty: no tcp endpoint) and `owners`, the node that binds each tcp
+  // endpoint this one connects to.
+  Transport(NodeKeys keys, std::map<std::string, std::string> owners, spdlog::logger& log);
+  ~Transport();
+  Transport(const Transport&) = delete;
+  Transport& operator=(const Transport&) = delete;
+
   zmq::socket_t bindPublisher(const std::string& endpoint);
   zmq::socket_t bindPull(const std::string& endpoint);
   zmq::socket_t connectSubscriber(const std::string& endpoint, std::initializer_list<Topic> topics);
@@ -27,9 +46,22 @@ class Transport {
   zmq::socket_t bindRouter(const std::string& endpoint);
   zmq::socket_t connectDealer(const std::string& endpoint);
 
+  // Why a peer refused this node's key, or "" (none has, or nothing is encrypted). Never blocks.
+  std::string refusal();
+
  private:
+  zmq::socket_t bound(zmq::socket_type type, const std::string& endpoint, const char* domain);
+  zmq::socket_t connected(zmq::socket_type type, const std::string& endpoint,
+                          std::initializer_list<Topic> topics = {});
+
   zmq::context_t context_;
+  bool protect_ = false;  // a cluster node's transport: ipc directories are checked
+  std::map<std::string, std::string> owners_;
+  std::unique_ptr<CurveGuard> guard_;  // with keys: the authenticator and the monitors
 };
+
+// Why the directory of an ipc endpoint may be opened by another user, or "" when it may not.
+std::string ipcDirectoryProblem(const std::string& endpoint);
 
 // Sends `e` with its topic; `buffer` is reused for the serialisation.
 void send(zmq::socket_t& socket, Topic topic, const proto::Envelope& e, std::string& buffer);

@@ -60,14 +60,14 @@ int runSupervisor(Options& o, NodeContext& c) {
   const ClusterSettings& s = c.settings;
   SupervisorCore core(c.model, supervisorConfigFor(c.controller()));
   std::unique_ptr<TaskScript> script = loadScript(o, sampleSeconds(c.controller()));
-  Transport transport;
+  Transport transport(s, "supervisor", c.log);
   zmq::socket_t pub = transport.bindPublisher(s.config.supervisor_pub());
   zmq::socket_t pull = transport.bindPull(s.config.supervisor_pull());
   // The arm's reports of the torques it applied are for the run log only.
   zmq::socket_t arm = o.no_log
                           ? transport.connectSubscriber(s.config.arm_pub(), {kTopicArm, kTopicControl})
                           : transport.connectSubscriber(s.config.arm_pub(), {kTopicArm, kTopicTorques, kTopicControl});
-  if (!waitForNodes(s, pub, pull, arm, c.log)) return stopRequested() ? 0 : 1;
+  if (!waitForNodes(s, pub, pull, arm, transport, c.log)) return stopRequested() ? 0 : 1;
 
   std::unique_ptr<RunLogger> run_log = openRunLog(o, c);
   LogTap tap(run_log.get(), s.config.clock());

@@ -1,6 +1,7 @@
 // The distributed cluster: one process per node over ZeroMQ, started by deploy/rfms.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -448,6 +449,73 @@ TEST(Cluster, RunsOverTcpOnLoopback) {
       "run --config " + cfg + " --task " + (run.path / "short.task").string() + " --run-dir " + run.path.string(), 300);
   EXPECT_EQ(r.code, 0) << r.out << r.err << readFile(run.path / "supervisor.log");
   EXPECT_NE(r.out.find("completed"), std::string::npos) << r.out;
+  // Over CURVE, with keys deploy/rfms made for the run in a directory of this user's alone.
+  EXPECT_NE(readFile(run.path / "cluster.textproto").find("node_keys: \"" + run.path.string() + "/node-keys\""),
+            std::string::npos);
+  struct stat st {};
+  ASSERT_EQ(stat((run.path / "node-keys").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 077, 0u);
+  ASSERT_EQ(stat(run.path.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 077, 0u) << "deploy/rfms makes the run directory private";
+}
+
+// Nodes authenticate each other by key on tcp: joint 3 holding a key the cluster does not list (a
+// key file from another cluster) is refused at the supervisor's and the arm's endpoints, and both
+// sides name what happened; the cluster does not start.
+TEST(Cluster, ANodeWithAKeyTheClusterDoesNotListIsRefusedAndNamed) {
+  RunDir run("badkey");
+  const fs::path keys = run.path / "node-keys", other = run.path / "other-keys", joint3 = run.path / "joint3-keys";
+  ASSERT_EQ(test::runCommand(kBin + "/rfms-keys", "nodes " + keys.string()).code, 0);
+  ASSERT_EQ(test::runCommand(kBin + "/rfms-keys", "nodes " + other.string()).code, 0);
+  // joint 3 knows the cluster's keys, but its own pair is another cluster's.
+  fs::create_directories(joint3);
+  fs::copy_file(other / "joint3.key", joint3 / "joint3.key");
+  std::istringstream list(readFile(keys / "node-keys.textproto")), theirs(readFile(other / "node-keys.textproto"));
+  std::string line, own;
+  while (std::getline(theirs, line))
+    if (line.find("\"joint3\"") != std::string::npos) own = line;
+  std::ofstream joint3_list(joint3 / "node-keys.textproto");
+  while (std::getline(list, line)) joint3_list << (line.find("\"joint3\"") != std::string::npos ? own : line) << "\n";
+  joint3_list.close();
+
+  const int base = 45000 + static_cast<int>(getpid() % 5000) * 4;
+  auto tcp = [&](int i) { return "\"tcp://127.0.0.1:" + std::to_string(base + i) + "\""; };
+  const std::vector<std::pair<std::string, std::string>> endpoints = {{"\"ipc://{run}/supervisor.pub\"", tcp(0)},
+                                                                      {"\"ipc://{run}/supervisor.pull\"", tcp(1)},
+                                                                      {"\"ipc://{run}/arm.pub\"", tcp(2)},
+                                                                      {"\"ipc://{run}/arm.pull\"", tcp(3)},
+                                                                      {"startup_timeout_ms: 10000", "startup_timeout_ms: 5000"}};
+  const std::string cfg = configWith(run.path, "cluster.textproto", endpoints);
+  std::ofstream(cfg, std::ios::app) << "node_keys: \"node-keys\"\n";
+  const std::string cfg3 = configWith(run.path, "joint3.textproto", endpoints);
+  std::ofstream(cfg3, std::ios::app) << "node_keys: \"joint3-keys\"\n";
+
+  test::ProcessGroup g;
+  const std::string dir = run.path.string();
+  auto node = [&](const std::string& exe, const std::string& name, const std::string& config,
+                  std::vector<std::string> more = {}) {
+    std::vector<std::string> argv = {kBin + "/" + exe, "--config", config, "--run-dir", dir};
+    argv.insert(argv.end(), more.begin(), more.end());
+    return g.start(argv, (run.path / (name + ".log")).string());
+  };
+  node("rfms-arm", "arm", cfg);
+  node("rfms-math", "math", cfg);
+  pid_t j3 = -1;
+  for (int j = 1; j <= 6; ++j) {
+    const pid_t p = node("rfms-joint", "joint" + std::to_string(j), j == 3 ? cfg3 : cfg, {"--joint", std::to_string(j)});
+    if (j == 3) j3 = p;
+  }
+  const pid_t sup = node("rfms-supervisor", "supervisor", cfg, {"--example"});
+  EXPECT_EQ(g.wait(j3, std::chrono::seconds(120)), 2) << readFile(run.path / "joint3.log");
+  const std::string j3log = readFile(run.path / "joint3.log");
+  EXPECT_NE(j3log.find("refused this node's key (joint3 in node_keys is not the key"), std::string::npos) << j3log;
+  EXPECT_EQ(g.wait(sup, std::chrono::seconds(120)), 1) << readFile(run.path / "supervisor.log");
+  const std::string suplog = readFile(run.path / "supervisor.log");
+  EXPECT_NE(suplog.find("not ready after 5000 ms: joint 3"), std::string::npos) << suplog;
+  // Whichever of its four connections the joint saw refused first, the binders logged theirs.
+  const std::string binders = suplog + readFile(run.path / "arm.log");
+  EXPECT_NE(binders.find("refused a connection to the mail endpoints from 127.0.0.1"), std::string::npos) << binders;
+  EXPECT_NE(binders.find("is not one of the cluster's node keys"), std::string::npos) << binders;
 }
 
 // Another host reached over ssh: a private sshd on a free loopback port (its own host key, one

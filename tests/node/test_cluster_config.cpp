@@ -117,3 +117,21 @@ TEST(ClusterConfig, ADirectoryOrAnOverlongRobotPathIsRefusedByName) {
 
 }  // namespace
 }  // namespace rfms
+
+namespace rfms {
+namespace {
+
+// The nodes' keys are found where the file says, relative to it, or in the run directory.
+TEST(ClusterConfig, NodeKeysAreInTheRunDirectoryUnlessTheFileNamesThem) {
+  const std::string run = test::scratchDir().string();
+  const std::string plain = variant("clock: CM_LOCKSTEP", "clock: CM_LOCKSTEP");
+  EXPECT_EQ(loadClusterConfig(plain, run).config.node_keys(), run + "/node-keys");
+  const std::string named = variant("clock: CM_LOCKSTEP", "clock: CM_LOCKSTEP\nnode_keys: \"keys/cell-1\"");
+  EXPECT_EQ(loadClusterConfig(named, run).config.node_keys(),
+            (fs::path(named).parent_path() / "keys/cell-1").lexically_normal().string());
+  const std::string in_run = variant("clock: CM_LOCKSTEP", "clock: CM_LOCKSTEP\nnode_keys: \"{run}/k\"");
+  EXPECT_EQ(loadClusterConfig(in_run, run).config.node_keys(), run + "/k");
+}
+
+}  // namespace
+}  // namespace rfms

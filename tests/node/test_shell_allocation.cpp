@@ -103,7 +103,7 @@ TEST(ShellAllocation, NoNodesPeriodThreadAllocatesWithTheRunLogOn) {
     nodes.emplace_back([&, n, node, is_joint, sub, push, joint_arm, joint_to_arm] {
       const bool arm = node == proto::NODE_ARM;
       const StartResult start =
-          awaitStart(node, s, *sub, *push, is_joint ? joint_arm.get() : nullptr, arm ? &arm_pub : nullptr, log);
+          awaitStart(node, s, *sub, *push, is_joint ? joint_arm.get() : nullptr, arm ? &arm_pub : nullptr, transport, log);
       if (start != StartResult::kStarted) return;
       if (arm) {
         ArmCore core(model, armConfigFor(model, settings));
@@ -131,7 +131,7 @@ TEST(ShellAllocation, NoNodesPeriodThreadAllocatesWithTheRunLogOn) {
   std::uint64_t from = 0;
   long supervisor = -1;
   {
-    const bool ready = waitForNodes(s, pub, pull, sup_arm, log);
+    const bool ready = waitForNodes(s, pub, pull, sup_arm, transport, log);
     RunLogHeader header;
     header.source = "test";
     RunLogger run_log(std::string(dir) + "/run.mcap", header, RunLogger::WhenFull::kWait);

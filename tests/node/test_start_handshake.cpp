@@ -29,7 +29,7 @@ TEST(StartHandshake, AJointKeepsTheArmsFirstSensorMailThatCameBeforeTheStart) {
   zmq::socket_t joint_arm = transport.connectSubscriber("inproc://handshake.arm.pub", {kTopicArm, kTopicControl});
 
   auto joint = std::async(std::launch::async, [&] {
-    return awaitStart(proto::NODE_JOINT2, s, joint_sub, joint_push, &joint_arm, nullptr, *spdlog::default_logger());
+    return awaitStart(proto::NODE_JOINT2, s, joint_sub, joint_push, &joint_arm, nullptr, transport, *spdlog::default_logger());
   });
   proto::Envelope hello, in;
   hello.mutable_hello()->set_node(proto::NODE_ARM);
