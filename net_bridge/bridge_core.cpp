@@ -195,6 +195,7 @@ bool BridgeCore::auth(const std::string& peer, std::string_view datagram, const 
   s.supervisor_id = supervisor_id;
   s.role = keys_.insecure ? proto::CR_OPERATOR : allowed->role;
   s.challenge = h.challenge();
+  s.fresh = h.fresh();
   s.last_count = 1;
   s.last_used = ++clock_;
   by_supervisor_id_[supervisor_id] = link_id;
@@ -298,6 +299,10 @@ bool BridgeCore::request(const std::string& peer, std::string_view datagram, con
   s.last_count = f.count();
   s.peer = peer;
   s.last_used = ++clock_;
+  if (message.has_task_request()) {
+    message.mutable_task_request()->set_restart(s.fresh);  // the bridge's to say, never the client's
+    s.fresh = false;
+  }
   s.pending = true;
   s.pending_status = f.type() == proto::FT_SENDREQ;
   s.pending_number = number;

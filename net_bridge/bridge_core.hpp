@@ -75,6 +75,7 @@ class BridgeCore {
     std::string challenge;            // of its handshake: a retransmitted AUTH gets the same ACK
     std::uint64_t last_count = 0;     // the newest frame taken from this client
     std::uint64_t last_used = 0;      // the bridge's frame clock when it last sent a new frame
+    bool fresh = false;               // its AUTH said so: its first REG restarts the numbering
     bool pending = false;             // a REG or SENDREQ delivered, its answer not yet back
     bool pending_status = false;      // ... and it is a SENDREQ
     std::uint64_t pending_number = 0, pending_count = 0;

@@ -51,6 +51,7 @@ void ClientLink::sendFrame() {
   f.set_count(count_);
   f.set_session(link_session_);
   f.set_payload(payload_);
+  if (type_ == proto::FT_REG) request_sent_ = true;
   datagram_ = encodeDatagram(f, keys_.client_to_bridge);
   resetTries();
 }
@@ -103,6 +104,7 @@ ClientLink::Event ClientLink::receive(std::string_view datagram) {
       ah.set_challenge(h.challenge());
       ah.set_challenge_time_ms(h.challenge_time_ms());
       ah.set_client_session(client_session_);
+      ah.set_fresh(!request_sent_);
       datagram_ = encodeDatagram(a, keys_.client_to_bridge);
       phase_ = Phase::kAuth;
       resetTries();

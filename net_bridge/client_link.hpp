@@ -63,6 +63,7 @@ class ClientLink {
     link_session_ = 0;
     count_ = 0;
     client_session_ = client_session;
+    request_sent_ = false;
   }
   bool open() const { return phase_ == Phase::kOpen; }
   std::uint64_t clientSession() const { return client_session_; }
@@ -89,6 +90,7 @@ class ClientLink {
   std::uint64_t link_session_ = 0;
   std::uint64_t count_ = 0;  // frames in this session; seq is its low bit
   bool busy_ = false, waited_out_ = false, first_ = true;
+  bool request_sent_ = false;  // a REG of client_session_ has gone out: a handshake is not fresh
   proto::FrameType type_ = proto::FT_NONE;
   std::string payload_, datagram_, answer_, failure_;
   int tries_ = 0;

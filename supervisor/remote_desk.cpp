@@ -59,6 +59,14 @@ proto::TaskReply RemoteDesk::accept(const proto::TaskRequest& request, Superviso
   const std::uint64_t session = request.session();
   Session none;  // requests without a session (a local task script) are not tracked
   Session& s = session != 0 ? sessionOf(session, k) : none;
+  // A client program started again under an earlier run's session counts from 1 again: the bridge
+  // says so on its first request, or a 1 after later numbers shows it (no retransmission can be
+  // that: the link drops old frames, and a client resends only its newest request). The earlier
+  // run's numbers and answer are forgotten; its task, if open, stays the session's.
+  if (session != 0 && request.number() == 1 && (request.restart() || s.handled >= 2)) {
+    s.handled = 0;
+    s.last.Clear();
+  }
   if (session != 0 && request.number() != 0 && request.number() <= s.handled) {
     if (request.number() == s.handled) return s.last;  // a retransmission: the same answer
     proto::TaskReply stale;

@@ -334,6 +334,57 @@ TEST(Link, AfterAFailedRequestTheClientGoesOnInANewSessionAndIsNotRefusedForTheL
   EXPECT_EQ(net.desk.sessions(), 2u);
 }
 
+// A client program started again with the session of an earlier run (a fixed number, say) counts
+// from 1 again: its requests are applied, not answered from the earlier run's cache. A client that
+// resumes after losing its link session still gets exactly-once.
+TEST(Link, AProgramStartedAgainWithItsOldSessionIsAnsweredAnewWhileAResumingOneIsNot) {
+  Network net(FaultRates{}, 1);
+  auto define = [](std::uint64_t number, double x) {
+    proto::TaskRequest r = trackUpdate(0, number);
+    encode(trans(x, 0.0, 0.0), *r.mutable_transform()->mutable_value());
+    return r;
+  };
+  auto trackX = [&] {
+    const int i = net.core.world().findTransform("track");
+    return i < 0 ? -1.0 : net.core.world().transform(i).translation().x();
+  };
+  {
+    ClientLink first(net.operatorId(), 55, LinkOptions{});
+    ASSERT_TRUE(net.request(first, define(1, 0.1), "c").accepted());
+  }
+  // The same session again, request 1 again: applied, though the cache held the first run's answer
+  // to a request 1. Its answer is lost with the bridge, which restarts.
+  ClientLink second(net.operatorId(), 55, LinkOptions{});
+  net.drop_answers = true;
+  const std::uint64_t applied_at = net.k;
+  second.begin(proto::FT_REG, define(1, 0.2).SerializeAsString());
+  EXPECT_EQ(net.exchange(second, "c2"), ClientLink::Event::kNone);
+  second.abandon();
+  EXPECT_DOUBLE_EQ(trackX(), 0.2);
+  net.drop_answers = false;
+  net.bridge = std::make_unique<BridgeCore>(net.keys.allowed(), limits());
+  // The resend, after a handshake that is not fresh (request 1 went out), is request 1 once.
+  const proto::TaskReply resent = net.request(second, define(1, 0.2), "c2");
+  EXPECT_TRUE(resent.accepted()) << resent.reason();
+  EXPECT_EQ(resent.applied_period(), applied_at) << "answered from the cache, not applied again";
+  ASSERT_TRUE(net.request(second, define(2, 0.3), "c2").accepted());
+  EXPECT_DOUBLE_EQ(trackX(), 0.3);
+  // A stranger's client that reuses its session and counts from 1 without saying it is fresh: a
+  // 1 after later numbers cannot be a resend, so it too is applied anew ...
+  proto::TaskRequest naive = define(1, 0.5);
+  naive.set_session(resent.session());
+  naive.set_role(proto::CR_OPERATOR);  // as the bridge marks it
+  const proto::TaskReply fresh = net.desk.accept(naive, net.core, net.k++);
+  EXPECT_TRUE(fresh.accepted()) << fresh.reason();
+  EXPECT_DOUBLE_EQ(trackX(), 0.5);
+  // ... while a resend of that request 1 is the same answer, applied once.
+  naive = define(1, 0.6);
+  naive.set_session(resent.session());
+  naive.set_role(proto::CR_OPERATOR);
+  EXPECT_EQ(net.desk.accept(naive, net.core, net.k++).applied_period(), fresh.applied_period());
+  EXPECT_DOUBLE_EQ(trackX(), 0.5);
+}
+
 TEST(RemoteDesk, RemembersABoundedNumberOfClientsAndKeepsTheTasksOwner) {
   SupervisorCore core(puma260(), SupervisorConfig{});
   RemoteDesk desk(puma260(), SupervisorConfig{});
