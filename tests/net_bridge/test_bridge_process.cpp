@@ -158,6 +158,18 @@ TEST(BridgeProcess, WithoutKeysItStartsOnlyWhenToldInsecureAndThenOnLoopbackOnly
   fs::remove_all(dir);
 }
 
+// A client written in Python from docs/link-protocol.md and the .proto files alone: the document
+// is enough to open a session, ask for status, send requests exactly once and start again.
+TEST(BridgeProcess, AClientWrittenFromTheDocumentAloneTalksToTheBridge) {
+  Cluster c("doc-client");
+  const test::Outcome r =
+      test::runCommand("/usr/bin/python3", std::string(RFMS_SOURCE_DIR) + "/tests/net_bridge/doc_client.py --key " +
+                                               c.key() + " --port " + std::to_string(c.port),
+                       120);
+  EXPECT_EQ(r.code, 0) << r.out << r.err << readFile(c.run / "bridge.log");
+  EXPECT_NE(r.out.find("the document was enough"), std::string::npos) << r.out << r.err;
+}
+
 TEST(BridgeProcess, HelpAndClearErrors) {
   for (const auto& [exe, option] : {std::pair{"rfms-bridge", "--insecure"}, std::pair{"rfms-client", "--key"},
                                     std::pair{"rfms-keys", "client"}}) {

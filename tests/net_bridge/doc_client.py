@@ -1,0 +1,279 @@
+#!/usr/bin/env python3
+"""A link client written from docs/link-protocol.md and the .proto files alone, in another language
+than the project's: if the document leaves out something a client needs, this client fails.
+
+It uses Python's standard library (hashlib's BLAKE2b and SHA-512, hmac, zlib's CRC-32, a hand-made
+protobuf codec) and the `cryptography` package for X25519 only. It opens a session, asks for status,
+defines a transform, checks exactly-once on a resent request, starts again as a program that
+reuses its session, and prints one line per step; exit 0 when every step behaved as the document
+says.
+
+  doc_client.py --key KEYFILE --port PORT [--host 127.0.0.1]
+"""
+import argparse
+import hashlib
+import hmac
+import os
+import socket
+import struct
+import sys
+import zlib
+
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+
+# ---- protobuf, proto3 binary: varints (wire type 0), 64-bit (1), length-delimited (2) ----------
+
+
+def varint(n):
+    out = bytearray()
+    while True:
+        b = n & 0x7F
+        n >>= 7
+        if n:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def field_varint(number, value):
+    return varint(number << 3 | 0) + varint(value) if value else b""
+
+
+def field_bytes(number, value):
+    return varint(number << 3 | 2) + varint(len(value)) + value if value else b""
+
+
+def decode(data):
+    """{field number: [values]}: ints for varints and fixed64, bytes for length-delimited."""
+    fields, i = {}, 0
+    while i < len(data):
+        key, i = read_varint(data, i)
+        number, wire = key >> 3, key & 7
+        if wire == 0:
+            value, i = read_varint(data, i)
+        elif wire == 1:
+            value, i = data[i:i + 8], i + 8
+        elif wire == 2:
+            n, i = read_varint(data, i)
+            value, i = data[i:i + n], i + n
+        elif wire == 5:
+            value, i = data[i:i + 4], i + 4
+        else:
+            raise ValueError("wire type %d" % wire)
+        fields.setdefault(number, []).append(value)
+    return fields
+
+
+def read_varint(data, i):
+    shift = value = 0
+    while True:
+        b = data[i]
+        i += 1
+        value |= (b & 0x7F) << shift
+        if not b & 0x80:
+            return value, i
+        shift += 7
+
+
+def one(fields, number, default=0):
+    return fields.get(number, [default])[-1]
+
+
+# ---- the document's building blocks -------------------------------------------------------------
+
+FT_REG, FT_ACK, FT_SENDREQ, FT_HELLO, FT_CHALLENGE, FT_AUTH, FT_REFUSE = 2, 3, 4, 5, 6, 7, 8
+
+
+def mac(key, message):
+    return hmac.new(key, message, hashlib.sha512).digest()[:32]
+
+
+def datagram(frame, key=None):
+    head = b"\x02" + (b"\x01" if key else b"\x00") + frame
+    return head + (mac(key, head) if key else struct.pack(">I", zlib.crc32(head) & 0xFFFFFFFF))
+
+
+def open_datagram(d, key):
+    """The LinkFrame's fields of a datagram whose trailer checks, else None."""
+    if len(d) < 2 or d[0] != 2:
+        return None
+    if d[1] == 0:
+        body, trailer = d[:-4], d[-4:]
+        if struct.pack(">I", zlib.crc32(body) & 0xFFFFFFFF) != trailer:
+            return None
+    elif d[1] == 1:
+        body, trailer = d[:-32], d[-32:]
+        if key is None or not hmac.compare_digest(mac(key, body), trailer):
+            return None
+    else:
+        return None
+    return decode(body[2:])
+
+
+def frame(type_, count=0, session=0, payload=b"", handshake=b""):
+    return (field_varint(1, type_) + field_varint(2, count & 1) + field_varint(3, session) +
+            field_bytes(4, payload) + field_varint(6, count) + field_bytes(7, handshake))
+
+
+def load_key_file(path):
+    keys = {}
+    for line in open(path):
+        line = line.strip()
+        if line and not line.startswith("#"):
+            name, value = line.split(":", 1)
+            keys[name.strip()] = bytes.fromhex(value.strip())
+    return keys
+
+
+class Link:
+    def __init__(self, key_file, host, port, client_session):
+        k = load_key_file(key_file)
+        self.secret, self.public, self.bridge = k["secret"], k["public"], k["bridge"]
+        self.client_session = client_session
+        self.to = (host, port)
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.sock.settimeout(0.05)
+        self.session = 0
+        self.count = 0
+        self.sent_request = False
+
+    def exchange(self, d, accept, tries=200):
+        for _ in range(tries):
+            self.sock.sendto(d, self.to)
+            try:
+                while True:
+                    got = accept(self.sock.recvfrom(65535)[0])
+                    if got is not None:
+                        return got
+            except socket.timeout:
+                continue
+        raise RuntimeError("no answer after %d tries" % tries)
+
+    def handshake(self):
+        nonce = os.urandom(24)
+        hello = field_varint(1, 2) + field_bytes(2, self.public) + field_bytes(3, nonce)
+
+        def challenge(d):
+            f = open_datagram(d, None)
+            if f is None:
+                return None
+            if one(f, 1) == FT_REFUSE:
+                raise RuntimeError("refused: %s" % one(f, 9, b"").decode())
+            h = decode(one(f, 7, b""))
+            if one(f, 1) != FT_CHALLENGE or one(h, 3, b"") != nonce or one(h, 4, b"") != self.bridge:
+                return None
+            return h
+
+        h = self.exchange(datagram(frame(FT_HELLO, handshake=hello)), challenge)
+        # Session keys: kx, then one key per direction from it and the handshake's nonces.
+        shared = X25519PrivateKey.from_private_bytes(self.secret).exchange(X25519PublicKey.from_public_bytes(self.bridge))
+        kx = hashlib.blake2b(shared + self.public + self.bridge, digest_size=64).digest()
+        client_rx, client_tx = kx_split(kx)
+        n = nonce + one(h, 5)
+        self.c2b = mac(client_tx, b"rfms-link c2b" + n)
+        self.b2c = mac(client_rx, b"rfms-link b2c" + n)
+        auth = (field_varint(1, 2) + field_bytes(2, self.public) + field_bytes(3, nonce) + field_bytes(5, one(h, 5)) +
+                field_varint(6, one(h, 6)) + field_varint(7, self.client_session) +
+                field_varint(8, 0 if self.sent_request else 1))
+
+        def opened(d):
+            f = open_datagram(d, self.b2c)
+            if f is None or one(f, 1) != FT_ACK or one(f, 6) != 1:
+                return None
+            return one(f, 3)
+
+        self.session = self.exchange(datagram(frame(FT_AUTH, count=1, handshake=auth), self.c2b), opened)
+        self.count = 1
+
+    def send(self, type_, payload=b""):
+        """The ACK's payload: one new frame, retransmitted until acknowledged."""
+        if self.session == 0:
+            self.handshake()
+        self.count += 1
+        count = self.count
+        if type_ == FT_REG:
+            self.sent_request = True
+
+        def acked(d):
+            f = open_datagram(d, self.b2c)
+            if f is None:
+                g = open_datagram(d, None)
+                if g is not None and one(g, 1) == FT_REFUSE and one(g, 3) == self.session:
+                    raise SessionLost()
+                return None
+            if one(f, 1) != FT_ACK or one(f, 3) != self.session or one(f, 6) != count:
+                return None
+            return one(f, 4, b"")
+
+        try:
+            return self.exchange(datagram(frame(type_, count, self.session, payload), self.c2b), acked)
+        except SessionLost:
+            self.session = 0
+            return self.send(type_, payload)
+
+
+class SessionLost(Exception):
+    pass
+
+
+def kx_split(h):
+    """(client's receive key, client's transmit key) from BLAKE2b-512(q ‖ client_pk ‖ bridge_pk),
+    as the document's building-blocks table gives them."""
+    return h[:32], h[32:]
+
+
+def transform_request(number, name, x):
+    m = [1.0, 0.0, 0.0, x, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0]
+    value = field_bytes(1, struct.pack("<12d", *m))  # Transform3x4: repeated double m = 1, packed
+    define = field_bytes(1, name.encode()) + field_bytes(2, value)
+    return field_varint(1, number) + field_bytes(2, define) + field_varint(8, number)
+
+
+def reply(payload):
+    f = decode(payload)
+    return {"accepted": bool(one(f, 2)), "reason": one(f, 3, b"").decode(), "handled": one(f, 7),
+            "applied_period": one(f, 8)}
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--key", required=True)
+    p.add_argument("--port", type=int, required=True)
+    p.add_argument("--host", default="127.0.0.1")
+    a = p.parse_args()
+    ok = True
+
+    def check(what, good, detail=""):
+        nonlocal ok
+        ok &= bool(good)
+        print("%-4s %s %s" % ("ok" if good else "FAIL", what, detail))
+
+    session = int.from_bytes(os.urandom(8), "big") | 1
+    link = Link(a.key, a.host, a.port, session)
+    status = decode(link.send(FT_SENDREQ))
+    dt_ms = struct.unpack("<d", one(status, 15, b"\0" * 8))[0]  # a double: 8 bytes, little-endian
+    link_counters = decode(one(status, 14, b""))
+    check("status", dt_ms > 0 and one(link_counters, 1) >= 2, "period %d, dt_ms %g, frames in %d" % (
+        one(status, 1), dt_ms, one(link_counters, 1)))
+    r1 = reply(link.send(FT_REG, transform_request(1, "outsider", 0.25)))
+    check("request 1 applied", r1["accepted"] and r1["handled"] == 1, str(r1))
+    again = reply(link.send(FT_REG, transform_request(1, "outsider", 0.25)))
+    check("request 1 resent in a new frame: the first answer again", again == r1, str(again))
+    skip = reply(link.send(FT_REG, transform_request(3, "outsider", 0.5)))
+    check("request 3 before 2 refused", not skip["accepted"] and "skips ahead" in skip["reason"], str(skip))
+    r2 = reply(link.send(FT_REG, transform_request(2, "outsider", 0.5)))
+    check("request 2 applied", r2["accepted"] and r2["handled"] == 2, str(r2))
+    zero = reply(link.send(FT_REG, transform_request(0, "outsider", 0.5)))
+    check("request 0 refused", not zero["accepted"] and zero["handled"] == 0, str(zero))
+    # The program starts again with the same session: fresh, counting from 1.
+    restarted = Link(a.key, a.host, a.port, session)
+    r = reply(restarted.send(FT_REG, transform_request(1, "outsider", 0.75)))
+    check("started again with its old session: request 1 applied anew", r["accepted"] and r["handled"] == 1 and
+          r["applied_period"] > r2["applied_period"], str(r))
+    print("the document was enough" if ok else "the document and the bridge disagree")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
