@@ -2,13 +2,16 @@
 """A link client written from docs/link-protocol.md and the .proto files alone, in another language
 than the project's: if the document leaves out something a client needs, this client fails.
 
+With --attacks it plays an attacker beside a victim, each from a socket of its own: the attacks of
+the document's Threats table, each of which must change nothing and be counted.
+
 It uses Python's standard library (hashlib's BLAKE2b and SHA-512, hmac, zlib's CRC-32, a hand-made
 protobuf codec) and the `cryptography` package for X25519 only. It opens a session, asks for status,
 defines a transform, checks exactly-once on a resent request, starts again as a program that
 reuses its session, and prints one line per step; exit 0 when every step behaved as the document
 says.
 
-  doc_client.py --key KEYFILE --port PORT [--host 127.0.0.1]
+  doc_client.py --key KEYFILE --port PORT [--host 127.0.0.1] [--attacks --observer-key KEYFILE]
 """
 import argparse
 import hashlib
@@ -20,6 +23,7 @@ import sys
 import zlib
 
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 # ---- protobuf, proto3 binary: varints (wire type 0), 64-bit (1), length-delimited (2) ----------
 
@@ -206,8 +210,9 @@ class Link:
                 return None
             return one(f, 4, b"")
 
+        self.last_datagram = datagram(frame(type_, count, self.session, payload), self.c2b)
         try:
-            return self.exchange(datagram(frame(type_, count, self.session, payload), self.c2b), acked)
+            return self.exchange(self.last_datagram, acked)
         except SessionLost:
             self.session = 0
             return self.send(type_, payload)
@@ -236,18 +241,92 @@ def reply(payload):
             "applied_period": one(f, 8)}
 
 
+def silent(sock, d, to, wait=0.3):
+    """Sends d from sock; whatever comes back within `wait` seconds (None: nothing)."""
+    sock.sendto(d, to)
+    sock.settimeout(wait)
+    try:
+        return sock.recvfrom(65535)[0]
+    except socket.timeout:
+        return None
+
+
+def counters(link):
+    c = decode(one(decode(link.send(FT_SENDREQ)), 14, b""))
+    names = {3: "retransmissions", 4: "duplicates", 6: "malformed", 10: "forged", 11: "refused", 12: "unknown_sessions"}
+    return {name: one(c, number) for number, name in names.items()}
+
+
+def attacks(a, check):
+    to = (a.host, a.port)
+    victim = Link(a.key, a.host, a.port, int.from_bytes(os.urandom(8), "big") | 1)
+    before = counters(victim)
+    r1 = reply(victim.send(FT_REG, transform_request(1, "victim", 0.1)))
+    check("the victim's request 1", r1["accepted"], str(r1))
+    attacker = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+
+    # A recorded frame replayed from elsewhere: not applied again, and its ACK is not the attacker's.
+    got = silent(attacker, victim.last_datagram, to)
+    check("a replayed frame gets the replayer nothing", got is None)
+    # A frame in the victim's name (its session and next count are in clear) under a made-up key.
+    forged = frame(FT_REG, victim.count + 1, victim.session, transform_request(2, "victim", 9.9))
+    check("a frame in the victim's name is dropped", silent(attacker, datagram(forged, os.urandom(32)), to) is None)
+    # ... and with a count far ahead, which must not stall the victim.
+    ahead = frame(FT_REG, (1 << 64) - 1, victim.session, transform_request(2, "victim", 9.9))
+    check("a count of 2^64-1 in the victim's name is dropped", silent(attacker, datagram(ahead, os.urandom(32)), to) is None)
+    r2 = reply(victim.send(FT_REG, transform_request(2, "victim", 0.2)))
+    check("the victim's request 2 after them: applied, once", r2["accepted"] and r2["handled"] == 2, str(r2))
+
+    # Frames of no session, of a session nobody holds, and of a type the version does not define.
+    zero = silent(attacker, datagram(frame(FT_REG, 2, 0, transform_request(1, "x", 0.0)), os.urandom(32)), to)
+    f = open_datagram(zero, None) if zero else None
+    check("a frame of session 0 is dropped or refused", zero is None or (f is not None and one(f, 1) == FT_REFUSE))
+    unknown = silent(attacker, datagram(frame(FT_SENDREQ, 2, 12345), os.urandom(32)), to)
+    f = open_datagram(unknown, None) if unknown else None
+    check("a frame of a session nobody holds is told RF_UNKNOWN_SESSION", f is not None and one(f, 1) == FT_REFUSE and
+          one(f, 8) == 2)
+    check("a frame of type 9 is dropped", silent(attacker, datagram(frame(9, 2, victim.session), os.urandom(32)), to) is None)
+
+    # A key the bridge does not admit: refused at the HELLO.
+    stranger = X25519PrivateKey.generate().public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+    hello = field_varint(1, 2) + field_bytes(2, stranger) + field_bytes(3, os.urandom(24))
+    got = silent(attacker, datagram(frame(FT_HELLO, handshake=hello)), to)
+    f = open_datagram(got, None) if got else None
+    check("a key the bridge does not admit is refused", f is not None and one(f, 8) == 1, one(f, 9, b"").decode() if f else "")
+
+    # An admitted observer's key may look, not move.
+    observer = Link(a.observer_key, a.host, a.port, int.from_bytes(os.urandom(8), "big") | 1)
+    begin = field_varint(1, 1) + field_bytes(9, field_bytes(1, b"mine")) + field_varint(8, 1)
+    r = reply(observer.send(FT_REG, begin))
+    check("an observer cannot open a task", not r["accepted"] and "observer" in r["reason"], r["reason"])
+
+    r3 = reply(victim.send(FT_REG, transform_request(3, "victim", 0.3)))
+    check("the victim's request 3: applied", r3["accepted"] and r3["handled"] == 3, str(r3))
+    after = counters(victim)
+    grew = {k: after[k] - before[k] for k in after}
+    check("the bridge counted each", grew["forged"] >= 2 and grew["duplicates"] >= 1 and grew["malformed"] >= 1 and
+          grew["refused"] >= 1 and grew["unknown_sessions"] >= 1, str(grew))
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--key", required=True)
     p.add_argument("--port", type=int, required=True)
     p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--attacks", action="store_true")
+    p.add_argument("--observer-key")
     a = p.parse_args()
     ok = True
 
     def check(what, good, detail=""):
         nonlocal ok
         ok &= bool(good)
-        print("%-4s %s %s" % ("ok" if good else "FAIL", what, detail))
+        print("%-4s %s %s" % ("ok" if good else "FAIL", what, detail), flush=True)
+
+    if a.attacks:
+        attacks(a, check)
+        print("every attack was refused and counted" if ok else "an attack got through")
+        return 0 if ok else 1
 
     session = int.from_bytes(os.urandom(8), "big") | 1
     link = Link(a.key, a.host, a.port, session)

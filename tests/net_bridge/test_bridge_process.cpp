@@ -168,6 +168,13 @@ TEST(BridgeProcess, AClientWrittenFromTheDocumentAloneTalksToTheBridge) {
                        120);
   EXPECT_EQ(r.code, 0) << r.out << r.err << readFile(c.run / "bridge.log");
   EXPECT_NE(r.out.find("the document was enough"), std::string::npos) << r.out << r.err;
+  // The same client as an attacker beside a victim, each on a socket of its own.
+  const test::Outcome attacks = test::runCommand(
+      "/usr/bin/python3", std::string(RFMS_SOURCE_DIR) + "/tests/net_bridge/doc_client.py --attacks --key " + c.key() +
+                              " --observer-key " + c.key("observer") + " --port " + std::to_string(c.port),
+      120);
+  EXPECT_EQ(attacks.code, 0) << attacks.out << attacks.err;
+  EXPECT_NE(attacks.out.find("every attack was refused and counted"), std::string::npos) << attacks.out << attacks.err;
 }
 
 TEST(BridgeProcess, HelpAndClearErrors) {
