@@ -161,6 +161,8 @@ void checkControllerSettings(const proto::ControllerSettings& s, const std::stri
     fail("update_periods", "must be 1 .. 100, got " + std::to_string(s.update_periods()));
   if (s.max_names() < 1 || s.max_names() > 100'000)
     fail("max_names", "must be 1 .. 100000, got " + std::to_string(s.max_names()));
+  if (s.max_names_per_key() < 1 || s.max_names_per_key() > 100'000)
+    fail("max_names_per_key", "must be 1 .. 100000, got " + std::to_string(s.max_names_per_key()));
   if (s.watchdog_periods() < 2 || s.watchdog_periods() > 1000)
     fail("watchdog_periods", "must be 2 .. 1000, got " + std::to_string(s.watchdog_periods()));
   if (!parsePikScheme(s.pik()))

@@ -193,6 +193,7 @@ bool BridgeCore::auth(const std::string& peer, std::string_view datagram, const 
   s.peer = peer;
   s.keys = keys;
   s.supervisor_id = supervisor_id;
+  s.key_id = supervisorIdOf(client_key, 0);  // no client session is 0: never a session's id
   s.role = keys_.insecure ? proto::CR_OPERATOR : allowed->role;
   s.challenge = h.challenge();
   s.fresh = h.fresh();
@@ -288,6 +289,7 @@ bool BridgeCore::request(const std::string& peer, std::string_view datagram, con
       r.set_oversize_bytes(static_cast<std::uint32_t>(f.payload().size()));
     }
     r.set_session(s.supervisor_id);
+    r.set_key_id(s.key_id);
     r.set_role(s.role);
     r.set_arrived_ns(now_ns);
     number = r.number();

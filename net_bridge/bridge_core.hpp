@@ -71,6 +71,7 @@ class BridgeCore {
     std::string peer;  // where its ACKs go: the sender of its newest authentic frame
     SessionKeys keys;
     std::uint64_t supervisor_id = 0;  // TaskRequest.session as the supervisor knows this client
+    std::uint64_t key_id = 0;         // TaskRequest.key_id: its key, whatever its session
     proto::ClientRole role = proto::CR_NONE;
     std::string challenge;            // of its handshake: a retransmitted AUTH gets the same ACK
     std::uint64_t last_count = 0;     // the newest frame taken from this client

@@ -7,6 +7,29 @@
 
 namespace rfms {
 
+namespace {
+// Whether `r` defines a name the world model does not hold yet.
+bool createsName(const proto::TaskRequest& r, const WorldModel& w) {
+  switch (r.body_case()) {
+    case proto::TaskRequest::kTransform: return w.findTransform(r.transform().name()) < 0;
+    case proto::TaskRequest::kPosition: return w.findPosition(r.position().name()) < 0;
+    case proto::TaskRequest::kMotion: return w.findMotion(r.motion().name()) < 0;
+    default: return false;
+  }
+}
+}  // namespace
+
+std::string RemoteDesk::quotaRefusal(const proto::TaskRequest& r, const WorldModel& world) const {
+  if (r.key_id() == 0 || !createsName(r, world)) return "";
+  const auto it = names_by_key_.find(r.key_id());
+  if (it == names_by_key_.end())
+    return names_by_key_.size() < kMaxSessions ? "" : "names come from too many keys already (" +
+                                                           std::to_string(kMaxSessions) + ")";
+  if (it->second < config_.max_names_per_key) return "";
+  return "this client's key has created " + std::to_string(it->second) +
+         " names already (controller.max_names_per_key): update or reuse one";
+}
+
 std::string RemoteDesk::arbitrate(const proto::TaskRequest& r, std::uint64_t session) const {
   const bool other_holds = task_owner_ != 0 && task_owner_ != session;
   // A remote request carries its key's role (the bridge stamps it); a local script's has none.
@@ -86,6 +109,9 @@ proto::TaskReply RemoteDesk::accept(const proto::TaskRequest& request, Superviso
   } else if (const std::string why = arbitrate(request, session); !why.empty()) {
     reply.set_id(request.id());
     reply.set_reason(why);
+  } else if (const std::string over = quotaRefusal(request, core.world()); !over.empty()) {
+    reply.set_id(request.id());
+    reply.set_reason(over);
   } else if (request.body_case() == proto::TaskRequest::kBegin) {
     reply.set_id(request.id());
     reply.set_accepted(true);
@@ -97,8 +123,10 @@ proto::TaskReply RemoteDesk::accept(const proto::TaskRequest& request, Superviso
     task_owner_ = 0;
     task_name_.clear();
   } else {
+    const bool creates = request.key_id() != 0 && createsName(request, core.world());
     reply = core.handle(request);
     if (reached_core != nullptr) *reached_core = true;
+    if (reply.accepted() && creates) ++names_by_key_[request.key_id()];
     if (reply.accepted() && reply.move_id() > 0) last_move_id_ = std::max(last_move_id_, reply.move_id());
   }
   reply.set_session(session);

@@ -55,11 +55,16 @@ class RemoteDesk {
   // The session of `id`, made (and room made for it) when new.
   Session& sessionOf(std::uint64_t id, std::uint64_t k);
   std::string arbitrate(const proto::TaskRequest& request, std::uint64_t session) const;
+  // Why `request` may not create the name it defines (its key's quota is spent), or "".
+  std::string quotaRefusal(const proto::TaskRequest& request, const WorldModel& world) const;
   bool taskBusy() const { return last_move_id_ > ended_through_; }
 
   const RobotModel& model_;
   SupervisorConfig config_;
   std::unordered_map<std::uint64_t, Session> sessions_;
+  // Names each client key has created (TaskRequest.key_id): at most max_names_per_key each, for
+  // at most kMaxSessions keys. Names are never removed, so a count only grows.
+  std::unordered_map<std::uint64_t, std::size_t> names_by_key_;
   std::uint64_t task_owner_ = 0;  // session; 0: no task open
   std::string task_name_;
   std::uint64_t last_move_id_ = 0, ended_through_ = 0;

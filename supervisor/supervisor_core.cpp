@@ -16,6 +16,7 @@ SupervisorConfig supervisorConfigFor(const proto::ControllerSettings& s) {
   c.serial_ik = s.serial_ik();
   c.log_required = s.log().required();
   c.max_names = s.max_names();
+  c.max_names_per_key = s.max_names_per_key();
   return c;
 }
 

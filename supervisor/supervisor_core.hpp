@@ -35,6 +35,7 @@ struct SupervisorConfig {
   int path_check_samples = 16;  // points of a Cartesian move checked for reach before accepting it
   bool log_required = false;    // controller.log.required: a run that cannot be logged must not move
   std::size_t max_names = 1024; // controller.max_names: named objects of each kind
+  std::size_t max_names_per_key = 256;  // controller.max_names_per_key: names one client key may create
 };
 
 SupervisorConfig supervisorConfigFor(const proto::ControllerSettings& s);

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -69,6 +70,7 @@ struct Network {
   double now = 0.0;
   std::uint64_t k = 1;
   bool drop_answers = false;  // the supervisor applies but its answers are lost (a dying bridge)
+  std::function<void(const proto::TaskRequest&)> on_request;  // sees each request as the supervisor does
 
   Network(const FaultRates& faults, std::uint64_t seed) : up(faults, seed), down(faults, seed + 1) {}
 
@@ -85,6 +87,7 @@ struct Network {
         s.set_session(m.status_request().session());
         if (!drop_answers) bridge->answer(s, out);
       } else {
+        if (on_request) on_request(m.task_request());
         const proto::TaskReply reply = desk.accept(m.task_request(), core, k++);
         if (!drop_answers) bridge->answer(reply, out);
       }

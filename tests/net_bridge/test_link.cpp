@@ -385,6 +385,48 @@ TEST(Link, AProgramStartedAgainWithItsOldSessionIsAnsweredAnewWhileAResumingOneI
   EXPECT_DOUBLE_EQ(trackX(), 0.5);
 }
 
+// One key cannot take every name from the others: it creates at most max_names_per_key, whatever
+// its sessions; updating a name it has is not creating one.
+TEST(RemoteDesk, EachKeyCreatesABoundedNumberOfNames) {
+  SupervisorConfig config;
+  config.max_names_per_key = 3;
+  SupervisorCore core(puma260(), config);
+  RemoteDesk desk(puma260(), config);
+  std::uint64_t k = 1;
+  auto define = [&](std::uint64_t key, std::uint64_t session, std::uint64_t number, const std::string& name) {
+    proto::TaskRequest r = trackUpdate(session, number);
+    r.mutable_transform()->set_name(name);
+    r.set_key_id(key);
+    r.set_role(proto::CR_OPERATOR);
+    return desk.accept(r, core, k++);
+  };
+  for (int i = 1; i <= 3; ++i) EXPECT_TRUE(define(7, 100, i, "a" + std::to_string(i)).accepted());
+  const proto::TaskReply over = define(7, 101, 1, "a4");  // another session of the same key
+  EXPECT_FALSE(over.accepted());
+  EXPECT_NE(over.reason().find("this client's key has created 3 names already (controller.max_names_per_key)"),
+            std::string::npos)
+      << over.reason();
+  EXPECT_EQ(core.world().findTransform("a4"), -1);
+  EXPECT_TRUE(define(7, 101, 2, "a2").accepted()) << "an update creates nothing";
+  EXPECT_TRUE(define(8, 200, 1, "b1").accepted()) << "another key has its own";
+  EXPECT_TRUE(define(0, 0, 0, "local").accepted()) << "a local script has max_names alone";
+}
+
+TEST(Link, TheBridgeStampsEachRequestWithItsKeyWhateverTheSession) {
+  Network net(FaultRates{}, 1);
+  std::vector<std::uint64_t> keys;
+  net.on_request = [&](const proto::TaskRequest& r) { keys.push_back(r.key_id()); };
+  ClientLink one(net.operatorId(), 1, LinkOptions{}), two(net.operatorId(), 2, LinkOptions{});
+  ClientLink other(net.keys.identity(net.keys.observer), 3, LinkOptions{});
+  net.request(one, trackUpdate(0, 1), "a");
+  net.request(two, trackUpdate(0, 1), "b");
+  net.request(other, trackUpdate(0, 1), "c");
+  ASSERT_EQ(keys.size(), 3u);
+  EXPECT_NE(keys[0], 0u);
+  EXPECT_EQ(keys[0], keys[1]);
+  EXPECT_NE(keys[0], keys[2]);
+}
+
 TEST(RemoteDesk, RemembersABoundedNumberOfClientsAndKeepsTheTasksOwner) {
   SupervisorCore core(puma260(), SupervisorConfig{});
   RemoteDesk desk(puma260(), SupervisorConfig{});
