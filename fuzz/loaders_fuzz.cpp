@@ -1,5 +1,5 @@
 // The configuration loaders, each given the same crafted file: a robot model, a cluster file, a
-// link key file and a bridge's allowed keys. Only the project's own errors are an answer.
+// link key file, a bridge's allowed keys and a node key list. Only the project's own errors are an answer.
 #include <cstdint>
 #include <string>
 
@@ -9,6 +9,7 @@
 #include "net_bridge/allowed_keys.hpp"
 #include "net_bridge/link_keys.hpp"
 #include "node/cluster_config.hpp"
+#include "node/node_keys.hpp"
 
 namespace {
 template <class F>
@@ -27,5 +28,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   refusedOrLoaded([&] { rfms::loadClusterConfig(file.path(), "/tmp"); });
   refusedOrLoaded([&] { rfms::loadKeyFile(file.path()); });
   refusedOrLoaded([&] { rfms::loadBridgeKeys(file.path()); });
+  refusedOrLoaded([&] { rfms::parseNodeKeyList(text, "node-keys.textproto"); });
   return 0;
 }

@@ -27,18 +27,13 @@ std::string NodeKeys::nameOf(const Key& k) const {
   return "";
 }
 
-NodeKeys loadNodeKeys(const std::string& dir, const std::string& node) {
-  const std::string list_path = (fs::path(dir) / kNodeKeyList).string();
-  const std::string mine_path = (fs::path(dir) / (node + ".key")).string();
-  const std::string hint = " (rfms-keys nodes DIR makes a node key directory; deploy/rfms up makes one for its run)";
-  if (!fs::is_directory(dir)) throw ConfigError("node_keys: '" + dir + "' is not a directory" + hint);
+std::vector<std::pair<std::string, Key>> parseNodeKeyList(const std::string& text, const std::string& path) {
   proto::NodeKeyList list;
-  parseTextProto(loadTextFile(list_path, "node key list"), list, list_path);
+  parseTextProto(text, list, path);
   NodeKeys keys;
-  keys.me = node;
   for (int i = 0; i < list.node_size(); ++i) {
     const proto::NodeKey& entry = list.node(i);
-    const std::string where = list_path + ": node " + std::to_string(i + 1) + " ('" + entry.name().substr(0, 64) + "'): ";
+    const std::string where = path + ": node " + std::to_string(i + 1) + " ('" + entry.name().substr(0, 64) + "'): ";
     if (std::find(kKeyedNodes.begin(), kKeyedNodes.end(), entry.name()) == kKeyedNodes.end())
       throw ConfigError(where + "not a node (arm, math, joint1 .. joint6, supervisor, bridge)");
     if (keys.publicKeyOf(entry.name()) != nullptr) throw ConfigError(where + "listed twice");
@@ -49,6 +44,17 @@ NodeKeys loadNodeKeys(const std::string& dir, const std::string& node) {
       throw ConfigError(where + "has the same key as " + other + ": each node needs its own");
     keys.nodes.emplace_back(entry.name(), k);
   }
+  return std::move(keys.nodes);
+}
+
+NodeKeys loadNodeKeys(const std::string& dir, const std::string& node) {
+  const std::string list_path = (fs::path(dir) / kNodeKeyList).string();
+  const std::string mine_path = (fs::path(dir) / (node + ".key")).string();
+  const std::string hint = " (rfms-keys nodes DIR makes a node key directory; deploy/rfms up makes one for its run)";
+  if (!fs::is_directory(dir)) throw ConfigError("node_keys: '" + dir + "' is not a directory" + hint);
+  NodeKeys keys;
+  keys.me = node;
+  keys.nodes = parseNodeKeyList(loadTextFile(list_path, "node key list"), list_path);
   const Key* listed = keys.publicKeyOf(node);
   if (listed == nullptr) throw ConfigError(list_path + ": lists no key for " + node);
   keys.mine = loadKeyFile(mine_path).pair;

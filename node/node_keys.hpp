@@ -30,6 +30,10 @@ struct NodeKeys {
 // The list file in a node key directory.
 inline constexpr const char* kNodeKeyList = "node-keys.textproto";
 
+// Every node's public key from the text of a node key list (`path` names it in messages); throws
+// ConfigError as loadNodeKeys does.
+std::vector<std::pair<std::string, Key>> parseNodeKeyList(const std::string& text, const std::string& path);
+
 // Loads DIR/NAME.key and DIR/node-keys.textproto. Throws ConfigError naming the file and what is
 // wrong: a missing file, an unknown or repeated node, a key that is not 64 hex digits, two nodes
 // sharing a key, or a pair that is not the one the list gives for `node`.

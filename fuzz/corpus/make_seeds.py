@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the hand-made binary seeds of fuzz/corpus: well-formed inputs of every kind a harness
+"""Writes the hand-made seeds of fuzz/corpus: well-formed inputs of every kind a harness
 takes, so that a fuzzing run starts from deep inside the parsers instead of finding each field by
 chance. Run it again after a change of proto/link.proto or proto/task.proto:
 
@@ -90,3 +90,9 @@ with open(os.path.join(here, "task_request", "a-whole-task.requests"), "wb") as 
 for i, r in enumerate(task, 1):
     with open(os.path.join(here, "task_request", "request-%02d.requests" % i), "wb") as f:
         f.write(bytes([len(r)]) + r)
+
+# A node key list, every node with a key of its own (the loaders harness).
+os.makedirs(os.path.join(here, "loaders"), exist_ok=True)
+with open(os.path.join(here, "loaders", "node-keys.textproto"), "w") as f:
+    for i, name in enumerate(["arm", "math"] + ["joint%d" % j for j in range(1, 7)] + ["supervisor", "bridge"]):
+        f.write('node { name: "%s" public_key: "%s" }\n' % (name, ("%02x" % (i + 1)) * 32))
