@@ -51,7 +51,7 @@ NodeKeys loadNodeKeys(const std::string& dir, const std::string& node) {
   const std::string list_path = (fs::path(dir) / kNodeKeyList).string();
   const std::string mine_path = (fs::path(dir) / (node + ".key")).string();
   const std::string hint = " (rfms-keys nodes DIR makes a node key directory; deploy/rfms up makes one for its run)";
-  if (!fs::is_directory(dir)) throw ConfigError("node_keys: '" + dir + "' is not a directory" + hint);
+  if (!fs::is_directory(dir)) throw ConfigError("'" + dir + "' is not a directory" + hint);
   NodeKeys keys;
   keys.me = node;
   keys.nodes = parseNodeKeyList(loadTextFile(list_path, "node key list"), list_path);
