@@ -68,7 +68,8 @@ class RfmsClient {
   void endTask();
   // Defines a named transform, or updates it: positions using it follow, also during a move.
   void transform(const std::string& name, const Transform& value);
-  // lhs holds "T6" once, optionally followed by the tool, e.g. {"Z", "T6", "TOOL"} = {"CONV", "OBJ"}.
+  // "T6" stands once on either side; the tool, if any, is written right after it and named in
+  // `tool`, e.g. {"Z", "T6", "TOOL"} = {"CONV", "OBJ"}, "TOOL".
   void position(const std::string& name, const ArmConfig& config, const std::vector<std::string>& lhs,
                 const std::vector<std::string>& rhs, const std::string& tool = "");
   void motion(const std::string& name, double segment_s, double accel_s, Mode mode, std::uint32_t compliance = 0);

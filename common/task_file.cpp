@@ -14,7 +14,7 @@ namespace rfms {
 const char* const kExampleTask = R"(# pumatask() of the RFMS manual (A.5 §2.2), in the task-file form.
 units mm deg
 transform t2 trans 203.2 -126.23 203.2           # home
-position home righty,down,flip T6 = t2
+position home righty,down,flip T6 = t2 TL T6
 motion mjnt joint 2.0 0.2
 motion mcart cartesian 4.0 0.3
 motion mcartcz cartesian 20.0 0.5 compliance z
@@ -149,7 +149,7 @@ std::vector<TaskStatement> parseTaskFile(const std::string& text, const std::str
         if (w == "=") {
           if (rhs) p.fail("a position equation has one '='");
           rhs = true;
-        } else if (w == "tool" && rhs) {  // "tool NAME" closes the right-hand side
+        } else if ((w == "tool" || w == "TL") && rhs) {  // "tool NAME" (the manual's TL) ends the equation
           pos->set_tool(p.need("the tool transform's name"));
         } else {
           (rhs ? pos->add_rhs() : pos->add_lhs())->assign(w);

@@ -53,13 +53,16 @@ RunSummary runTask(Harness& h, const std::vector<TaskStatement>& task, const Run
           std::max(s.max_following_error[i], std::abs(m.jmail[static_cast<std::size_t>(i)]->servo_error()));
     const TrajectoryGenerator& tg = sup.trajectory();
     if ((ts == proto::TS_S1 || ts == proto::TS_S2) && tg.segmentCartesian()) {
-      const Vec3 a = tg.segmentStart().translation(), b = tg.segmentTarget().translation();
+      // The straight line is the tool frame's (T6 itself without a tool).
+      const Transform tool = tg.segmentTool();
+      const Vec3 a = (tg.segmentStart() * tool).translation(), b = (tg.segmentTarget() * tool).translation();
       JointVec setpoints;
       for (int i = 0; i < kJoints; ++i) setpoints[i] = m.jmail[static_cast<std::size_t>(i)]->setpoint();
-      s.max_setpoint_deviation_mm = std::max(
-          s.max_setpoint_deviation_mm, 1e3 * toSegment(forwardKinematics(h.model(), setpoints).translation(), a, b));
+      s.max_setpoint_deviation_mm =
+          std::max(s.max_setpoint_deviation_mm,
+                   1e3 * toSegment((forwardKinematics(h.model(), setpoints) * tool).translation(), a, b));
       s.max_path_deviation_mm = std::max(
-          s.max_path_deviation_mm, 1e3 * toSegment(forwardKinematics(h.model(), h.arm().q()).translation(), a, b));
+          s.max_path_deviation_mm, 1e3 * toSegment((forwardKinematics(h.model(), h.arm().q()) * tool).translation(), a, b));
     }
   };
   while (!script.done()) {

@@ -100,14 +100,14 @@ bool TrajectoryGenerator::target(const Active& m, Frame& out) const {
   return usable(s.status);
 }
 
-Vec6 TrajectoryGenerator::params(bool cartesian, const Frame& from, const Frame& to) const {
-  return cartesian ? driveParams(from.pose, to.pose) : Vec6(to.q - from.q);
+Vec6 TrajectoryGenerator::params(bool cartesian, const Frame& from, const Frame& to, const Transform& tool) const {
+  return cartesian ? driveParams(from.pose * tool, to.pose * tool) : Vec6(to.q - from.q);
 }
 
 bool TrajectoryGenerator::at(bool cartesian, const Frame& ref, const Vec6& p, const ArmConfig& config,
-                             Frame& out) const {
+                             const Transform& tool, Frame& out) const {
   if (cartesian) {
-    out.pose = ref.pose * driveTransform(p);
+    out.pose = ref.pose * tool * driveTransform(p) * tool.inverse(Eigen::Isometry);
     const IkSolution s = ik_.solveSerial(out.pose, config, q_);
     out.q = s.q;
     return usable(s.status);
@@ -122,7 +122,8 @@ bool TrajectoryGenerator::straightAt(double s, Frame& out) const {
   Frame b;
   if (!target(cur_, b)) return false;
   const double r = s / cur_.motion.segment;
-  return at(cur_.motion.cartesian, a, r * params(cur_.motion.cartesian, a, b), cur_.config, out);
+  const Transform tool = toolOf(cur_);
+  return at(cur_.motion.cartesian, a, r * params(cur_.motion.cartesian, a, b, tool), cur_.config, tool, out);
 }
 
 void TrajectoryGenerator::beginStop(double s) {
@@ -191,25 +192,26 @@ bool TrajectoryGenerator::update(double h, TrajectoryEvents& events) {
         const double tau = cur_.motion.accel;
         const double x = std::min(u_, 2.0 * tau) / (2.0 * tau);
         const bool cartesian = cur_.motion.cartesian;
+        const Transform tool = toolOf(cur_);  // a blend joins moves of one tool (see kStraight)
         Frame ref;
         Vec6 back = Vec6::Zero(), on = Vec6::Zero();
         if (phase_ == Phase::kStart) {
           ref = snapshot_;
           Frame b;
           if (!target(cur_, b)) return false;
-          on = params(cartesian, ref, b) * (tau / cur_.motion.segment);
+          on = params(cartesian, ref, b, tool) * (tau / cur_.motion.segment);
         } else {
           if (!target(cur_, ref)) return false;
-          back = params(cartesian, ref, snapshot_);
+          back = params(cartesian, ref, snapshot_, tool);
           if (phase_ == Phase::kBlend) {
             Frame c;
             if (!target(next_, c)) return false;
-            on = params(cartesian, ref, c) * (tau / next_.motion.segment);
+            on = params(cartesian, ref, c, tool) * (tau / next_.motion.segment);
           }
         }
         const Vec6 p = (on + back) * x * x - 2.0 * back * x + back;
         Frame out;
-        if (!at(cartesian, ref, p, cur_.config, out)) return false;
+        if (!at(cartesian, ref, p, cur_.config, tool, out)) return false;
         pose_ = out.pose;
         q_ = out.q;
         state_ = phase_ == Phase::kStop ? proto::TS_S5
@@ -266,8 +268,13 @@ bool TrajectoryGenerator::update(double h, TrajectoryEvents& events) {
         if (!straightAt(boundary, snapshot_)) return false;
         u_ = 0.0;
         first_in_phase_ = true;
-        const bool blend = count_ > 0 && world_.motion(queue_[static_cast<std::size_t>(head_)].motion).cartesian ==
-                                             cur_.motion.cartesian;
+        // Moves blend when their mode and tool agree: a Cartesian path belongs to one tool frame, and
+        // changing the frame mid-transition would make the setpoint jump.
+        const MoveSpec* following = count_ > 0 ? &queue_[static_cast<std::size_t>(head_)] : nullptr;
+        const bool blend = following != nullptr &&
+                           world_.motion(following->motion).cartesian == cur_.motion.cartesian &&
+                           (!cur_.motion.cartesian ||
+                            world_.position(following->position).tool == world_.position(cur_.spec.position).tool);
         if (blend) {
           MoveSpec m;
           popNext(m);

@@ -1,6 +1,7 @@
 // The trajectory generator of the supervisor (RFMS manual §4.1.2, table 4; Paul's motion scheme):
 // moves are queued; each is a segment from where the last one left off to its position equation's
-// T6, straight in Cartesian space by Paul's drive transform or interpolated in joint space, and
+// T6, straight in Cartesian space by Paul's drive transform (the tool frame T6 TOOL goes straight
+// when the position names a tool) or interpolated in joint space, and
 // consecutive segments of the same mode blend through a transition of half-width tau (the
 // incoming motion's acceleration time) whose drive parameters follow
 //   p(h) = (dC + dB) h^2 - 2 dB h + dB,   h in [0, 1] over 2 tau,
@@ -86,6 +87,8 @@ class TrajectoryGenerator {
   const Transform& segmentStart() const { return cur_.start_pose; }
   Transform segmentTarget() const { return fixed_stop_ ? stop_target_.pose : world_.solve(cur_.spec.position); }
   bool segmentCartesian() const { return phase_ != Phase::kRest && cur_.motion.cartesian; }
+  // The tool whose frame a Cartesian segment drives straight (the identity without one).
+  Transform segmentTool() const { return phase_ == Phase::kRest ? Transform::Identity() : toolOf(cur_); }
 
  private:
   enum class Phase { kRest, kStart, kStraight, kBlend, kStop };
@@ -105,9 +108,13 @@ class TrajectoryGenerator {
 
   bool begin(const MoveSpec& spec, Active& out);   // loads a move's records
   bool target(const Active& m, Frame& out) const;  // its target now (false: unreachable)
-  Vec6 params(bool cartesian, const Frame& from, const Frame& to) const;
+  // The drive (Cartesian: of the tool frame T6 TOOL, Paul's scheme) or joint parameters from one
+  // frame to another.
+  Vec6 params(bool cartesian, const Frame& from, const Frame& to, const Transform& tool) const;
   // The point `p` (drive or joint parameters) away from `ref`, solved for joints.
-  bool at(bool cartesian, const Frame& ref, const Vec6& p, const ArmConfig& config, Frame& out) const;
+  bool at(bool cartesian, const Frame& ref, const Vec6& p, const ArmConfig& config, const Transform& tool,
+          Frame& out) const;
+  Transform toolOf(const Active& m) const { return world_.tool(m.spec.position); }
   bool straightAt(double s, Frame& out) const;  // the current segment at local time s
   void beginStop(double s);
   bool popNext(MoveSpec& out);

@@ -28,11 +28,6 @@ bool validName(const std::string& name) {
   return true;
 }
 
-Transform product(const std::vector<Transform>& values, const std::vector<int>& indices) {
-  Transform t = Transform::Identity();
-  for (int i : indices) t = t * values[static_cast<std::size_t>(i)];
-  return t;
-}
 }  // namespace
 
 int WorldModel::find(const std::map<std::string, int>& index, const std::string& name) {
@@ -63,36 +58,65 @@ std::string WorldModel::defineTransform(const proto::DefineTransform& d) {
   return "";
 }
 
+namespace {
+// One side of an equation as written: transform indices, with kT6Index where T6 stands.
+constexpr int kT6Index = -1;
+}  // namespace
+
 std::string WorldModel::definePosition(const proto::DefinePosition& d) {
+  const std::string what = "position " + quoted(d.name());
   if (!validName(d.name())) return "position name " + quoted(d.name()) + " is not a name (1 .. 64 letters, digits, _ - .)";
-  if (findPosition(d.name()) >= 0) return "position '" + d.name() + "' is already defined";
+  if (findPosition(d.name()) >= 0) return what + " is already defined";
   if (positions_.size() >= max_names_) return full("positions", max_names_);
+  if (d.lhs_size() == 0) return what + ": the left-hand side is empty";
+  if (d.rhs_size() == 0) return what + ": the right-hand side is empty";
+
+  // The ring L1 .. Lm Rn^-1 .. R1^-1, with where T6 stands in it.
+  std::vector<Atom> ring;
+  int t6_at = -1, t6_count = 0;
+  std::string tool_after_t6;  // the transform written right after T6 on its side, if any
+  auto side = [&](const auto& names, bool inverse) -> std::string {
+    const int n = static_cast<int>(names.size());
+    for (int k = 0; k < n; ++k) {
+      const std::string& name = names[inverse ? n - 1 - k : k];
+      if (name == kT6) {
+        ++t6_count;
+        t6_at = static_cast<int>(ring.size());
+        const int next = inverse ? n - k : k + 1;  // index of the name written after T6
+        if (next < n) tool_after_t6 = names[next];
+        ring.push_back(Atom{kT6Index, inverse});
+        continue;
+      }
+      const int i = findTransform(name);
+      if (i < 0) return what + ": unknown transform " + quoted(name);
+      ring.push_back(Atom{i, inverse});
+    }
+    return "";
+  };
+  if (std::string why = side(d.lhs(), false); !why.empty()) return why;
+  if (std::string why = side(d.rhs(), true); !why.empty()) return why;
+  if (t6_count == 0) return what + ": the equation has no T6 (T6 must stand once, on either side)";
+  if (t6_count > 1) return what + ": T6 stands " + std::to_string(t6_count) + " times (once only)";
+
   PositionEquation p;
   p.name = d.name();
   p.config = decode(d.config());
-  int t6_count = 0;
-  for (const std::string& name : d.lhs()) {
-    if (name == kT6) {
-      ++t6_count;
-      continue;
-    }
-    const int i = findTransform(name);
-    if (i < 0) return "position '" + d.name() + "': unknown transform " + quoted(name);
-    (t6_count == 0 ? p.before_t6 : p.after_t6).push_back(i);
+  // The ring rotated to start just after T6: T6 (rest) = I, or T6^-1 (rest) = I when T6 was on the
+  // right. So T6 = (rest)^-1 -- the rest reversed, each atom inverted -- or T6 = (rest).
+  const bool t6_inverted = ring[static_cast<std::size_t>(t6_at)].inverse;
+  const std::size_t n = ring.size();
+  for (std::size_t k = 1; k < n; ++k) {
+    const std::size_t from = t6_inverted ? (static_cast<std::size_t>(t6_at) + k) % n
+                                         : (static_cast<std::size_t>(t6_at) + n - k) % n;
+    const Atom a = ring[from];
+    p.t6.push_back(Atom{a.transform, t6_inverted ? a.inverse : !a.inverse});
   }
-  if (t6_count != 1) return "position '" + d.name() + "': the left-hand side must hold T6 exactly once";
-  if (d.rhs_size() == 0) return "position '" + d.name() + "': the right-hand side is empty";
-  for (const std::string& name : d.rhs()) {
-    if (name == kT6) return "position '" + d.name() + "': T6 belongs on the left-hand side";
-    const int i = findTransform(name);
-    if (i < 0) return "position '" + d.name() + "': unknown transform " + quoted(name);
-    p.rhs.push_back(i);
-  }
-  if (!d.tool().empty()) {
+  // TL names the tool: the transform written right after T6 (RCCL's rule), or T6 itself for none.
+  if (!d.tool().empty() && d.tool() != kT6) {
+    if (d.tool() != tool_after_t6)
+      return what + ": the tool " + quoted(d.tool()) + " must be the transform written right after T6" +
+             (tool_after_t6.empty() ? std::string(" (nothing is)") : " (that is " + quoted(tool_after_t6) + ")");
     p.tool = findTransform(d.tool());
-    if (p.tool < 0 || p.after_t6.empty() || p.after_t6.back() != p.tool)
-      return "position '" + d.name() + "': the tool " + quoted(d.tool()) +
-             " must be a defined transform written right after T6";
   }
   positions_.push_back(std::move(p));
   position_index_[d.name()] = static_cast<int>(positions_.size()) - 1;
@@ -127,10 +151,17 @@ std::string WorldModel::defineMotion(const proto::DefineMotion& d) {
 }
 
 Transform WorldModel::solve(int i) const {
-  const PositionEquation& p = position(i);
-  // Z T6 TOOL = RHS  =>  T6 = Z^-1 RHS TOOL^-1
-  return product(transforms_, p.before_t6).inverse(Eigen::Isometry) * product(transforms_, p.rhs) *
-         product(transforms_, p.after_t6).inverse(Eigen::Isometry);
+  Transform t = Transform::Identity();
+  for (const Atom& a : position(i).t6) {
+    const Transform& v = transforms_[static_cast<std::size_t>(a.transform)];
+    t = a.inverse ? Transform(t * v.inverse(Eigen::Isometry)) : Transform(t * v);
+  }
+  return t;
+}
+
+Transform WorldModel::tool(int i) const {
+  const int k = position(i).tool;
+  return k < 0 ? Transform::Identity() : transforms_[static_cast<std::size_t>(k)];
 }
 
 }  // namespace rfms

@@ -15,12 +15,23 @@
 
 namespace rfms {
 
-// Z T6 TOOL = CONV OBJ GRASP, stored as the indices of the transforms left of T6 (Z), right of
-// it (TOOL) and on the other side, so that T6 = (Z)^-1 (CONV OBJ GRASP) (TOOL)^-1.
+// One factor of a product of transforms: a stored transform or its inverse.
+struct Atom {
+  int transform = -1;
+  bool inverse = false;
+};
+
+// A position equation as the manual stores it (A.5 §2.1, after RCCL): a ring. Both sides of
+// L1 .. Lm = R1 .. Rn are the same frame, so going round the loop, L1 .. Lm Rn^-1 .. R1^-1, is the
+// identity, and so is every rotation of it. Rotating the ring until T6 stands first and moving the
+// rest to the other side gives T6 as one product, wherever T6 was written:
+//   Z T6 TOOL = CONV OBJ   =>  T6 = Z^-1 CONV OBJ TOOL^-1
+//   CONV OBJ = Z T6 TOOL   =>  the same ring, read the other way round.
+// `t6` holds that product's atoms, in order, built once when the equation is defined.
 struct PositionEquation {
   std::string name;
-  std::vector<int> before_t6, after_t6, rhs;
-  int tool = -1;  // index of the tool transform, -1 without one
+  std::vector<Atom> t6;
+  int tool = -1;  // the tool transform (written right after T6, named by TL), -1 without one
   ArmConfig config;
 };
 
@@ -48,6 +59,8 @@ class WorldModel {
 
   // T6 of position equation `i` with the transforms' current values. Real-time safe.
   Transform solve(int i) const;
+  // Its tool transform's current value; the identity when it has none. Real-time safe.
+  Transform tool(int i) const;
 
   const PositionEquation& position(int i) const { return positions_[static_cast<std::size_t>(i)]; }
   const MotionRecord& motion(int i) const { return motions_[static_cast<std::size_t>(i)]; }

@@ -46,6 +46,34 @@ TEST(Controller, TheManualsExampleTaskEndsAtHome) {
   EXPECT_TRUE(s.script.refused.empty()) << summaryText(s);
 }
 
+// The manual's shapes of position equation (A.5 §2.1): T6 on the right-hand side, a tool named by
+// TL, transforms on both sides. The Cartesian line is the tool tip's: 300 mm down while the hand
+// tips by 20 degrees, so the wrist swings while the tip goes straight.
+TEST(Controller, EquationsWrittenAsTheManualDoesRunWithTheToolTipOnItsLine) {
+  Harness h(puma(), proto::ControllerSettings{});
+  const RunSummary s = runTask(h,
+                               parseTaskFile("units mm deg\n"
+                                             "transform grip trans 0 0 100\n"
+                                             "transform top rpy 320 -126.24 280 0 90 0\n"
+                                             "transform down trans 0 0 -300\n"
+                                             "transform tip rpy 0 0 0 0 20 0\n"
+                                             "position p_top righty,down,flip top = T6 grip TL grip\n"
+                                             "position p_bottom righty,down,flip down top tip = T6 grip TL grip\n"
+                                             "motion reach joint 3 0.5\n"
+                                             "motion line cartesian 3 0.3\n"
+                                             "move p_top reach\n"
+                                             "move p_bottom line\n",
+                                             "manual-forms.task"),
+                               RunOptions{});
+  EXPECT_TRUE(s.succeeded()) << summaryText(s);
+  EXPECT_LT(s.final_position_error_mm, 0.1) << summaryText(s);
+  // The runner measures the tool tip against the tip's line (trajectory.segmentTool()).
+  EXPECT_LT(s.max_setpoint_deviation_mm, 0.5) << summaryText(s);
+  EXPECT_LT(s.max_path_deviation_mm, 2.0) << summaryText(s);
+  std::printf("tool tip off its line: setpoints %.4f mm, arm %.4f mm\n", s.max_setpoint_deviation_mm,
+              s.max_path_deviation_mm);
+}
+
 // `at T` holds the statements that follow until T seconds after the task's statements began.
 TEST(Controller, AtSendsTheRestOfTheTaskAtItsTime) {
   Harness h(puma(), proto::ControllerSettings{});

@@ -109,6 +109,30 @@ TEST_F(Trajectory, CartesianMoveFromRestFollowsTheLineAndStopsOnTarget) {
   EXPECT_LT((s[s.size() - 1].q - s[s.size() - 2].q).norm(), 1e-9);
 }
 
+TEST_F(Trajectory, ACartesianMoveWithAToolDrivesTheToolFrameStraight) {
+  // A 120 mm tool and a move that turns the hand: the tool's tip goes straight, T6 does not.
+  const Transform tool = trans(0.0, 0.0, 0.12);
+  ASSERT_EQ(world_.defineTransform(test::transformDef("tip", tool)), "");
+  ASSERT_EQ(world_.defineTransform(test::transformDef("goal", trans(0.05, 0.03, -0.02) * start_ * tool *
+                                                                  rot(Axis::kY, 0.4) * rot(Axis::kZ, 0.3))),
+            "");
+  proto::DefinePosition p = test::positionDef("reach", PumaIk(model_).configOf(q0_), {"T6", "tip"}, {"goal"});
+  p.set_tool("tip");
+  ASSERT_EQ(world_.definePosition(p), "");
+  move("reach", "cart");
+  const auto s = run();
+  const Vec3 a = (start_ * tool).translation(), b = world_.transform(world_.findTransform("goal")).translation();
+  double tip_off = 0.0, t6_off = 0.0;
+  const Vec3 a6 = start_.translation(), b6 = world_.solve(world_.findPosition("reach")).translation();
+  for (const Sample& x : s) {
+    tip_off = std::max(tip_off, distanceToLine((x.pose * tool).translation(), a, b));
+    t6_off = std::max(t6_off, distanceToLine(x.pose.translation(), a6, b6));
+  }
+  EXPECT_LT(tip_off, 1e-9);
+  EXPECT_GT(t6_off, 1e-3);  // the wrist swings round the tip: the tool made the difference
+  EXPECT_TRUE((s.back().pose * tool).isApprox(world_.transform(world_.findTransform("goal")), 1e-12));
+}
+
 TEST_F(Trajectory, BlendedCartesianMovesKeepVelocityContinuous) {
   move("a", "cart");
   move("b", "cart");

@@ -29,6 +29,73 @@ TEST(WorldModel, SolvesAPositionEquationForT6) {
   EXPECT_TRUE((z * w.solve(p) * tool).isApprox(conv2 * obj, 1e-12));
 }
 
+// A ring: both sides multiplied out with the solved T6 in its place must be equal.
+Transform product(const WorldModel& w, const std::vector<std::string>& names, const Transform& t6) {
+  Transform t = Transform::Identity();
+  for (const std::string& n : names) t = t * (n == "T6" ? t6 : w.transform(w.findTransform(n)));
+  return t;
+}
+
+TEST(WorldModel, SolvesForT6WhereverItStandsInTheRing) {
+  WorldModel w;
+  const char* names[] = {"A", "B", "C", "D", "E"};
+  for (int i = 0; i < 5; ++i)
+    ASSERT_EQ(w.defineTransform(transformDef(names[i], trans(0.1 * i, -0.05 * i, 0.02) * rot(Axis::kX, 0.3 * i) *
+                                                            rot(Axis::kZ, 0.7 - 0.2 * i))),
+              "");
+  struct Case {
+    std::vector<std::string> lhs, rhs;
+  };
+  const std::vector<Case> cases = {
+      {{"T6"}, {"A"}},
+      {{"A"}, {"T6"}},                          // T6 on the right
+      {{"A", "T6", "B"}, {"C", "D"}},           // between transforms
+      {{"C", "D"}, {"A", "T6", "B"}},           // the same, sides swapped
+      {{"A", "B", "T6"}, {"E"}},                // last on the left
+      {{"E", "A"}, {"B", "C", "D", "T6"}},      // last on the right
+      {{"T6", "A", "B", "C"}, {"D", "E", "A"}}, // a transform used twice
+  };
+  int k = 0;
+  for (const Case& c : cases) {
+    proto::DefinePosition d;
+    d.set_name("p" + std::to_string(k++));
+    for (const auto& n : c.lhs) d.add_lhs(n);
+    for (const auto& n : c.rhs) d.add_rhs(n);
+    ASSERT_EQ(w.definePosition(d), "") << d.ShortDebugString();
+    const Transform t6 = w.solve(w.findPosition(d.name()));
+    EXPECT_TRUE(product(w, c.lhs, t6).isApprox(product(w, c.rhs, t6), 1e-12)) << d.ShortDebugString();
+  }
+  // Writing the two sides the other way round is the same position.
+  EXPECT_TRUE(w.solve(w.findPosition("p2")).isApprox(w.solve(w.findPosition("p3")), 1e-12));
+}
+
+TEST(WorldModel, TheToolIsWrittenRightAfterT6AndNamedByTL) {
+  WorldModel w;
+  for (const char* n : {"Z", "TOOL", "CONV", "OBJ"})
+    ASSERT_EQ(w.defineTransform(transformDef(n, trans(0.01, 0.02, 0.03) * rot(Axis::kY, 0.1))), "");
+  proto::DefinePosition d = positionDef("grasp", {}, {"Z", "T6", "TOOL"}, {"CONV", "OBJ"});
+  d.set_tool("TOOL");
+  ASSERT_EQ(w.definePosition(d), "");
+  EXPECT_TRUE(w.tool(w.findPosition("grasp")).isApprox(w.transform(w.findTransform("TOOL"))));
+  // On the right-hand side as well.
+  d = positionDef("grasp2", {}, {"CONV", "OBJ"}, {"Z", "T6", "TOOL"});
+  d.set_tool("TOOL");
+  ASSERT_EQ(w.definePosition(d), "");
+  // The manual's "TL t6": T6 is its own tool, i.e. there is none.
+  d = positionDef("home", {}, {"T6"}, {"CONV"});
+  d.set_tool("T6");
+  ASSERT_EQ(w.definePosition(d), "");
+  EXPECT_TRUE(w.tool(w.findPosition("home")).isApprox(Transform::Identity()));
+  // Anything else is refused, saying what does stand after T6.
+  d = positionDef("bad", {}, {"Z", "T6", "TOOL"}, {"CONV", "OBJ"});
+  d.set_tool("OBJ");
+  EXPECT_NE(w.definePosition(d).find("that is 'TOOL'"), std::string::npos);
+  d = positionDef("bad", {}, {"Z", "T6"}, {"CONV", "OBJ"});
+  d.set_tool("TOOL");
+  EXPECT_NE(w.definePosition(d).find("(nothing is)"), std::string::npos);
+  EXPECT_EQ(w.findPosition("bad"), -1);
+}
+
 TEST(WorldModel, RefusedDefinitionsChangeNothingAndSayWhy) {
   WorldModel w;
   ASSERT_EQ(w.defineTransform(transformDef("a", trans(1, 0, 0))), "");
@@ -43,9 +110,11 @@ TEST(WorldModel, RefusedDefinitionsChangeNothingAndSayWhy) {
 
   EXPECT_NE(w.definePosition(positionDef("p", {}, {"T6"}, {"nope"})).find("unknown transform 'nope'"),
             std::string::npos);
-  EXPECT_NE(w.definePosition(positionDef("p", {}, {"a"}, {"a"})).find("T6 exactly once"), std::string::npos);
-  EXPECT_NE(w.definePosition(positionDef("p", {}, {"T6", "T6"}, {"a"})).find("T6 exactly once"), std::string::npos);
+  EXPECT_NE(w.definePosition(positionDef("p", {}, {"a"}, {"a"})).find("has no T6"), std::string::npos);
+  EXPECT_NE(w.definePosition(positionDef("p", {}, {"T6", "T6"}, {"a"})).find("T6 stands 2 times"), std::string::npos);
+  EXPECT_NE(w.definePosition(positionDef("p", {}, {"T6", "a"}, {"T6"})).find("T6 stands 2 times"), std::string::npos);
   EXPECT_NE(w.definePosition(positionDef("p", {}, {"T6"}, {})).find("right-hand side is empty"), std::string::npos);
+  EXPECT_NE(w.definePosition(positionDef("p", {}, {}, {"T6"})).find("left-hand side is empty"), std::string::npos);
   EXPECT_EQ(w.findPosition("p"), -1);
   ASSERT_EQ(w.definePosition(positionDef("p", {}, {"T6"}, {"a"})), "");
   EXPECT_NE(w.definePosition(positionDef("p", {}, {"T6"}, {"a"})).find("already defined"), std::string::npos);
