@@ -1,5 +1,6 @@
 #include "supervisor/world_model.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 
@@ -66,8 +67,8 @@ constexpr int kT6Index = -1;
 std::string WorldModel::definePosition(const proto::DefinePosition& d) {
   const std::string what = "position " + quoted(d.name());
   if (!validName(d.name())) return "position name " + quoted(d.name()) + " is not a name (1 .. 64 letters, digits, _ - .)";
-  if (findPosition(d.name()) >= 0) return what + " is already defined";
-  if (positions_.size() >= max_names_) return full("positions", max_names_);
+  const int existing = findPosition(d.name());
+  if (existing < 0 && positions_.size() >= max_names_) return full("positions", max_names_);
   if (d.lhs_size() == 0) return what + ": the left-hand side is empty";
   if (d.rhs_size() == 0) return what + ": the right-hand side is empty";
 
@@ -118,6 +119,15 @@ std::string WorldModel::definePosition(const proto::DefinePosition& d) {
              (tool_after_t6.empty() ? std::string(" (nothing is)") : " (that is " + quoted(tool_after_t6) + ")");
     p.tool = findTransform(d.tool());
   }
+  // A task run twice defines its positions twice: the same equation again is no change.
+  if (existing >= 0) {
+    const PositionEquation& e = position(existing);
+    const bool same = e.tool == p.tool && e.config == p.config && e.t6.size() == p.t6.size() &&
+                      std::equal(e.t6.begin(), e.t6.end(), p.t6.begin(), [](const Atom& a, const Atom& b) {
+                        return a.transform == b.transform && a.inverse == b.inverse;
+                      });
+    return same ? "" : what + " is already defined otherwise (positions cannot be redefined: use a new name)";
+  }
   positions_.push_back(std::move(p));
   position_index_[d.name()] = static_cast<int>(positions_.size()) - 1;
   return "";
@@ -130,8 +140,8 @@ constexpr double kMinAccelS = 1e-3;
 
 std::string WorldModel::defineMotion(const proto::DefineMotion& d) {
   if (!validName(d.name())) return "motion name " + quoted(d.name()) + " is not a name (1 .. 64 letters, digits, _ - .)";
-  if (findMotion(d.name()) >= 0) return "motion '" + d.name() + "' is already defined";
-  if (motions_.size() >= max_names_) return full("motions", max_names_);
+  const int existing = findMotion(d.name());
+  if (existing < 0 && motions_.size() >= max_names_) return full("motions", max_names_);
   // Bounds a user would not cross on purpose: a move of 1e300 s never ends, and a transition
   // shorter than the shortest sample period (0.5 ms) is no transition at all.
   if (!(std::isfinite(d.segment_s()) && d.segment_s() > 0.0 && d.segment_s() <= kMaxSegmentS))
@@ -144,8 +154,14 @@ std::string WorldModel::defineMotion(const proto::DefineMotion& d) {
     return "motion '" + d.name() + "': compliance has six bits (x y z rx ry rz), got " + std::to_string(d.compliance());
   if (d.mode() != proto::MM_JOINT && d.mode() != proto::MM_CARTESIAN)
     return "motion '" + d.name() + "': mode must be joint or cartesian";
-  motions_.push_back(
-      MotionRecord{d.name(), d.segment_s(), d.accel_s(), d.mode() == proto::MM_CARTESIAN, d.compliance()});
+  const MotionRecord m{d.name(), d.segment_s(), d.accel_s(), d.mode() == proto::MM_CARTESIAN, d.compliance()};
+  if (existing >= 0) {  // as for positions: the same record again is no change
+    const MotionRecord& e = motion(existing);
+    const bool same = e.segment == m.segment && e.accel == m.accel && e.cartesian == m.cartesian &&
+                      e.compliance == m.compliance;
+    return same ? "" : "motion '" + d.name() + "' is already defined otherwise (motions cannot be redefined: use a new name)";
+  }
+  motions_.push_back(m);
   motion_index_[d.name()] = static_cast<int>(motions_.size()) - 1;
   return "";
 }

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "client/remote_task.hpp"
+#include "client/rfms_task.h"
 #include "common/mail_codec.hpp"
 #include "net_bridge/udp_socket.hpp"
 #include "tests/support/files.hpp"
@@ -120,6 +121,45 @@ TEST(BridgeProcess, ThePickAndPlaceExampleRuns) {
       test::runCommand(kBin + "/rfms-example-pick_place", "--bridge " + c.bridge() + " --key " + c.key() + " --cycles 1", 300);
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("moved 1 part(s)"), std::string::npos) << r.out;
+}
+
+// The manual's pumatask(), compiled as C against client/rfms_task.h, on a paced cluster: it
+// complies along z on the spot and returns home. Then the same interface from this process, with
+// T6 on the right-hand side and a transform the supervisor refuses.
+TEST(BridgeProcess, TheManualsPumataskCompiledAsCRunsOnAPacedCluster) {
+  Cluster c("bridge-pumatask-c", "paced");
+  const test::Outcome r =
+      test::runCommand(kBin + "/rfms-example-pumatask-c", "--bridge " + c.bridge() + " --key " + c.key(), 300);
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("pumatask: done, 0 call(s) refused"), std::string::npos) << r.out;
+  RfmsClient client(quickLink(c));
+  const proto::ArmStatus s = client.status();
+  EXPECT_EQ(s.ended_through(), 2u);
+  EXPECT_EQ(s.task(), "");  // closed by the manual's main()
+  Transform arm;  // not "t6": that name is the manual's, the handle of the arm's own transform
+  ASSERT_TRUE(decode(s.t6(), arm));
+  EXPECT_LT((arm.translation() - Vec3(0.2032, -0.12623, 0.2032)).norm(), 1e-3) << arm.translation().transpose();
+
+  ASSERT_EQ(rfms_open(c.bridge().c_str(), c.key().c_str(), "c-api"), 0) << rfms_last_refusal();
+  const int refused = rfms_refusals();
+  TRSF* low = gentr_rpy("low", 220.0, -126.24, 260.0, 0, 90, 0);  // the hand pointing forward
+  ASSERT_NE(low, nullptr) << rfms_last_refusal();
+  EXPECT_EQ(gentr_rpy("low", 220.0, -126.24, 230.0, 0, 90, 0), low);  // redefined: the same handle
+  PST* p = makepst("p_low", RIGHT, DOWN, FLIP, low, EQ, t6, TL, t6);
+  ASSERT_NE(p, nullptr) << rfms_last_refusal();
+  MOT* m = makemot(1.5, 0.2, JNT, 0);
+  ASSERT_NE(m, nullptr) << rfms_last_refusal();
+  EXPECT_EQ(waitmove(move(p, m)), 0) << rfms_last_refusal();
+  EXPECT_EQ(gentr_trsl("far", 5000, 0, 0), gentr_trsl("far", 5000, 0, 0));  // defining is not reaching
+  PST* far = makepst("p_far", RIGHT, DOWN, FLIP, t6, EQ, gentr_trsl("far", 5000, 0, 0), TL, t6);
+  ASSERT_NE(far, nullptr);
+  EXPECT_EQ(move(far, m), 0);  // out of reach: refused by the supervisor, with its reason
+  EXPECT_EQ(rfms_refusals(), refused + 1);
+  EXPECT_NE(std::string(rfms_last_refusal()).find("p_far"), std::string::npos) << rfms_last_refusal();
+  EXPECT_EQ(rfms_close(), 0);
+  ASSERT_TRUE(decode(client.status().t6(), arm));
+  EXPECT_NEAR(arm.translation().z(), 0.230, 1e-3);
+  c.expectTheLogVerifies();
 }
 
 TEST(BridgeProcess, OnlyTheKeysItAdmitsCommandTheArmEachAsItsRoleAllows) {

@@ -117,7 +117,17 @@ TEST(WorldModel, RefusedDefinitionsChangeNothingAndSayWhy) {
   EXPECT_NE(w.definePosition(positionDef("p", {}, {}, {"T6"})).find("left-hand side is empty"), std::string::npos);
   EXPECT_EQ(w.findPosition("p"), -1);
   ASSERT_EQ(w.definePosition(positionDef("p", {}, {"T6"}, {"a"})), "");
-  EXPECT_NE(w.definePosition(positionDef("p", {}, {"T6"}, {"a"})).find("already defined"), std::string::npos);
+  // The same definition again (a task run twice) is no change; a different one is refused.
+  EXPECT_EQ(w.definePosition(positionDef("p", {}, {"T6"}, {"a"})), "");
+  EXPECT_EQ(w.definePosition(positionDef("p", {}, {"a"}, {"T6"})), "");  // a = T6 is T6 = a
+  EXPECT_NE(w.definePosition(positionDef("p", {}, {"T6"}, {"a", "a"})).find("already defined otherwise"),
+            std::string::npos);
+  EXPECT_NE(w.definePosition(positionDef("p", {true, true, true}, {"T6"}, {"a"})).find("already defined otherwise"),
+            std::string::npos);
+  ASSERT_EQ(w.defineMotion(motionDef("m0", false, 1.0, 0.2)), "");
+  EXPECT_EQ(w.defineMotion(motionDef("m0", false, 1.0, 0.2)), "");
+  EXPECT_NE(w.defineMotion(motionDef("m0", true, 1.0, 0.2)).find("already defined otherwise"), std::string::npos);
+  EXPECT_NE(w.defineMotion(motionDef("m0", false, 1.0, 0.2, 4)).find("already defined otherwise"), std::string::npos);
 
   EXPECT_NE(w.defineMotion(motionDef("m", false, 0.0, 0.1)).find("segment time"), std::string::npos);
   EXPECT_NE(w.defineMotion(motionDef("m", false, 1.0, -0.1)).find("acceleration time"), std::string::npos);
