@@ -1,10 +1,12 @@
 // rfms-client: tasks and commands for the RFMS controller from any machine that reaches the bridge.
 //   rfms-client run TASKFILE | --example     a task file (docs/task-format.md)
 //   rfms-client status                       state, pose, moves, link counters
-//   rfms-client jog JOINT +|-                one jog step (MANU)
-//   rfms-client calibrate | hold | free | stop | reset | power-off
+//   rfms-client jog JOINT +|-                jog on until hold or stop (MANU)
+//   rfms-client step JOINT +|- [--counts N | --deg D]   one step, then hold where it ends
+//   rfms-client calibrate | hold | free | stop | reset | power-off | estop
 #include <filesystem>
 #include <iostream>
+#include <numbers>
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -77,11 +79,22 @@ int main(int argc, char** argv) {
   run->add_flag("--example", example, "the RFMS manual's example task (pumatask)");
   run->add_flag("--no-calibrate", no_calibrate, "do not calibrate first");
   auto* status = app.add_subcommand("status", "print the controller's state, pose, moves and link counters");
-  auto* jog = app.add_subcommand("jog", "jog one joint by one step (enters MANU)");
+  auto* jog = app.add_subcommand("jog", "jog one joint on, 4 encoder counts a period, until hold or stop (MANU)");
   int joint = 0;
   std::string direction;
   jog->add_option("JOINT", joint, "1..6")->required()->check(CLI::Range(1, 6));
   jog->add_option("DIRECTION", direction, "+ or -")->required()->check(CLI::IsMember({"+", "-"}));
+  auto* step = app.add_subcommand("step", "jog one joint by one step, then hold it there (MANU; counts before calibration)");
+  int step_counts = 0;
+  double step_deg = 0.0;
+  step->add_option("JOINT", joint, "1..6")->required()->check(CLI::Range(1, 6));
+  step->add_option("DIRECTION", direction, "+ or -")->required()->check(CLI::IsMember({"+", "-"}));
+  auto* counts_opt = step->add_option("--counts", step_counts, "the step in encoder counts (default 100)")
+                         ->check(CLI::Range(1, 1000000));
+  step->add_option("--deg", step_deg, "the step as a joint angle, degrees (a calibrated joint)")
+      ->check(CLI::Range(1e-6, 180.0))
+      ->excludes(counts_opt);
+  auto* estop = app.add_subcommand("estop", "emergency stop: power off now, brakes on (EMGCY; reset to leave)");
   auto* calibrate = app.add_subcommand("calibrate", "find every joint's index (IDLE -> CALIB -> HOLD)");
   auto* stop = app.add_subcommand("stop", "bring the arm to rest and drop queued moves");
   auto* reset = app.add_subcommand("reset", "leave an emergency (EMGCY -> IDLE)");
@@ -116,13 +129,17 @@ int main(int argc, char** argv) {
             return r.ok() ? 0 : 1;
           }
           if (status->parsed()) printStatus(client.status());
-          // Anyone may stop the arm; every other command needs a task of this client's own,
+          // Anyone may stop or emergency-stop the arm; every other command needs a task of its own,
           // opened for the command and closed after it.
           if (stop->parsed()) client.stop();
-          if (jog->parsed() || calibrate->parsed() || reset->parsed() || power_off->parsed() || hold->parsed() ||
-              free->parsed()) {
+          if (estop->parsed()) client.emergencyStop();
+          if (jog->parsed() || step->parsed() || calibrate->parsed() || reset->parsed() || power_off->parsed() ||
+              hold->parsed() || free->parsed()) {
             client.beginTask("rfms-client");
-            if (jog->parsed()) client.jog(joint, direction == "+" ? 1 : -1);
+            const int sign = direction == "+" ? 1 : -1;
+            if (jog->parsed()) client.jog(joint, sign);
+            if (step->parsed() && step_deg > 0.0) client.jogAngle(joint, sign, step_deg * std::numbers::pi / 180.0);
+            if (step->parsed() && step_deg == 0.0) client.jogCounts(joint, sign, step_counts > 0 ? step_counts : 100);
             if (calibrate->parsed()) client.calibrate();
             if (reset->parsed()) client.reset();
             if (power_off->parsed()) client.powerOff();

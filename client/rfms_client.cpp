@@ -115,11 +115,13 @@ void RfmsClient::waitAll(double timeout_s) {
   if (last_move_ > 0) wait(last_move_, timeout_s);
 }
 
-void RfmsClient::control(proto::ControlCommand command, int joint, int direction) {
+void RfmsClient::control(proto::ControlCommand command, int joint, int direction, int counts, double angle) {
   proto::TaskRequest r;
   r.mutable_control()->set_command(command);
   r.mutable_control()->set_joint(joint);
   r.mutable_control()->set_direction(direction);
+  r.mutable_control()->set_counts(counts);
+  r.mutable_control()->set_angle(angle);
   require(r, std::string("control ") + proto::ControlCommand_Name(command));
 }
 
@@ -139,6 +141,10 @@ void RfmsClient::calibrate() {
 void RfmsClient::hold() { control(proto::CC_HOLD); }
 void RfmsClient::free() { control(proto::CC_FREE); }
 void RfmsClient::jog(int joint, int direction) { control(proto::CC_JOG, joint, direction); }
+void RfmsClient::jogCounts(int joint, int direction, int counts) { control(proto::CC_JOG, joint, direction, counts); }
+void RfmsClient::jogAngle(int joint, int direction, double angle) {
+  control(proto::CC_JOG, joint, direction, 0, angle);
+}
 void RfmsClient::stop() { control(proto::CC_STOP); }
 void RfmsClient::reset() { control(proto::CC_RESET); }
 void RfmsClient::powerOff() { control(proto::CC_POWER_OFF); }

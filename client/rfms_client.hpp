@@ -84,7 +84,13 @@ class RfmsClient {
   void calibrate();  // and wait until every joint has found its index
   void hold();
   void free();
+  // Jogs joint 1..6 (direction +1 or -1) on, 4 encoder counts a period, until hold(), stop() or
+  // another jog (MANU; before calibration too).
   void jog(int joint, int direction);
+  // One step of `counts` encoder counts (before calibration too), after which the joint holds.
+  void jogCounts(int joint, int direction, int counts);
+  // One step of `angle` radians (a calibrated joint only), after which the joint holds.
+  void jogAngle(int joint, int direction, double angle);
   void stop();
   void reset();
   void powerOff();
@@ -99,7 +105,7 @@ class RfmsClient {
 
  private:
   proto::TaskReply require(proto::TaskRequest request, const std::string& what);
-  void control(proto::ControlCommand command, int joint = 0, int direction = 0);
+  void control(proto::ControlCommand command, int joint = 0, int direction = 0, int counts = 0, double angle = 0.0);
 
   ClientOptions options_;
   LinkClient link_;

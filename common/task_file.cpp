@@ -208,6 +208,20 @@ std::vector<TaskStatement> parseTaskFile(const std::string& text, const std::str
         const std::string dir = p.need("+ or -");
         if (dir != "+" && dir != "-") p.fail("jog direction '" + dir + "': expected + or -");
         c->set_direction(dir == "+" ? 1 : -1);
+        // Without a size the jog goes on until hold or stop; "counts N" or "angle A" is one step.
+        if (std::string size; p.word(size)) {
+          if (size == "counts") {
+            const double n = p.number("encoder counts");
+            if (n != std::floor(n) || n < 1 || n > 1e6) p.fail("jog counts: a whole number 1..1000000");
+            c->set_counts(static_cast<int>(n));
+          } else if (size == "angle") {
+            const double a = p.number("the step's angle") * angle;
+            if (!(a > 0.0) || !std::isfinite(a)) p.fail("jog angle: a positive angle");
+            c->set_angle(a);
+          } else {
+            p.fail("jog size '" + size + "': expected counts N, angle A or the end of the line");
+          }
+        }
       } else {
         p.fail("control '" + what +
                "': expected calibrate, hold, free, stop, reset, power_off, "

@@ -15,7 +15,9 @@
 //   move home mcartcz
 //   wait                                              # until every move so far has completed
 //   at 2.5                                            # not before 2.5 s after the statements began
-//   control calibrate | hold | free | stop | reset | power_off | emergency_stop | jog 2 +
+//   control calibrate | hold | free | stop | reset | power_off | emergency_stop
+//   control jog 2 +                                   # on until hold or stop; or one step:
+//   control jog 2 + counts 400 | control jog 2 - angle 5
 #pragma once
 
 #include <string>

@@ -207,7 +207,7 @@ void JointCore::step(const proto::SMail& s, const proto::ArmSensors& sensors, pr
       break;
     case proto::RT_MANU:
       if (s.jog_joint() == config_.joint)
-        hold_target_ += (s.jog_direction() >= 0 ? 1 : -1) * config_.jog_counts * resolution_;
+        hold_target_ += (s.jog_direction() >= 0 ? 1 : -1) * s.jog_counts() * resolution_;
       setpoint = ik_setpoint_ = hold_target_;
       break;
     case proto::RT_HOLD: setpoint = ik_setpoint_ = hold_target_; break;

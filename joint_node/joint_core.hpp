@@ -35,7 +35,6 @@ struct JointServoConfig {
   double saturation_time_limit = 0.25;  // s
   double range_margin = 0.02;           // rad beyond the joint limits before a range fault
   double park_angle = 0.0;              // rad: the angle the joint assumes at power-up
-  int jog_counts = 4;                   // encoder counts per period in MANU (RFMS: 4)
   double calib_speed = 0.1;             // rad/s while searching for the index
   double calib_range = 0.5;             // rad searched each way from the power-up angle
   double velocity_filter_hz = 60.0;     // first-order low-pass on the encoder velocity

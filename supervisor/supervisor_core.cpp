@@ -1,6 +1,8 @@
 #include "supervisor/supervisor_core.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <numbers>
 
 #include "common/drive_transform.hpp"
 #include "common/kinematics.hpp"
@@ -24,6 +26,11 @@ namespace {
 proto::Node jointNode(int i) { return static_cast<proto::Node>(proto::NODE_JOINT1 + i); }
 
 const char* stateName(proto::RtState s) { return proto::RtState_Name(s).c_str() + 3; }
+
+// A step jog's bounds: half a turn of the joint, and as many counts as any encoder here has in
+// one (the PUMA 260's finest has about 40,000 a joint revolution).
+constexpr std::int64_t kMaxJogCounts = 1000000;
+constexpr double kMaxJogAngle = std::numbers::pi;
 }  // namespace
 
 SupervisorCore::SupervisorCore(const RobotModel& model, const SupervisorConfig& config)
@@ -129,8 +136,8 @@ std::string SupervisorCore::control(const proto::Control& c) {
   };
   const std::string now = std::string(" (now ") + stateName(s) + ")";
   switch (c.command()) {
-    case proto::CC_CALIBRATE:
-      if (s != proto::RT_IDLE) return "calibrate from IDLE" + now;
+    case proto::CC_CALIBRATE:  // RFMS's order: manual (a joint jogged clear), then calibration
+      if (s != proto::RT_IDLE && s != proto::RT_MANU) return "calibrate from IDLE or MANU" + now;
       return request(proto::RT_CALIB);
     case proto::CC_HOLD:
       if (s == proto::RT_IDLE || s == proto::RT_FREE || s == proto::RT_MANU || s == proto::RT_HOLD)
@@ -139,15 +146,32 @@ std::string SupervisorCore::control(const proto::Control& c) {
     case proto::CC_FREE:
       if (s == proto::RT_IDLE || s == proto::RT_HOLD || s == proto::RT_MANU) return request(proto::RT_FREE);
       return "free from IDLE, HOLD or MANU" + now;
-    case proto::CC_JOG:
+    case proto::CC_JOG: {
       if (!halted_.empty()) return halted_;
       if (c.joint() < 1 || c.joint() > kJoints) return "jog: joint must be 1..6";
       if (c.direction() != 1 && c.direction() != -1) return "jog: direction must be +1 or -1";
-      if (s != proto::RT_HOLD && s != proto::RT_MANU) return "jog from HOLD or MANU" + now;
-      if (!calibrated_[static_cast<std::size_t>(c.joint() - 1)]) return "jog: the joint is not calibrated";
+      // As RFMS's MANU: from IDLE too, before calibration, so that an operator can drive a joint
+      // off its stop or towards its index; then it counts encoder counts, not angles.
+      if (s != proto::RT_IDLE && s != proto::RT_HOLD && s != proto::RT_MANU) return "jog from IDLE, HOLD or MANU" + now;
+      const std::size_t j = static_cast<std::size_t>(c.joint() - 1);
+      const double counts_per_rev = model_.joints[j].counts_per_rev;
+      std::int64_t counts = 0;
+      if (c.counts() != 0 && c.angle() != 0.0) return "jog: give counts or an angle, not both";
+      if (c.counts() < 0 || c.counts() > kMaxJogCounts)
+        return "jog: counts must be 1.." + std::to_string(kMaxJogCounts) + " (0: continuous)";
+      if (c.angle() != 0.0) {
+        if (!(std::isfinite(c.angle()) && c.angle() > 0.0 && c.angle() <= kMaxJogAngle))
+          return "jog: the angle must be a positive number of radians, at most pi";
+        if (!calibrated_[j]) return "jog: joint " + std::to_string(c.joint()) + " is not calibrated: jog it by counts";
+        counts = std::max<std::int64_t>(1, std::llround(c.angle() * counts_per_rev / (2.0 * std::numbers::pi)));
+      } else {
+        counts = c.counts();
+      }
       jog_joint_ = c.joint();
       jog_direction_ = c.direction();
+      jog_left_ = counts > 0 ? counts : -1;
       return request(proto::RT_MANU);
+    }
     case proto::CC_STOP:
       if (s == proto::RT_SETP) return request(proto::RT_STOP);
       if (s == proto::RT_MANU || s == proto::RT_FREE || s == proto::RT_CALIB) return request(proto::RT_HOLD);
@@ -324,10 +348,18 @@ void SupervisorCore::step(std::uint64_t k, const SupervisorInbox& in, Supervisor
       new_setpoint = true;
     if (state_ == proto::RT_STOP && trajectory_.atRest()) setState(proto::RT_HOLD, k, out);
   }
-  compose(k, new_setpoint, out);
+  compose(k, new_setpoint, jogThisPeriod(), out);
 }
 
-void SupervisorCore::compose(std::uint64_t k, bool new_setpoint, SupervisorOutbox& out) {
+int SupervisorCore::jogThisPeriod() {
+  if (state_ != proto::RT_MANU || jog_joint_ == 0 || jog_left_ == 0) return 0;
+  if (jog_left_ < 0) return config_.jog_counts;
+  const int now = static_cast<int>(std::min<std::int64_t>(config_.jog_counts, jog_left_));
+  jog_left_ -= now;
+  return now;
+}
+
+void SupervisorCore::compose(std::uint64_t k, bool new_setpoint, int jog_now, SupervisorOutbox& out) {
   proto::SMail& s = out.smail;
   const bool following = state_ == proto::RT_SETP || state_ == proto::RT_STOP;
   s.mutable_header()->set_period(k);
@@ -343,8 +375,9 @@ void SupervisorCore::compose(std::uint64_t k, bool new_setpoint, SupervisorOutbo
   encode(desired_acc_, s.mutable_desired_acceleration());
   encode(error_, s.mutable_servo_error());
   s.set_compliance(following ? trajectory_.compliance() : 0u);
-  s.set_jog_joint(state_ == proto::RT_MANU ? jog_joint_ : 0);
-  s.set_jog_direction(state_ == proto::RT_MANU ? jog_direction_ : 0);
+  s.set_jog_joint(jog_now > 0 ? jog_joint_ : 0);
+  s.set_jog_direction(jog_now > 0 ? jog_direction_ : 0);
+  s.set_jog_counts(jog_now);
   if (fresh_parcel_ != nullptr)
     copyParcel(*fresh_parcel_, *s.mutable_parcel());
   else

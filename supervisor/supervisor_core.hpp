@@ -36,6 +36,7 @@ struct SupervisorConfig {
   bool log_required = false;    // controller.log.required: a run that cannot be logged must not move
   std::size_t max_names = 1024; // controller.max_names: named objects of each kind
   std::size_t max_names_per_key = 256;  // controller.max_names_per_key: names one client key may create
+  int jog_counts = 4;  // encoder counts a jogged joint's setpoint moves per period in MANU (RFMS: 4)
 };
 
 SupervisorConfig supervisorConfigFor(const proto::ControllerSettings& s);
@@ -98,7 +99,8 @@ class SupervisorCore {
   void emergency(proto::EmergencyReason reason, proto::Node node, std::uint64_t k, SupervisorOutbox& out);
   void collect(std::uint64_t k, const SupervisorInbox& in);
   void forwardEvents(std::uint64_t k, TrajectoryEvents& events, SupervisorOutbox& out);
-  void compose(std::uint64_t k, bool new_setpoint, SupervisorOutbox& out);
+  void compose(std::uint64_t k, bool new_setpoint, int jog_now, SupervisorOutbox& out);
+  int jogThisPeriod();  // counts the jogged joint moves now (MANU), counting a step down
 
   const RobotModel& model_;
   SupervisorConfig config_;
@@ -112,6 +114,7 @@ class SupervisorCore {
   proto::EmergencyReason reason_ = proto::ER_NONE, pending_reason_ = proto::ER_NONE;
   proto::Node reason_node_ = proto::NODE_NONE;
   int jog_joint_ = 0, jog_direction_ = 0;
+  std::int64_t jog_left_ = 0;  // counts of a step jog still to go; -1: a continuous jog
   std::uint64_t next_move_id_ = 1;
   std::uint64_t power_since_ = 0;  // the period the power last went on
   std::string halted_;             // why moves are refused for the rest of the run ("" when they are not)

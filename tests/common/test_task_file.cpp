@@ -57,6 +57,18 @@ TEST(TaskFile, UnitsAnglesAndForms) {
   EXPECT_EQ(task[5].kind, TaskStatement::kWait);
 }
 
+TEST(TaskFile, AJogIsContinuousOrOneStepOfCountsOrAnAngle) {
+  const auto task = parseTaskFile("control jog 2 +\ncontrol jog 2 + counts 400\ncontrol jog 3 - angle 5\n", "t");
+  EXPECT_EQ(task[0].request.control().counts(), 0);
+  EXPECT_EQ(task[0].request.control().angle(), 0.0);
+  EXPECT_EQ(task[1].request.control().counts(), 400);
+  EXPECT_NEAR(task[2].request.control().angle(), 5 * std::numbers::pi / 180, 1e-15);
+  EXPECT_EQ(task[2].request.control().direction(), -1);
+  EXPECT_NE(refusal("control jog 2 + counts 2.5\n").find("whole number"), std::string::npos);
+  EXPECT_NE(refusal("control jog 2 + angle -3\n").find("positive angle"), std::string::npos);
+  EXPECT_NE(refusal("control jog 2 + speed 3\n").find("jog size 'speed'"), std::string::npos);
+}
+
 TEST(TaskFile, ErrorsNameTheLine) {
   EXPECT_EQ(
       refusal("\n\nmve home m\n"),

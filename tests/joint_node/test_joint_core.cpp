@@ -127,6 +127,7 @@ TEST_F(JointTest, JogMovesFourCountsAPeriod) {
   const double start = jmail_.servo_setpoint();
   smail_.set_jog_joint(4);
   smail_.set_jog_direction(-1);
+  smail_.set_jog_counts(4);  // the supervisor says how far each period
   for (int n = 0; n < 10; ++n) step(proto::RT_MANU);
   EXPECT_NEAR(jmail_.servo_setpoint() - start, -10 * 4 * resolution_, 1e-12);
   smail_.set_jog_joint(5);  // someone else's jog

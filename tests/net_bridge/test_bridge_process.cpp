@@ -185,6 +185,36 @@ TEST(BridgeProcess, OnlyTheKeysItAdmitsCommandTheArmEachAsItsRoleAllows) {
   EXPECT_NE(status.out.find("1 handshakes refused"), std::string::npos) << status.out;
 }
 
+// The operator's commands from rfms-client, in RFMS's order: a step jog before calibration
+// (MANU from IDLE, counts), calibration from MANU, a step by angle, an emergency stop by the
+// observer, a reset.
+TEST(BridgeProcess, TheOperatorJogsBeforeCalibrationCalibratesStopsAndResets) {
+  Cluster c("bridge-operator");
+  const std::string op = "--bridge " + c.bridge() + " --key " + c.key() + " ";
+  const std::string eye = "--bridge " + c.bridge() + " --key " + c.key("observer") + " ";
+  auto run = [&](const std::string& who, const std::string& what) {
+    const test::Outcome r = test::runCommand(kBin + "/rfms-client", who + what, 120);
+    EXPECT_EQ(r.code, 0) << what << ": " << r.err;
+    return r;
+  };
+  auto state = [&] { return run(eye, "status").out; };
+  run(op, "step 2 + --counts 400");
+  EXPECT_NE(state().find("state RT_MANU"), std::string::npos) << state();
+  EXPECT_NE(state().find("not calibrated"), std::string::npos);
+  const test::Outcome deg = test::runCommand(kBin + "/rfms-client", op + "step 2 + --deg 2", 60);
+  EXPECT_EQ(deg.code, 1);
+  EXPECT_NE(deg.err.find("not calibrated: jog it by counts"), std::string::npos) << deg.err;
+  run(op, "calibrate");
+  run(op, "step 3 - --deg 2");
+  EXPECT_NE(state().find("state RT_MANU"), std::string::npos) << state();
+  run(eye, "estop");  // anyone admitted may
+  const std::string stopped = state();
+  EXPECT_NE(stopped.find("state RT_EMGCY"), std::string::npos) << stopped;
+  EXPECT_NE(stopped.find("emergency: "), std::string::npos) << stopped;
+  run(op, "reset");
+  EXPECT_NE(state().find("state RT_IDLE"), std::string::npos) << state();
+}
+
 TEST(BridgeProcess, WithoutKeysItStartsOnlyWhenToldInsecureAndThenOnLoopbackOnly) {
   const fs::path dir = test::makeUniqueDir("rfms-bridge-nokeys");
   const std::string config = std::string(RFMS_SOURCE_DIR) + "/deploy/clusters/local.textproto";

@@ -200,6 +200,69 @@ TEST(Controller, EmergencyOnJointLimit) {
   expectSafeStopAndReset(h);
 }
 
+proto::TaskRequest jogRequest(int joint, int direction, int counts, double angle = 0.0) {
+  proto::TaskRequest r = test::controlRequest(proto::CC_JOG, joint, direction);
+  r.mutable_control()->set_counts(counts);
+  r.mutable_control()->set_angle(angle);
+  return r;
+}
+
+// RFMS's order, manual -> calibration -> set-point: an operator jogs a joint from IDLE, before
+// any index is known, by encoder counts; the step ends and the joint holds there; then
+// calibration starts from MANU.
+TEST(Controller, AStepJogBeforeCalibrationMovesByCountsAndHolds) {
+  Harness h(puma(), proto::ControllerSettings{});
+  h.runUntil([] { return false; }, 10);
+  const double per_count = 2.0 * std::numbers::pi / puma().joints[1].counts_per_rev;
+  EXPECT_NE(h.request(jogRequest(2, 1, 0, 0.05)).reason().find("not calibrated: jog it by counts"), std::string::npos);
+  EXPECT_NE(h.request(jogRequest(2, 1, 10, 0.05)).reason().find("counts or an angle, not both"), std::string::npos);
+  const JointVec all_before = h.arm().q();
+  const double before = all_before[1];
+  accept(h, jogRequest(2, -1, 2000));
+  ASSERT_TRUE(h.runUntil([&] { return h.supervisor().rtstate() == proto::RT_MANU; }, 10));
+  h.runUntil([] { return false; }, 2000);  // 500 periods of stepping and time to settle
+  const double moved = h.arm().q()[1] - before;
+  EXPECT_NEAR(moved, -2000 * per_count, 40 * per_count) << "moved " << moved / per_count << " counts";
+  // Held there: no further motion.
+  h.runUntil([] { return false; }, 500);
+  EXPECT_NEAR(h.arm().q()[1] - before, moved, 5 * per_count);
+  for (int i = 0; i < kJoints; ++i) {
+    if (i == 1) continue;
+    EXPECT_NEAR(h.arm().q()[i], all_before[i], 0.002) << "joint " << i + 1;
+  }
+  accept(h, test::controlRequest(proto::CC_CALIBRATE));
+  ASSERT_TRUE(h.runUntil([&] { return h.supervisor().rtstate() == proto::RT_HOLD; }, 60000));
+}
+
+// After calibration a step may be an angle; a continuous jog runs on until hold.
+TEST(Controller, AStepJogByAngleAndAContinuousJogUntilHold) {
+  Harness h(puma(), proto::ControllerSettings{});
+  calibrate(h);
+  const double step = 5.0 * std::numbers::pi / 180.0;
+  const JointVec before = h.arm().q();
+  accept(h, jogRequest(3, 1, 0, step));
+  h.runUntil([] { return false; }, 3000);
+  EXPECT_NEAR(h.arm().q()[2] - before[2], step, 0.002);
+  for (int i = 0; i < kJoints; ++i) {
+    if (i == 2) continue;
+    // Not jogged; the shoulder gives a few mrad while the forearm's weight moves over it.
+    EXPECT_NEAR(h.arm().q()[i], before[i], 0.01) << "joint " << i + 1;
+  }
+  // Continuous: still moving after the time a step of the same size would have taken.
+  const double start = h.arm().q()[2];
+  accept(h, jogRequest(3, -1, 0));
+  h.runUntil([] { return false; }, 1000);
+  const double after_1s = h.arm().q()[2];
+  h.runUntil([] { return false; }, 1000);
+  EXPECT_LT(h.arm().q()[2], after_1s - 0.01);
+  EXPECT_LT(after_1s, start - 0.01);
+  accept(h, test::controlRequest(proto::CC_HOLD));
+  h.runUntil([] { return false; }, 500);
+  const double held = h.arm().q()[2];
+  h.runUntil([] { return false; }, 1000);
+  EXPECT_NEAR(h.arm().q()[2], held, 0.002);
+}
+
 class SilentNode : public ::testing::TestWithParam<proto::Node> {};
 
 TEST_P(SilentNode, IsAnEmergencyNamingItWithinTheWatchdogPeriod) {
