@@ -4,6 +4,7 @@
 //   rfms-client jog JOINT +|-                jog on until hold or stop (MANU)
 //   rfms-client step JOINT +|- [--counts N | --deg D]   one step, then hold where it ends
 //   rfms-client calibrate | hold | free | stop | reset | power-off | estop
+//   rfms-client shell                        an operator's session (client/operator_shell.hpp)
 #include <filesystem>
 #include <iostream>
 #include <numbers>
@@ -13,6 +14,7 @@
 #include <CLI/CLI.hpp>
 
 #include "client/remote_task.hpp"
+#include "client/shell_terminal.hpp"
 #include "common/error.hpp"
 #include "common/mail_codec.hpp"
 #include "common/mail_names.hpp"
@@ -94,6 +96,7 @@ int main(int argc, char** argv) {
   step->add_option("--deg", step_deg, "the step as a joint angle, degrees (a calibrated joint)")
       ->check(CLI::Range(1e-6, 180.0))
       ->excludes(counts_opt);
+  auto* shell = app.add_subcommand("shell", "an operator's session at this terminal: commands, task lines, live state");
   auto* estop = app.add_subcommand("estop", "emergency stop: power off now, brakes on (EMGCY; reset to leave)");
   auto* calibrate = app.add_subcommand("calibrate", "find every joint's index (IDLE -> CALIB -> HOLD)");
   auto* stop = app.add_subcommand("stop", "bring the arm to rest and drop queued moves");
@@ -129,6 +132,7 @@ int main(int argc, char** argv) {
             return r.ok() ? 0 : 1;
           }
           if (status->parsed()) printStatus(client.status());
+          if (shell->parsed()) return runOperatorShell(client, options);
           // Anyone may stop or emergency-stop the arm; every other command needs a task of its own,
           // opened for the command and closed after it.
           if (stop->parsed()) client.stop();

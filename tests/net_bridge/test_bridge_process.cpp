@@ -215,6 +215,64 @@ TEST(BridgeProcess, TheOperatorJogsBeforeCalibrationCalibratesStopsAndResets) {
   EXPECT_NE(state().find("state RT_IDLE"), std::string::npos) << state();
 }
 
+// A terminal the test drives as a person would: tmux on a socket of the test's own, keys sent,
+// the screen read; killed whatever the test does.
+struct Terminal {
+  std::string socket;
+  explicit Terminal(const fs::path& dir, const std::string& command) : socket((dir / "tmux.sock").string()) {
+    const test::Outcome r =
+        test::runCommand("tmux", "-S " + socket + " new-session -d -x 120 -y 30 '" + command + "'", 10);
+    EXPECT_EQ(r.code, 0) << r.err;
+  }
+  ~Terminal() { test::runCommand("tmux", "-S " + socket + " kill-server", 10); }
+  std::string screen() const { return test::runCommand("tmux", "-S " + socket + " capture-pane -p", 10).out; }
+  void type(const std::string& line) const {
+    test::runCommand("tmux", "-S " + socket + " send-keys -l '" + line + "'", 10);
+    test::runCommand("tmux", "-S " + socket + " send-keys Enter", 10);
+  }
+  // Until the screen shows `text` (true) or `seconds` pass (false).
+  bool shows(const std::string& text, double seconds) const {
+    for (auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+         std::chrono::steady_clock::now() < until; std::this_thread::sleep_for(std::chrono::milliseconds(100)))
+      if (screen().find(text) != std::string::npos) return true;
+    return screen().find(text) != std::string::npos;
+  }
+  bool running() const { return test::runCommand("tmux", "-S " + socket + " has-session", 10).code == 0; }
+};
+
+// An operator drives the arm from rfms-client shell through a terminal: a step jog before
+// calibration, calibration, a move defined and waited for, an emergency stop, a reset, quit. The
+// status line at the top follows each step.
+TEST(BridgeProcess, AnOperatorAtTheShellJogsCalibratesMovesStopsAndResets) {
+  Cluster c("bridge-shell");
+  Terminal t(c.run, kBin + "/rfms-client --bridge " + c.bridge() + " --key " + c.key() + " shell");
+  ASSERT_TRUE(t.shows("rfms>", 20)) << t.screen();  // the screen as read has no trailing blanks
+  EXPECT_TRUE(t.shows("not calibrated", 10)) << t.screen();
+  t.type("step 2 + counts 400");
+  EXPECT_TRUE(t.shows("RFMS MANU", 20)) << t.screen();
+  t.type("calibrate");
+  ASSERT_TRUE(t.shows("RFMS HOLD  calibrated", 120)) << t.screen();
+  t.type("transform t2 trans 203.2 -126.23 203.2");
+  t.type("position home righty,down,flip T6 = t2");
+  t.type("motion mj joint 2 0.2");
+  t.type("move home mj");
+  EXPECT_TRUE(t.shows("move 1 queued", 20)) << t.screen();
+  t.type("wait");
+  EXPECT_TRUE(t.shows("every move has ended", 120)) << t.screen();
+  EXPECT_TRUE(t.shows("moves 1/1", 10)) << t.screen();
+  t.type("move nowhere mj");
+  EXPECT_TRUE(t.shows("refused: ", 20)) << t.screen();
+  t.type("estop");
+  EXPECT_TRUE(t.shows("RFMS EMGCY", 20)) << t.screen();
+  t.type("reset");
+  EXPECT_TRUE(t.shows("RFMS IDLE", 20)) << t.screen();
+  t.type("quit");
+  for (int n = 0; n < 100 && t.running(); ++n) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_FALSE(t.running());
+  RfmsClient client(quickLink(c));
+  EXPECT_EQ(client.status().task(), "");  // the shell closed its task
+}
+
 TEST(BridgeProcess, WithoutKeysItStartsOnlyWhenToldInsecureAndThenOnLoopbackOnly) {
   const fs::path dir = test::makeUniqueDir("rfms-bridge-nokeys");
   const std::string config = std::string(RFMS_SOURCE_DIR) + "/deploy/clusters/local.textproto";

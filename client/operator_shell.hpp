@@ -1,0 +1,46 @@
+// The operator's shell (rfms-client shell), its pure part: what a typed line asks for, the names
+// worth completing, and the status line. The terminal around it is client/shell_terminal.cpp.
+//
+// A line is an operator's command or any statement of a task file (docs/task-format.md):
+//   status | help | quit
+//   step J +|- [counts N | angle A]      one step of a joint, then it holds (MANU)
+//   jog J +|-                            a joint on until hold or stop
+//   calibrate | hold | free | stop | estop | reset | power-off
+//   units mm deg | transform ... | position ... | motion ... | move P M | wait
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "proto/task.pb.h"
+
+namespace rfms {
+
+struct ShellLine {
+  enum Kind { kNothing, kRequest, kWait, kStatus, kHelp, kQuit, kError } kind = kNothing;
+  proto::TaskRequest request;  // kRequest
+  std::string error;           // kError: why the line means nothing
+};
+
+class OperatorShell {
+ public:
+  // One line as typed. A `units` line changes the units of the lines after it and asks for nothing.
+  ShellLine interpret(const std::string& line);
+  // The supervisor accepted this request: its name is one to complete from now on.
+  void accepted(const proto::TaskRequest& request);
+  // Words that may complete `prefix` as word number `index` (0: the command) of a line that
+  // begins with `first`.
+  std::vector<std::string> completions(const std::string& first, int index, const std::string& prefix) const;
+
+  static const char* help();
+
+ private:
+  std::string units_ = "units mm deg";
+  std::set<std::string> transforms_, positions_, motions_;
+};
+
+// One line of state for the top of the operator's screen, at most `width` characters.
+std::string statusLine(const proto::ArmStatus& s, std::size_t width);
+
+}  // namespace rfms

@@ -1,0 +1,15 @@
+// rfms-client shell: an operator at a terminal drives the arm. Line editing, history and
+// completion of commands and defined names come from libedit; on a terminal, the top line shows
+// the controller's state, refreshed in place four times a second, also while a `wait` waits.
+#pragma once
+
+#include "client/rfms_client.hpp"
+
+namespace rfms {
+
+// Opens a task of the operator's own, reads lines until quit or end of input, closes the task.
+// `options` are the client's: the status line opens a session of its own with them. Returns 0,
+// or 1 when the task could not be opened or closed.
+int runOperatorShell(RfmsClient& client, const ClientOptions& options);
+
+}  // namespace rfms

@@ -1,0 +1,80 @@
+// What a line typed at rfms-client shell asks for, what it completes, and the status line.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "client/operator_shell.hpp"
+#include "common/mail_codec.hpp"
+#include "common/transform.hpp"
+
+namespace rfms {
+namespace {
+
+TEST(OperatorShell, OperatorWordsBecomeControlRequests) {
+  OperatorShell sh;
+  ShellLine l = sh.interpret("step 2 + counts 400");
+  ASSERT_EQ(l.kind, ShellLine::kRequest) << l.error;
+  EXPECT_EQ(l.request.control().command(), proto::CC_JOG);
+  EXPECT_EQ(l.request.control().joint(), 2);
+  EXPECT_EQ(l.request.control().counts(), 400);
+  l = sh.interpret("step 3 -");  // a step has a size: 100 counts unless told
+  EXPECT_EQ(l.request.control().counts(), 100);
+  EXPECT_EQ(l.request.control().direction(), -1);
+  l = sh.interpret("jog 1 +");  // on until hold or stop
+  EXPECT_EQ(l.request.control().counts(), 0);
+  EXPECT_EQ(sh.interpret("estop").request.control().command(), proto::CC_EMERGENCY_STOP);
+  EXPECT_EQ(sh.interpret("power-off").request.control().command(), proto::CC_POWER_OFF);
+  EXPECT_EQ(sh.interpret("calibrate").request.control().command(), proto::CC_CALIBRATE);
+  EXPECT_EQ(sh.interpret("  ").kind, ShellLine::kNothing);
+  EXPECT_EQ(sh.interpret("# a note").kind, ShellLine::kNothing);
+  EXPECT_EQ(sh.interpret("wait").kind, ShellLine::kWait);
+  EXPECT_EQ(sh.interpret("status").kind, ShellLine::kStatus);
+  EXPECT_EQ(sh.interpret("quit").kind, ShellLine::kQuit);
+}
+
+TEST(OperatorShell, TaskLinesUseTheUnitsTypedSoFarAndBadLinesSayWhy) {
+  OperatorShell sh;
+  ShellLine l = sh.interpret("transform t trans 100 0 0");
+  ASSERT_EQ(l.kind, ShellLine::kRequest);
+  Transform t;
+  ASSERT_TRUE(decode(l.request.transform().value(), t));
+  EXPECT_NEAR(t.translation().x(), 0.1, 1e-12);  // mm by default
+  EXPECT_EQ(sh.interpret("units m rad").kind, ShellLine::kNothing);
+  ASSERT_TRUE(decode(sh.interpret("transform t trans 1 0 0").request.transform().value(), t));
+  EXPECT_NEAR(t.translation().x(), 1.0, 1e-12);
+  EXPECT_NE(sh.interpret("mve a b").error.find("unknown statement 'mve'"), std::string::npos);
+  EXPECT_NE(sh.interpret("jog 2 + 40").error.find("say step"), std::string::npos);
+  EXPECT_NE(sh.interpret("step 9 +").error.find("1..6"), std::string::npos);
+  EXPECT_NE(sh.interpret("hold now").error.find("takes nothing"), std::string::npos);
+  EXPECT_EQ(sh.interpret("at 3").kind, ShellLine::kError);
+  EXPECT_EQ(sh.interpret("units cm deg").kind, ShellLine::kError);
+}
+
+TEST(OperatorShell, CompletesCommandsAndTheNamesItSawAccepted) {
+  OperatorShell sh;
+  EXPECT_EQ(sh.completions("", 0, "ca"), std::vector<std::string>{"calibrate"});
+  const auto m = sh.completions("", 0, "mo");
+  EXPECT_EQ(m.size(), 2u);  // motion, move
+  sh.accepted(sh.interpret("position home righty,down,flip T6 = t2").request);
+  sh.accepted(sh.interpret("motion mj joint 2 0.2").request);
+  EXPECT_EQ(sh.completions("move", 1, "ho"), std::vector<std::string>{"home"});
+  EXPECT_EQ(sh.completions("move", 2, "m"), std::vector<std::string>{"mj"});
+  EXPECT_TRUE(sh.completions("move", 1, "x").empty());
+}
+
+TEST(OperatorShell, TheStatusLineFitsAndNamesAnEmergency) {
+  proto::ArmStatus s;
+  s.set_rtstate(proto::RT_EMGCY);
+  s.set_reason(proto::ER_OPERATOR);
+  s.set_reason_node(proto::NODE_SUPERVISOR);
+  encode(trans(0.2032, -0.12623, 0.2032), *s.mutable_t6());
+  s.set_task("shell");
+  const std::string line = statusLine(s, 200);
+  EXPECT_NE(line.find("RFMS EMGCY"), std::string::npos) << line;
+  EXPECT_NE(line.find("T6 203.2 -126.2 203.2 mm"), std::string::npos) << line;
+  EXPECT_NE(line.find("task shell"), std::string::npos) << line;
+  EXPECT_LE(statusLine(s, 40).size(), 40u);
+}
+
+}  // namespace
+}  // namespace rfms
