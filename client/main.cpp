@@ -5,6 +5,7 @@
 //   rfms-client step JOINT +|- [--counts N | --deg D]   one step, then hold where it ends
 //   rfms-client calibrate | hold | free | stop | reset | power-off | estop
 //   rfms-client shell                        an operator's session (client/operator_shell.hpp)
+//   rfms-client watch [--rate HZ]            the controller's state, live
 #include <filesystem>
 #include <iostream>
 #include <numbers>
@@ -97,6 +98,12 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1e-6, 180.0))
       ->excludes(counts_opt);
   auto* shell = app.add_subcommand("shell", "an operator's session at this terminal: commands, task lines, live state");
+  auto* watch = app.add_subcommand("watch", "the controller's state, live: one line, refreshed in place (a line a sample when not a terminal)");
+  double watch_rate = 4.0, watch_seconds = 0.0;
+  watch->add_option("--rate", watch_rate, "samples per second")->capture_default_str()->check(CLI::Range(0.1, 50.0));
+  watch->add_option("--seconds", watch_seconds, "stop after this long (0: until interrupted)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 86400.0));
   auto* estop = app.add_subcommand("estop", "emergency stop: power off now, brakes on (EMGCY; reset to leave)");
   auto* calibrate = app.add_subcommand("calibrate", "find every joint's index (IDLE -> CALIB -> HOLD)");
   auto* stop = app.add_subcommand("stop", "bring the arm to rest and drop queued moves");
@@ -133,6 +140,7 @@ int main(int argc, char** argv) {
           }
           if (status->parsed()) printStatus(client.status());
           if (shell->parsed()) return runOperatorShell(client, options);
+          if (watch->parsed()) return watchStatus(client, watch_rate, watch_seconds);
           // Anyone may stop or emergency-stop the arm; every other command needs a task of its own,
           // opened for the command and closed after it.
           if (stop->parsed()) client.stop();

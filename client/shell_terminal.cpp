@@ -180,4 +180,24 @@ int runOperatorShell(RfmsClient& client, const ClientOptions& options) {
   return 0;
 }
 
+int watchStatus(RfmsClient& client, double rate, double seconds) {
+  const bool tty = isatty(STDOUT_FILENO);
+  int cols = 100;
+  if (winsize w{}; tty && ioctl(STDOUT_FILENO, TIOCGWINSZ, &w) == 0 && w.ws_col > 10) cols = w.ws_col;
+  const auto period = std::chrono::duration<double>(1.0 / rate);
+  const auto start = Clock::now();
+  for (auto next = start; seconds <= 0.0 || Clock::now() - start < std::chrono::duration<double>(seconds);) {
+    const std::string line = statusLine(client.status(), static_cast<std::size_t>(cols - 1));
+    if (tty)
+      std::printf("\r\033[K%s", line.c_str());
+    else
+      std::printf("%s\n", line.c_str());
+    std::fflush(stdout);
+    next += std::chrono::duration_cast<Clock::duration>(period);
+    std::this_thread::sleep_until(next);
+  }
+  if (tty) std::printf("\n");
+  return 0;
+}
+
 }  // namespace rfms

@@ -12,4 +12,8 @@ namespace rfms {
 // or 1 when the task could not be opened or closed.
 int runOperatorShell(RfmsClient& client, const ClientOptions& options);
 
+// rfms-client watch: the status line `rate` times a second, in place on a terminal, a line each
+// otherwise; for `seconds` (0: until interrupted). Returns 0.
+int watchStatus(RfmsClient& client, double rate, double seconds);
+
 }  // namespace rfms

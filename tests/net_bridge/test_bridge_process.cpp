@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -213,6 +214,10 @@ TEST(BridgeProcess, TheOperatorJogsBeforeCalibrationCalibratesStopsAndResets) {
   EXPECT_NE(stopped.find("emergency: "), std::string::npos) << stopped;
   run(op, "reset");
   EXPECT_NE(state().find("state RT_IDLE"), std::string::npos) << state();
+  // watch: a line a sample when not on a terminal, for as long as told.
+  const std::string watched = run(eye, "watch --rate 10 --seconds 0.5").out;
+  EXPECT_GE(std::count(watched.begin(), watched.end(), '\n'), 3) << watched;
+  EXPECT_NE(watched.find("RFMS IDLE  calibrated"), std::string::npos) << watched;
 }
 
 // A terminal the test drives as a person would: tmux on a socket of the test's own, keys sent,
