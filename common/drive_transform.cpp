@@ -25,4 +25,12 @@ Transform driveTransform(const Vec6& d) {
   return trans(d[0], d[1], d[2]) * rot(k, k.norm()) * rot(Axis::kZ, d[5]);
 }
 
+Vec6 driveParams(const Transform& a, const Transform& b, const Transform& tool) {
+  return driveParams(a * tool, b * tool);
+}
+
+Transform drivenT6(const Transform& a, const Vec6& d, const Transform& tool) {
+  return a * tool * driveTransform(d) * tool.inverse(Eigen::Isometry);
+}
+
 }  // namespace rfms

@@ -15,4 +15,11 @@ namespace rfms {
 Vec6 driveParams(const Transform& a, const Transform& b);
 Transform driveTransform(const Vec6& d);
 
+// The same for a move whose straight line is a tool frame's, T6 TOOL (the identity: T6's own):
+// the drive parameters from a TOOL to b TOOL, and the T6 that puts the tool frame at
+// a TOOL D(d), i.e. a TOOL D(d) TOOL^-1. The trajectory's segments and transitions and the
+// supervisor's reach check of a Cartesian move both go through these, so they agree on the line.
+Vec6 driveParams(const Transform& a, const Transform& b, const Transform& tool);
+Transform drivenT6(const Transform& a, const Vec6& d, const Transform& tool);
+
 }  // namespace rfms

@@ -103,11 +103,13 @@ std::string SupervisorCore::acceptMove(const proto::Move& move, std::uint64_t& i
     return "position '" + move.position() + "' cannot be reached in configuration " + config.toString() + ": " +
            describe(end.status);
   if (motion.cartesian) {
-    const Vec6 d = driveParams(from.pose, target);
+    // The line the trajectory will drive: the tool frame's, when the position names a tool.
+    const Transform tool = world_.tool(p);
+    const Vec6 d = driveParams(from.pose, target, tool);
     JointVec near = from.q;
     for (int n = 1; n < config_.path_check_samples; ++n) {
       const double r = static_cast<double>(n) / config_.path_check_samples;
-      const IkSolution s = ik_.solveSerial(from.pose * driveTransform(r * d), config, near);
+      const IkSolution s = ik_.solveSerial(drivenT6(from.pose, r * d, tool), config, near);
       if (!usable(s.status))
         return "the straight line to '" + move.position() + "' leaves the workspace " +
                std::to_string(static_cast<int>(100 * r)) + "% of the way: " + describe(s.status);

@@ -101,13 +101,13 @@ bool TrajectoryGenerator::target(const Active& m, Frame& out) const {
 }
 
 Vec6 TrajectoryGenerator::params(bool cartesian, const Frame& from, const Frame& to, const Transform& tool) const {
-  return cartesian ? driveParams(from.pose * tool, to.pose * tool) : Vec6(to.q - from.q);
+  return cartesian ? driveParams(from.pose, to.pose, tool) : Vec6(to.q - from.q);
 }
 
 bool TrajectoryGenerator::at(bool cartesian, const Frame& ref, const Vec6& p, const ArmConfig& config,
                              const Transform& tool, Frame& out) const {
   if (cartesian) {
-    out.pose = ref.pose * tool * driveTransform(p) * tool.inverse(Eigen::Isometry);
+    out.pose = drivenT6(ref.pose, p, tool);
     const IkSolution s = ik_.solveSerial(out.pose, config, q_);
     out.q = s.q;
     return usable(s.status);

@@ -37,6 +37,25 @@ TEST(DriveTransform, PositionMovesOnAStraightLineAndTheApproachTiltsAboutAFixedA
   }
 }
 
+TEST(DriveTransform, WithAToolTheToolFrameGoesStraightFromEndToEnd) {
+  std::mt19937_64 rng(62);
+  for (int n = 0; n < 200; ++n) {
+    const Transform a = randomPose(rng), b = randomPose(rng), tool = randomPose(rng);
+    const Vec6 d = driveParams(a, b, tool);
+    EXPECT_TRUE(drivenT6(a, Vec6::Zero(), tool).isApprox(a, 1e-12));
+    EXPECT_TRUE(drivenT6(a, d, tool).isApprox(b, 1e-12));
+    const Vec3 from = (a * tool).translation(), to = (b * tool).translation();
+    for (double r = 0.25; r < 1.0; r += 0.25) {
+      const Vec3 tip = (drivenT6(a, r * d, tool) * tool).translation();
+      EXPECT_LT((tip - from).cross(to - from).norm(), 1e-12 * std::max(1.0, (to - from).norm()));
+    }
+  }
+  // Without a tool it is T6's own line.
+  const Transform a = randomPose(rng), b = randomPose(rng);
+  EXPECT_TRUE(drivenT6(a, 0.5 * driveParams(a, b, Transform::Identity()), Transform::Identity())
+                  .isApprox(a * driveTransform(0.5 * driveParams(a, b)), 1e-15));
+}
+
 TEST(DriveTransform, SeenFromAnyPointOfTheLineTheMotionIsAgainADriveMotion) {
   // What makes Paul's transitions continuous: relative to a point B' on the segment, the rest of
   // the segment is D(lambda d') for a fixed d', linear in time.
