@@ -45,7 +45,9 @@ struct TaskState {
   std::deque<rfms_trsf> transforms;
   std::map<std::string, rfms_trsf*> transform_by_name;
   std::deque<rfms_pst> positions;
+  std::map<std::string, rfms_pst*> position_by_name;
   std::deque<rfms_mot> motions;
+  std::map<std::string, rfms_mot*> motion_by_name;
   std::vector<long> moves;
   int refusals = 0;
   std::string last_refusal;
@@ -87,14 +89,20 @@ bool attempt(const std::string& what, F&& f) {
 
 std::string nameOf(const char* name) { return name == nullptr ? std::string() : std::string(name); }
 
+// The handle of the name: the one made before if there is one (a name defined again, a program
+// that defines in a loop), so that the handles stay as many as the names.
+template <typename Handle>
+Handle* handleFor(std::deque<Handle>& store, std::map<std::string, Handle*>& by_name, const std::string& name) {
+  const auto it = by_name.find(name);
+  if (it != by_name.end()) return it->second;
+  store.push_back(Handle{name});
+  return by_name[name] = &store.back();
+}
+
 TRSF* defineTransform(const char* name, const rfms::Transform& value) {
   const std::string n = nameOf(name);
   if (!attempt("transform '" + n + "'", [&](RfmsClient& c) { c.transform(n, value); })) return nullptr;
-  TaskState& s = state();
-  const auto it = s.transform_by_name.find(n);
-  if (it != s.transform_by_name.end()) return it->second;  // redefined: the same handle
-  s.transforms.push_back(rfms_trsf{n});
-  return s.transform_by_name[n] = &s.transforms.back();
+  return handleFor(state().transforms, state().transform_by_name, n);
 }
 
 // The shortest decimal that reads back as the same double, in the characters a name may hold.
@@ -192,8 +200,7 @@ PST* makepst(const char* name, int arm, int elbow, int wrist, ...) {
   }
   const rfms::ArmConfig config{.righty = arm == RIGHT, .up = elbow == UP, .flip = wrist == FLIP};
   if (!attempt(what, [&](RfmsClient& c) { c.position(n, config, lhs, rhs, tool); })) return nullptr;
-  state().positions.push_back(rfms_pst{n});
-  return &state().positions.back();
+  return handleFor(state().positions, state().position_by_name, n);
 }
 
 MOT* makemot(double segment, double accel, int mode, int compliance) {
@@ -216,8 +223,7 @@ MOT* makemot(double segment, double accel, int mode, int compliance) {
                  static_cast<std::uint32_t>(compliance));
       }))
     return nullptr;
-  s.motions.push_back(rfms_mot{n});
-  return &s.motions.back();
+  return handleFor(s.motions, s.motion_by_name, n);
 }
 
 long move(PST* position, MOT* motion) {

@@ -150,6 +150,8 @@ TEST(BridgeProcess, TheManualsPumataskCompiledAsCRunsOnAPacedCluster) {
   ASSERT_NE(p, nullptr) << rfms_last_refusal();
   MOT* m = makemot(1.5, 0.2, JNT, 0);
   ASSERT_NE(m, nullptr) << rfms_last_refusal();
+  EXPECT_EQ(makemot(1.5, 0.2, JNT, 0), m);  // the same record, the same handle
+  EXPECT_EQ(makepst("p_low", RIGHT, DOWN, FLIP, low, EQ, t6, TL, t6), p);
   EXPECT_EQ(waitmove(move(p, m)), 0) << rfms_last_refusal();
   EXPECT_EQ(gentr_trsl("far", 5000, 0, 0), gentr_trsl("far", 5000, 0, 0));  // defining is not reaching
   PST* far = makepst("p_far", RIGHT, DOWN, FLIP, t6, EQ, gentr_trsl("far", 5000, 0, 0), TL, t6);
