@@ -6,6 +6,7 @@
 //   rfms-client calibrate | hold | free | stop | reset | power-off | estop
 //   rfms-client shell                        an operator's session (client/operator_shell.hpp)
 //   rfms-client watch [--rate HZ]            the controller's state, live
+//   rfms-client watch SIGNAL... [--rate HZ]  named signals sampled by the controller (debug())
 #include <filesystem>
 #include <iostream>
 #include <numbers>
@@ -98,9 +99,17 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1e-6, 180.0))
       ->excludes(counts_opt);
   auto* shell = app.add_subcommand("shell", "an operator's session at this terminal: commands, task lines, live state");
-  auto* watch = app.add_subcommand("watch", "the controller's state, live: one line, refreshed in place (a line a sample when not a terminal)");
+  auto* watch = app.add_subcommand(
+      "watch",
+      "the controller's state, live: one line, refreshed in place (a line a sample when not a terminal); with "
+      "SIGNALs, those signals as the controller samples them, a line a sample");
   double watch_rate = 4.0, watch_seconds = 0.0;
-  watch->add_option("--rate", watch_rate, "samples per second")->capture_default_str()->check(CLI::Range(0.1, 50.0));
+  std::vector<std::string> watch_signals;
+  watch->add_option("signals", watch_signals,
+                    "signals of the mailboxes, named as run-log exports name them: jmail.3.angle smail.t6.m[3] ...");
+  watch->add_option("--rate", watch_rate, "samples per second (up to 50 for the state, the sample rate for signals)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.1, 2000.0));
   watch->add_option("--seconds", watch_seconds, "stop after this long (0: until interrupted)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 86400.0));
@@ -140,6 +149,9 @@ int main(int argc, char** argv) {
           }
           if (status->parsed()) printStatus(client.status());
           if (shell->parsed()) return runOperatorShell(client, options);
+          if (watch->parsed() && !watch_signals.empty())
+            return watchSignals(options, watch_signals, watch_rate, watch_seconds);
+          if (watch->parsed() && watch_rate > 50.0) throw ConfigError("watch: the state is shown at most 50 times a second");
           if (watch->parsed()) return watchStatus(client, watch_rate, watch_seconds);
           // Anyone may stop or emergency-stop the arm; every other command needs a task of its own,
           // opened for the command and closed after it.

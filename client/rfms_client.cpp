@@ -68,8 +68,9 @@ void RfmsClient::position(const std::string& name, const ArmConfig& config, cons
   require(r, "position '" + name + "'");
 }
 
-void RfmsClient::motion(const std::string& name, double segment_s, double accel_s, Mode mode,
-                        std::uint32_t compliance) {
+namespace {
+proto::TaskRequest motionRequest(const std::string& name, double segment_s, double accel_s, RfmsClient::Mode mode,
+                                 std::uint32_t compliance, bool track) {
   proto::TaskRequest r;
   auto* m = r.mutable_motion();
   m->set_name(name);
@@ -77,7 +78,19 @@ void RfmsClient::motion(const std::string& name, double segment_s, double accel_
   m->set_accel_s(accel_s);
   m->set_mode(static_cast<proto::MotionMode>(mode));
   m->set_compliance(compliance);
-  require(r, "motion '" + name + "'");
+  m->set_track(track);
+  return r;
+}
+}  // namespace
+
+void RfmsClient::motion(const std::string& name, double segment_s, double accel_s, Mode mode,
+                        std::uint32_t compliance) {
+  require(motionRequest(name, segment_s, accel_s, mode, compliance, false), "motion '" + name + "'");
+}
+
+void RfmsClient::trackingMotion(const std::string& name, double segment_s, double accel_s, Mode mode,
+                                std::uint32_t compliance) {
+  require(motionRequest(name, segment_s, accel_s, mode, compliance, true), "motion '" + name + "'");
 }
 
 std::uint64_t RfmsClient::move(const std::string& position, const std::string& motion) {
@@ -145,6 +158,14 @@ void RfmsClient::jogCounts(int joint, int direction, int counts) { control(proto
 void RfmsClient::jogAngle(int joint, int direction, double angle) {
   control(proto::CC_JOG, joint, direction, 0, angle);
 }
+void RfmsClient::watch(const std::vector<std::string>& signals, double rate_hz) {
+  proto::TaskRequest r;
+  for (const std::string& name : signals) r.mutable_watch()->add_signals(name);
+  r.mutable_watch()->set_rate_hz(rate_hz);
+  require(r, signals.empty() ? std::string("the end of the watch") : "a watch of " + std::to_string(signals.size()) +
+                                                                      " signal(s) at " + std::to_string(rate_hz) + " Hz");
+}
+
 void RfmsClient::stop() { control(proto::CC_STOP); }
 void RfmsClient::reset() { control(proto::CC_RESET); }
 void RfmsClient::powerOff() { control(proto::CC_POWER_OFF); }

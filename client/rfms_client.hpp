@@ -73,6 +73,11 @@ class RfmsClient {
   void position(const std::string& name, const ArmConfig& config, const std::vector<std::string>& lhs,
                 const std::vector<std::string>& rhs, const std::string& tool = "");
   void motion(const std::string& name, double segment_s, double accel_s, Mode mode, std::uint32_t compliance = 0);
+  // A tracking motion: a move with it reaches its position as any move does, then keeps following
+  // it as its transforms are updated (a conveyor, a camera) until stop() or the next move, and
+  // only then completes.
+  void trackingMotion(const std::string& name, double segment_s, double accel_s, Mode mode,
+                      std::uint32_t compliance = 0);
   // Queues a move; returns its handle.
   std::uint64_t move(const std::string& position, const std::string& motion);
   // Until the move has ended; throws MoveFailed if it was aborted or timeout_s passed.
@@ -80,6 +85,11 @@ class RfmsClient {
   // Until every move accepted so far has ended.
   void waitAll(double timeout_s = 600.0);
   proto::ArmStatus status();
+  // debug(): from now on the controller samples these signals (docs/run-logs.md names them:
+  // "jmail.3.angle", "smail.t6.m[3]", ...) at rate_hz and sends the samples with this session's
+  // status answers (ArmStatus.samples), which status() then drains. No signals: stop watching.
+  // SignalWatcher (signal_watcher.hpp) does this on a session of its own and calls back.
+  void watch(const std::vector<std::string>& signals, double rate_hz);
 
   void calibrate();  // and wait until every joint has found its index
   void hold();

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "client/operator_shell.hpp"
+#include "client/signal_watcher.hpp"
 
 namespace rfms {
 
@@ -197,6 +198,30 @@ int watchStatus(RfmsClient& client, double rate, double seconds) {
     std::this_thread::sleep_until(next);
   }
   if (tty) std::printf("\n");
+  return 0;
+}
+
+int watchSignals(const ClientOptions& options, const std::vector<std::string>& signals, double rate, double seconds) {
+  std::printf("# time_s period");
+  for (const std::string& name : signals) std::printf(" %s", name.c_str());
+  std::printf("\n");
+  std::fflush(stdout);
+  SignalWatcher watcher(options, signals, rate, [](const WatchedSample& s) {
+    std::printf("%.3f %llu", s.time_s, static_cast<unsigned long long>(s.period));
+    for (double v : s.values) std::printf(" %.9g", v);
+    std::printf("\n");
+    std::fflush(stdout);
+  });
+  const auto start = Clock::now();
+  while ((seconds <= 0.0 || Clock::now() - start < std::chrono::duration<double>(seconds)) && watcher.error().empty())
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  if (!watcher.error().empty()) {
+    std::cerr << "rfms-client watch: " << watcher.error() << "\n";
+    return 1;
+  }
+  std::fprintf(stderr, "rfms-client watch: %llu samples at %.4g Hz, %llu dropped by the controller\n",
+               static_cast<unsigned long long>(watcher.received()), watcher.rateHz(),
+               static_cast<unsigned long long>(watcher.dropped()));
   return 0;
 }
 

@@ -175,6 +175,19 @@ void checkControllerSettings(const proto::ControllerSettings& s, const std::stri
     if (!(std::abs(q) <= 2.0 * M_PI)) fail("park_rad", "angles must be within -2 pi .. 2 pi rad, got " + numberText(q));
   if (!(s.power_up_error_rad() >= 0.0 && s.power_up_error_rad() <= 0.2))
     fail("power_up_error_rad", "must be within 0 .. 0.2 rad, got " + numberText(s.power_up_error_rad()));
+  const proto::TrackingSettings& t = s.tracking();
+  const auto range = [&](const std::string& field, double value, double lo, double hi, const char* unit) {
+    if (!(value >= lo && value <= hi))
+      fail("tracking." + field, "must be within " + numberText(lo) + " .. " + numberText(hi) + " " + unit + ", got " +
+                                    numberText(value));
+  };
+  range("joint_accel_deg_s2", t.joint_accel_deg_s2(), 1.0, 1e5, "deg/s^2");
+  range("wrist_speed_mm_s", t.wrist_speed_mm_s(), 1.0, 1e4, "mm/s");
+  range("wrist_accel_mm_s2", t.wrist_accel_mm_s2(), 1.0, 1e6, "mm/s^2");
+  range("turn_speed_deg_s", t.turn_speed_deg_s(), 1.0, 1e4, "deg/s");
+  range("turn_accel_deg_s2", t.turn_accel_deg_s2(), 1.0, 1e6, "deg/s^2");
+  range("history_ms", t.history_ms(), 10.0, 1e4, "ms");
+  range("max_lead_ms", t.max_lead_ms(), 0.0, 1e3, "ms");
   const proto::LogSettings& log = s.log();
   if (!(log.ring_s() >= 0.5 && log.ring_s() <= 60.0))
     fail("log.ring_s", "must be within 0.5 .. 60 s, got " + numberText(log.ring_s()));

@@ -164,10 +164,17 @@ std::vector<TaskStatement> parseTaskFile(const std::string& text, const std::str
       m->set_mode(mode == "joint" ? proto::MM_JOINT : proto::MM_CARTESIAN);
       m->set_segment_s(p.number("segment time (s)"));
       m->set_accel_s(p.number("acceleration time (s)"));
-      std::string w;
-      if (p.word(w)) {
-        if (w != "compliance") p.fail("expected 'compliance' or the end of the line, got '" + w + "'");
-        m->set_compliance(complianceBits(p, p.need("compliance directions")));
+      // Then, in either order, "compliance DIRS" and "track", each at most once.
+      bool compliance = false;
+      for (std::string w; p.word(w);) {
+        if (w == "compliance" && !compliance) {
+          compliance = true;
+          m->set_compliance(complianceBits(p, p.need("compliance directions")));
+        } else if (w == "track" && !m->track()) {
+          m->set_track(true);
+        } else {
+          p.fail("expected 'compliance', 'track' or the end of the line, got '" + w + "'");
+        }
       }
     } else if (keyword == "move") {
       auto* m = st.request.mutable_move();

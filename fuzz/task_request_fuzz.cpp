@@ -27,7 +27,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       rfms::SupervisorInbox in;
       rfms::SupervisorOutbox out;
       core.step(k, in, out);
-      desk.observe(out);
+      desk.observe(k, in, out);
+      rfms::proto::ArmStatus status;
+      desk.watchStatus(r.session(), k, status);
     }
     at += n;
   }

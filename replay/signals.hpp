@@ -1,9 +1,6 @@
 // Signals of a run log as columns against time, for `rfms-replay export` and `plot`. A signal
-// names a field of a mailbox: `<mailbox>.<field>` for the supervisor's and the arm's mail
-// (smail, mmail, parcel, sensors), `<mailbox>.<joint>.<field>` for the joints' (jmail, torque);
-// nested fields with dots, repeated ones with [i]:
+// names a field of a mailbox, as common/mail_signal.hpp defines:
 //   jmail.3.angle   jmail.3.servo_setpoint   torque.2.torque   smail.rtstate   sensors.encoder[0]
-//   smail.t6.m[3]   smail.desired_acceleration[1]
 #pragma once
 
 #include <string>

@@ -39,8 +39,9 @@ std::string RemoteDesk::arbitrate(const proto::TaskRequest& r, std::uint64_t ses
   if (r.oversize_bytes() > 0)
     return "a request of " + std::to_string(r.oversize_bytes()) +
            " bytes is larger than the bridge passes on (bridge_max_request)";
-  if (remote && r.role() != proto::CR_OPERATOR && !stops)
-    return "this client's key is an observer's: it may ask for status and stop the arm, nothing more";
+  const bool watches = r.body_case() == proto::TaskRequest::kWatch;
+  if (remote && r.role() != proto::CR_OPERATOR && !stops && !watches)
+    return "this client's key is an observer's: it may ask for status, watch signals and stop the arm, nothing more";
   const bool own_task = task_owner_ != 0 && task_owner_ == session;
   switch (r.body_case()) {
     case proto::TaskRequest::kBegin:
@@ -112,6 +113,11 @@ proto::TaskReply RemoteDesk::accept(const proto::TaskRequest& request, Superviso
   } else if (const std::string over = quotaRefusal(request, core.world()); !over.empty()) {
     reply.set_id(request.id());
     reply.set_reason(over);
+  } else if (request.body_case() == proto::TaskRequest::kWatch) {
+    reply.set_id(request.id());
+    const std::string refusal = watch(request.watch(), session, k);
+    reply.set_accepted(refusal.empty());
+    reply.set_reason(refusal);
   } else if (request.body_case() == proto::TaskRequest::kBegin) {
     reply.set_id(request.id());
     reply.set_accepted(true);
@@ -140,7 +146,37 @@ proto::TaskReply RemoteDesk::accept(const proto::TaskRequest& request, Superviso
   return reply;
 }
 
-void RemoteDesk::observe(const SupervisorOutbox& out) {
+std::string RemoteDesk::watch(const proto::Watch& w, std::uint64_t session, std::uint64_t k) {
+  if (session == 0) return "signals are watched by remote clients; a task script has the run log";
+  endIdleWatches(k);
+  if (w.signals_size() == 0) {  // the end of this session's watch
+    watches_.erase(session);
+    return "";
+  }
+  if (watches_.size() >= kMaxWatches && !watches_.contains(session))
+    return std::to_string(kMaxWatches) + " clients are watching signals already: try again when one stops";
+  std::string why;
+  std::optional<SignalWatch> made = SignalWatch::make(w, config_.dt, why);
+  if (!made) return why;
+  watches_.insert_or_assign(session, Watching{std::move(*made), k});
+  return "";
+}
+
+void RemoteDesk::endIdleWatches(std::uint64_t k) {
+  const auto idle = static_cast<std::uint64_t>(kWatchIdle / config_.dt);
+  std::erase_if(watches_, [&](const auto& w) { return k > w.second.drained_k + idle; });
+}
+
+void RemoteDesk::watchStatus(std::uint64_t session, std::uint64_t k, proto::ArmStatus& s) {
+  endIdleWatches(k);
+  const auto it = watches_.find(session);
+  if (it == watches_.end()) return;
+  it->second.watch.drain(s);
+  it->second.drained_k = k;
+}
+
+void RemoteDesk::observe(std::uint64_t k, const SupervisorInbox& in, const SupervisorOutbox& out) {
+  for (auto& [session, w] : watches_) w.watch.sample(k, in, out);
   for (int i = 0; i < out.event_count; ++i) {
     const SupervisorEvent& e = out.events[static_cast<std::size_t>(i)];
     if (e.kind != SupervisorEvent::kMoveCompleted && e.kind != SupervisorEvent::kMoveAborted) continue;

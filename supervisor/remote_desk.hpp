@@ -14,7 +14,11 @@
 // idle task can be taken over by a new BeginTask (its client may have died).
 //
 // Roles: an observer's key (the bridge stamps each request with its key's role) may only ask for
-// status and stop the arm; an operator's may do everything above.
+// status, watch signals and stop the arm; an operator's may do everything above.
+//
+// Watches (debug()): a client's Watch request makes a SignalWatch that the period samples and its
+// status answers drain; at most kMaxWatches clients watch at once, and a watch no status request
+// has drained for kWatchIdle seconds ends.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +27,7 @@
 #include <unordered_map>
 
 #include "proto/task.pb.h"
+#include "supervisor/signal_watch.hpp"
 #include "supervisor/supervisor_core.hpp"
 
 namespace rfms {
@@ -36,15 +41,20 @@ class RemoteDesk {
   // must know to re-run the core with exactly the requests it saw).
   proto::TaskReply accept(const proto::TaskRequest& request, SupervisorCore& core, std::uint64_t k,
                           bool* reached_core = nullptr);
-  // After step k: which moves ended.
-  void observe(const SupervisorOutbox& out);
+  // After step k: which moves ended, and the watched signals' samples. Real-time safe.
+  void observe(std::uint64_t k, const SupervisorInbox& in, const SupervisorOutbox& out);
   void status(const SupervisorCore& core, std::uint64_t k, proto::ArmStatus& s) const;
+  // A status answer for `session`: its watch's signals and the samples since the last one.
+  void watchStatus(std::uint64_t session, std::uint64_t k, proto::ArmStatus& s);
+  std::size_t watches() const { return watches_.size(); }
 
   std::uint64_t sessions() const { return sessions_.size(); }
   // Clients remembered at once. Beyond it the longest idle one (not the task's owner) is
   // forgotten: if it ever comes back, its next request is refused as skipping ahead, and its
   // library starts a new session.
   static constexpr std::size_t kMaxSessions = 4096;
+  static constexpr std::size_t kMaxWatches = 16;
+  static constexpr double kWatchIdle = 10.0;  // s
 
  private:
   struct Session {
@@ -58,6 +68,8 @@ class RemoteDesk {
   // Why `request` may not create the name it defines (its key's quota is spent), or "".
   std::string quotaRefusal(const proto::TaskRequest& request, const WorldModel& world) const;
   bool taskBusy() const { return last_move_id_ > ended_through_; }
+  std::string watch(const proto::Watch& w, std::uint64_t session, std::uint64_t k);
+  void endIdleWatches(std::uint64_t k);
 
   const RobotModel& model_;
   SupervisorConfig config_;
@@ -69,6 +81,11 @@ class RemoteDesk {
   std::string task_name_;
   std::uint64_t last_move_id_ = 0, ended_through_ = 0;
   std::deque<proto::MoveOutcome> recent_;
+  struct Watching {
+    SignalWatch watch;
+    std::uint64_t drained_k = 0;  // the period of its last status answer
+  };
+  std::unordered_map<std::uint64_t, Watching> watches_;  // by session
   static constexpr std::size_t kRecent = 64;
 };
 

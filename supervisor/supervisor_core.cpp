@@ -19,6 +19,12 @@ SupervisorConfig supervisorConfigFor(const proto::ControllerSettings& s) {
   c.log_required = s.log().required();
   c.max_names = s.max_names();
   c.max_names_per_key = s.max_names_per_key();
+  c.tracking = s.tracking();
+  c.frames.history = s.tracking().history_ms() * 1e-3;
+  c.frames.max_lead = s.tracking().max_lead_ms() * 1e-3;
+  // A setpoint computed now is used by the joints one update later, and the arm's sensors report a
+  // period after that: a moving frame is carried on by as much.
+  c.frames.delay = (c.update_periods + 1) * c.dt;
   return c;
 }
 
@@ -34,7 +40,8 @@ constexpr double kMaxJogAngle = std::numbers::pi;
 }  // namespace
 
 SupervisorCore::SupervisorCore(const RobotModel& model, const SupervisorConfig& config)
-    : model_(model), config_(config), ik_(model), world_(config.max_names), trajectory_(model, world_) {
+    : model_(model), config_(config), ik_(model), world_(config.max_names, config.frames),
+      trajectory_(model, world_, setpointLimits(model, config.tracking), config.tracking.filter()) {
   trajectory_.reset(JointVec::Zero());
 }
 
@@ -57,6 +64,7 @@ proto::TaskReply SupervisorCore::handle(const proto::TaskRequest& request) {
     case proto::TaskRequest::kControl: reason = control(request.control()); break;
     case proto::TaskRequest::kBegin:
     case proto::TaskRequest::kEnd: reason = "tasks are opened and closed by remote clients"; break;
+    case proto::TaskRequest::kWatch: reason = "signals are watched by remote clients; a task script has the run log"; break;
     case proto::TaskRequest::BODY_NOT_SET: reason = "empty request"; break;
   }
   reply.set_accepted(reason.empty());
@@ -292,6 +300,7 @@ void SupervisorCore::forwardEvents(std::uint64_t k, TrajectoryEvents& events, Su
 
 void SupervisorCore::step(std::uint64_t k, const SupervisorInbox& in, SupervisorOutbox& out) {
   out.event_count = 0;
+  world_.setClock(static_cast<double>(k) * config_.dt);
   collect(k, in);
 
   if (state_ != proto::RT_EMGCY) {

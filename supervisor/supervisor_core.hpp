@@ -37,6 +37,8 @@ struct SupervisorConfig {
   std::size_t max_names = 1024; // controller.max_names: named objects of each kind
   std::size_t max_names_per_key = 256;  // controller.max_names_per_key: names one client key may create
   int jog_counts = 4;  // encoder counts a jogged joint's setpoint moves per period in MANU (RFMS: 4)
+  proto::TrackingSettings tracking;  // the setpoint filter's limits (with the model's joint speeds)
+  FrameTracking frames;                // how moving frames are carried on
 };
 
 SupervisorConfig supervisorConfigFor(const proto::ControllerSettings& s);

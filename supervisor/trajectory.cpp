@@ -12,13 +12,18 @@ constexpr double kTimeEps = 1e-12;  // s: times closer than this are equal
 }
 
 TrajectoryGenerator::TrajectoryGenerator(const RobotModel& model, const WorldModel& world)
-    : model_(model), world_(world), ik_(model) {}
+    : TrajectoryGenerator(model, world, setpointLimits(model, proto::TrackingSettings{}), true) {}
+
+TrajectoryGenerator::TrajectoryGenerator(const RobotModel& model, const WorldModel& world,
+                                         const SetpointLimits& limits, bool filter)
+    : model_(model), world_(world), ik_(model), filter_(model, limits, filter) {}
 
 void TrajectoryGenerator::reset(const JointVec& q) {
   phase_ = Phase::kRest;
   state_ = proto::TS_S0;
   q_ = q;
-  pose_ = forwardKinematics(model_, q);
+  pose_ = out_pose_ = forwardKinematics(model_, q);
+  filter_.reset(q);
   rest_config_ = ik_.configOf(q);
   head_ = count_ = 0;
   stop_requested_ = fixed_stop_ = false;
@@ -46,7 +51,7 @@ void TrajectoryGenerator::dropQueue(TrajectoryEvents& events) {
 
 ArmConfig TrajectoryGenerator::config() const {
   if (phase_ == Phase::kRest) return rest_config_;
-  return cur_.motion.cartesian ? cur_.config : ik_.configOf(q_);
+  return cur_.motion.cartesian ? cur_.config : ik_.configOf(filter_.q());
 }
 
 QueueEnd TrajectoryGenerator::queueEnd() const {
@@ -148,7 +153,8 @@ void TrajectoryGenerator::stop(TrajectoryEvents& events) {
     case Phase::kStraight: beginStop(s_); break;
     case Phase::kStart:
     case Phase::kBlend: stop_requested_ = true; break;  // stop once on the straight part
-    case Phase::kStop:
+    case Phase::kTrack:  // the reference stands still; the filter brakes
+    case Phase::kStop: stop_requested_ = true; break;  // a tracking motion must not start tracking
     case Phase::kRest: break;
   }
 }
@@ -160,10 +166,21 @@ void TrajectoryGenerator::abort(TrajectoryEvents& events) {
   phase_ = Phase::kRest;
   state_ = proto::TS_S0;
   stop_requested_ = fixed_stop_ = false;
+  // Where the setpoint was is where the brakes hold the arm.
+  q_ = filter_.q();
+  pose_ = out_pose_;
+  filter_.reset(q_);
   rest_config_ = ik_.configOf(q_);
 }
 
 bool TrajectoryGenerator::update(double h, TrajectoryEvents& events) {
+  if (!advance(h, events)) return false;
+  filter_.update(q_, h);
+  out_pose_ = filter_.onReference() ? pose_ : forwardKinematics(model_, filter_.q());
+  return true;
+}
+
+bool TrajectoryGenerator::advance(double h, TrajectoryEvents& events) {
   double carry = h;
   // Each pass consumes the time left in one phase; a short update crosses at most a few phases.
   for (int pass = 0; pass < 8; ++pass) {
@@ -235,6 +252,10 @@ bool TrajectoryGenerator::update(double h, TrajectoryEvents& events) {
           cur_.tau_in = tau;
           s_ = tau;
           phase_ = Phase::kStraight;
+        } else if (cur_.motion.track && !fixed_stop_) {
+          pose_ = ref.pose;  // at the target: from now on, follow it
+          q_ = ref.q;
+          phase_ = Phase::kTrack;
         } else {
           events.add(fixed_stop_ ? TrajectoryEvent::kAborted : TrajectoryEvent::kCompleted, cur_.spec.id);
           pose_ = ref.pose;
@@ -245,6 +266,22 @@ bool TrajectoryGenerator::update(double h, TrajectoryEvents& events) {
         }
         if (carry <= kTimeEps) return true;
         continue;
+      }
+      case Phase::kTrack: {
+        // Ends when stopped or replaced: a next move starts from the reference as from rest (the
+        // filter takes up the difference in velocity).
+        if (stop_requested_ || count_ > 0) {
+          events.add(TrajectoryEvent::kCompleted, cur_.spec.id);
+          rest_config_ = cur_.config;
+          phase_ = Phase::kRest;
+          continue;
+        }
+        Frame out;
+        if (!target(cur_, out)) return false;
+        pose_ = out.pose;
+        q_ = out.q;
+        state_ = proto::TS_TRACK;
+        return true;
       }
       case Phase::kStraight: {
         s_ += carry;

@@ -10,7 +10,14 @@
 // the transition. A motion from rest is the same transition with dB = 0; the final stop is one
 // with dC = 0 (state S5). Targets are re-solved at every update, so a transform updated while the
 // arm moves moves the target. A Cartesian move keeps the arm's configuration (a straight line
-// cannot change it without crossing a singularity); a joint move ends in its position's.
+// cannot change it without crossing a singularity); a joint move ends in its position's. A
+// tracking motion, once at its target, keeps servoing to it (state TS_TRACK) until a stop or the
+// next move, which starts from there as from rest.
+//
+// All of this is the reference. What the joints receive is the reference after the setpoint
+// filter (setpoint_filter.hpp), so that no change of a target — a transform redefined mid-move, a
+// move that starts from a moving arm — makes the setpoint jump: pose(), q() and config() are the
+// filtered setpoint.
 //
 // update() is real-time safe: the queue is a fixed ring, nothing allocates, nothing throws.
 #pragma once
@@ -20,6 +27,7 @@
 
 #include "common/ik_puma.hpp"
 #include "proto/mailboxes.pb.h"
+#include "supervisor/setpoint_filter.hpp"
 #include "supervisor/world_model.hpp"
 
 namespace rfms {
@@ -58,7 +66,9 @@ class TrajectoryGenerator {
  public:
   static constexpr int kQueueCapacity = 64;
 
+  // The filter's limits for `model` under default settings (rfms::setpointLimits).
   TrajectoryGenerator(const RobotModel& model, const WorldModel& world);
+  TrajectoryGenerator(const RobotModel& model, const WorldModel& world, const SetpointLimits& limits, bool filter);
 
   // At rest at joint angles q (S0), nothing queued.
   void reset(const JointVec& q);
@@ -76,11 +86,18 @@ class TrajectoryGenerator {
   bool update(double h, TrajectoryEvents& events);
 
   proto::TrajState state() const { return state_; }
-  const Transform& pose() const { return pose_; }
-  const JointVec& q() const { return q_; }
+  // The setpoint: the reference after the filter.
+  const Transform& pose() const { return out_pose_; }
+  const JointVec& q() const { return filter_.q(); }
   ArmConfig config() const;
+  // The reference, before the filter.
+  const Transform& referencePose() const { return pose_; }
+  const JointVec& referenceQ() const { return q_; }
+  const SetpointFilter& filter() const { return filter_; }
   std::uint32_t compliance() const { return phase_ == Phase::kRest ? 0u : cur_.motion.compliance; }
-  bool atRest() const { return phase_ == Phase::kRest; }
+  // Nothing to do and the setpoint standing on the reference.
+  bool atRest() const { return phase_ == Phase::kRest && filter_.settled(); }
+  bool tracking() const { return phase_ == Phase::kTrack; }
   std::uint64_t currentMove() const { return phase_ == Phase::kRest ? 0 : cur_.spec.id; }
   // The current segment: where its straight part starts (the via point it came from), where it
   // goes now, and its mode (for path-accuracy reports).
@@ -91,7 +108,7 @@ class TrajectoryGenerator {
   Transform segmentTool() const { return phase_ == Phase::kRest ? Transform::Identity() : toolOf(cur_); }
 
  private:
-  enum class Phase { kRest, kStart, kStraight, kBlend, kStop };
+  enum class Phase { kRest, kStart, kStraight, kBlend, kStop, kTrack };
   struct Active {
     MoveSpec spec;
     MotionRecord motion;
@@ -106,6 +123,7 @@ class TrajectoryGenerator {
     JointVec q;
   };
 
+  bool advance(double h, TrajectoryEvents& events);  // the reference, one update on
   bool begin(const MoveSpec& spec, Active& out);   // loads a move's records
   bool target(const Active& m, Frame& out) const;  // its target now (false: unreachable)
   // The drive (Cartesian: of the tool frame T6 TOOL, Paul's scheme) or joint parameters from one
@@ -123,6 +141,8 @@ class TrajectoryGenerator {
   const RobotModel& model_;
   const WorldModel& world_;
   PumaIk ik_;
+  SetpointFilter filter_;
+  Transform out_pose_ = Transform::Identity();
 
   Phase phase_ = Phase::kRest;
   proto::TrajState state_ = proto::TS_S0;

@@ -51,10 +51,12 @@ std::string WorldModel::defineTransform(const proto::DefineTransform& d) {
   if (existing < 0 && transforms_.size() >= max_names_) return full("transforms", max_names_);
   if (existing >= 0) {
     transforms_[static_cast<std::size_t>(existing)] = t;  // an update: positions using it follow
+    histories_[static_cast<std::size_t>(existing)].add(now_, t, tracking_.history);
   } else {
     transform_index_[d.name()] = static_cast<int>(transforms_.size());
     transforms_.push_back(t);
     transform_names_.push_back(d.name());
+    histories_.emplace_back().add(now_, t, tracking_.history);
   }
   return "";
 }
@@ -154,11 +156,12 @@ std::string WorldModel::defineMotion(const proto::DefineMotion& d) {
     return "motion '" + d.name() + "': compliance has six bits (x y z rx ry rz), got " + std::to_string(d.compliance());
   if (d.mode() != proto::MM_JOINT && d.mode() != proto::MM_CARTESIAN)
     return "motion '" + d.name() + "': mode must be joint or cartesian";
-  const MotionRecord m{d.name(), d.segment_s(), d.accel_s(), d.mode() == proto::MM_CARTESIAN, d.compliance()};
+  const MotionRecord m{d.name(), d.segment_s(), d.accel_s(), d.mode() == proto::MM_CARTESIAN, d.compliance(),
+                       d.track()};
   if (existing >= 0) {  // as for positions: the same record again is no change
     const MotionRecord& e = motion(existing);
     const bool same = e.segment == m.segment && e.accel == m.accel && e.cartesian == m.cartesian &&
-                      e.compliance == m.compliance;
+                      e.compliance == m.compliance && e.track == m.track;
     return same ? "" : "motion '" + d.name() + "' is already defined otherwise (motions cannot be redefined: use a new name)";
   }
   motions_.push_back(m);
@@ -166,10 +169,15 @@ std::string WorldModel::defineMotion(const proto::DefineMotion& d) {
   return "";
 }
 
+Transform WorldModel::current(int i) const {
+  const auto k = static_cast<std::size_t>(i);
+  return histories_[k].at(transforms_[k], now_ + tracking_.delay, tracking_.max_lead);
+}
+
 Transform WorldModel::solve(int i) const {
   Transform t = Transform::Identity();
   for (const Atom& a : position(i).t6) {
-    const Transform& v = transforms_[static_cast<std::size_t>(a.transform)];
+    const Transform v = current(a.transform);
     t = a.inverse ? Transform(t * v.inverse(Eigen::Isometry)) : Transform(t * v);
   }
   return t;
@@ -177,7 +185,7 @@ Transform WorldModel::solve(int i) const {
 
 Transform WorldModel::tool(int i) const {
   const int k = position(i).tool;
-  return k < 0 ? Transform::Identity() : transforms_[static_cast<std::size_t>(k)];
+  return k < 0 ? Transform::Identity() : current(k);
 }
 
 }  // namespace rfms

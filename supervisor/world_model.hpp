@@ -12,6 +12,7 @@
 #include "common/ik_puma.hpp"
 #include "common/types.hpp"
 #include "proto/task.pb.h"
+#include "supervisor/frame_history.hpp"
 
 namespace rfms {
 
@@ -41,12 +42,30 @@ struct MotionRecord {
   double accel = 0.0;    // s
   bool cartesian = false;
   std::uint32_t compliance = 0;  // bits 0..5: x y z rx ry rz
+  // Once its target is reached, keep servoing to it as its transforms change, until a stop or
+  // the next move.
+  bool track = false;
+};
+
+// How moving frames are carried on (FrameHistory): the fit's window, how far past the newest
+// update a frame may be carried, and the controller's own delay from a setpoint to the arm, which
+// is added so that the arm is where the frame will be when the setpoint takes effect.
+struct FrameTracking {
+  double history = 0.1;   // s
+  double max_lead = 0.05; // s (0: frames are not carried on)
+  double delay = 0.0;     // s
 };
 
 class WorldModel {
  public:
   // At most `max_names` transforms, as many positions and as many motions.
-  explicit WorldModel(std::size_t max_names = 1024) : max_names_(max_names) {}
+  explicit WorldModel(std::size_t max_names = 1024, const FrameTracking& tracking = {})
+      : max_names_(max_names), tracking_(tracking) {}
+
+  // The supervisor's clock (s): definitions are stamped with it, and moving frames are carried on
+  // to it. Real-time safe.
+  void setClock(double now) { now_ = now; }
+  double clock() const { return now_; }
 
   // Each returns "" when the definition is accepted, otherwise the reason it was refused.
   std::string defineTransform(const proto::DefineTransform& d);
@@ -57,10 +76,15 @@ class WorldModel {
   int findPosition(const std::string& name) const { return find(position_index_, name); }
   int findMotion(const std::string& name) const { return find(motion_index_, name); }
 
-  // T6 of position equation `i` with the transforms' current values. Real-time safe.
+  // T6 of position equation `i` with the transforms' current values: as last defined, or, for a
+  // frame that moves (FrameHistory), where it will be when a setpoint sent now takes effect.
+  // Real-time safe.
   Transform solve(int i) const;
   // Its tool transform's current value; the identity when it has none. Real-time safe.
   Transform tool(int i) const;
+  // Transform `i` now, as solve() uses it.
+  Transform current(int i) const;
+  const FrameHistory& history(int i) const { return histories_[static_cast<std::size_t>(i)]; }
 
   const PositionEquation& position(int i) const { return positions_[static_cast<std::size_t>(i)]; }
   const MotionRecord& motion(int i) const { return motions_[static_cast<std::size_t>(i)]; }
@@ -71,7 +95,10 @@ class WorldModel {
   static int find(const std::map<std::string, int>& index, const std::string& name);
 
   std::size_t max_names_;
+  FrameTracking tracking_;
+  double now_ = 0.0;
   std::vector<Transform> transforms_;
+  std::vector<FrameHistory> histories_;
   std::vector<std::string> transform_names_;
   std::vector<PositionEquation> positions_;
   std::vector<MotionRecord> motions_;

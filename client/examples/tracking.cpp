@@ -1,8 +1,9 @@
 // Tracking: an object moves on a circle and its transform is updated at --rate-hz (200 Hz by
-// default; RFMS handled 50 Hz) while the arm keeps moving to a position defined on it, one short
-// Cartesian segment after another, so the arm follows the object. At the end it reports the
-// update rate reached, how long updates took from their arrival at the controller to the first
-// setpoint that used them (in ms and sample periods), and how far the arm trailed the object.
+// default; RFMS handled 50 Hz). One tracking move takes the arm to a position defined on the
+// object and then keeps it there as the object moves, the controller carrying the object on
+// between updates with its own fitted velocity. At the end it reports the update rate reached, how
+// long updates took from their arrival at the controller to the first setpoint that used them (in
+// ms and sample periods), and how far the arm trailed the object.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -49,8 +50,9 @@ int main(int argc, char** argv) {
     arm.transform("obj", object(0.0));
     arm.position("follow", {.righty = true, .up = false, .flip = true}, {"T6"}, {"obj"});
     arm.motion("reach", 2.0, 0.3, RfmsClient::kJoint);
-    arm.motion("track", 0.5, 0.1, RfmsClient::kCartesian);
+    arm.trackingMotion("track", 0.5, 0.1, RfmsClient::kCartesian);
     arm.wait(arm.move("follow", "reach"));
+    const std::uint64_t tracking = arm.move("follow", "track");
 
     std::vector<double> delay_ms, trail_mm;
     const auto start = Clock::now();
@@ -62,11 +64,10 @@ int main(int argc, char** argv) {
       const double t = std::chrono::duration<double>(Clock::now() - start).count();
       if (t > seconds) break;
       if (Clock::now() >= next_poll) {
-        // Keep one segment queued behind the running one, and see how far the arm trails.
+        // How far the arm trails the object, seen through its encoders.
         next_poll += std::chrono::milliseconds(50);
         const rfms::proto::ArmStatus s = arm.status();
         dt_ms = s.dt_ms() > 0 ? s.dt_ms() : dt_ms;
-        if (s.moves_queued() < 2) arm.move("follow", "track");
         rfms::Transform t6;
         if (rfms::decode(s.t6(), t6) && t > 1.0)
           trail_mm.push_back((t6.translation() - object(t).translation()).norm() * 1e3);
@@ -82,7 +83,8 @@ int main(int argc, char** argv) {
       std::this_thread::sleep_until(next_update);
     }
     const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-    arm.waitAll(30.0);
+    arm.stop();  // the tracking move's end: it completes once the arm is at rest
+    arm.wait(tracking, 30.0);
     arm.endTask();
     std::printf("updates: %ld in %.2f s (%.1f Hz)\n", updates, elapsed, static_cast<double>(updates) / elapsed);
     std::printf(
@@ -90,8 +92,8 @@ int main(int argc, char** argv) {
         "(p99 %.2f periods of %.3g ms)\n",
         percentile(delay_ms, 50), percentile(delay_ms, 99), percentile(delay_ms, 100), percentile(delay_ms, 99) / dt_ms,
         dt_ms);
-    std::printf("the arm trailed the object by p50 %.2f mm, max %.2f mm\n", percentile(trail_mm, 50),
-                percentile(trail_mm, 100));
+    std::printf("the arm trailed the object by p50 %.2f mm, p99 %.2f mm, max %.2f mm\n", percentile(trail_mm, 50),
+                percentile(trail_mm, 99), percentile(trail_mm, 100));
     return 0;
   } catch (const std::exception& e) {
     std::cerr << "tracking: " << e.what() << "\n";

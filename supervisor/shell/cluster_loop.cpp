@@ -61,7 +61,7 @@ void ClusterLoop::run(TaskScript* script, MailDigest* digest) {
     core_.step(k_, in, out);
     if (script != nullptr) script->afterStep(k_, core_, out);
     logEvents(out);
-    if (remote_ != nullptr) remote_->observe(out);
+    if (remote_ != nullptr) remote_->observe(k_, in, out);
     if (digest != nullptr) addToDigest(*digest, in, out);
     // The log after the mail is out: serialising it must not delay the joints.
     const LogTap::Timing timing = send(out, begin.tick);

@@ -35,6 +35,7 @@ void RemotePort::serve(std::uint64_t k, SupervisorCore& core) {
     } else if (in_.has_status_request()) {
       desk_.status(core, k, *out_.mutable_status());
       out_.mutable_status()->set_session(in_.status_request().session());
+      desk_.watchStatus(in_.status_request().session(), k, *out_.mutable_status());
     } else {
       continue;
     }

@@ -26,8 +26,8 @@ class RemotePort {
 
   // Answers what has arrived since the last period.
   void serve(std::uint64_t k, SupervisorCore& core);
-  // After step k: the desk learns which moves ended.
-  void observe(const SupervisorOutbox& out) { desk_.observe(out); }
+  // After step k: the desk learns which moves ended and samples the watched signals.
+  void observe(std::uint64_t k, const SupervisorInbox& in, const SupervisorOutbox& out) { desk_.observe(k, in, out); }
 
   static constexpr int kPerPeriod = 64;
 

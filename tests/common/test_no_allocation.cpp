@@ -21,6 +21,7 @@
 #include "runlog/run_logger.hpp"
 #include "sim/harness.hpp"
 #include "sim/run_recording.hpp"
+#include "sim/watch_load.hpp"
 #include "tests/support/allocation_counter.hpp"
 #include "tests/support/task_builders.hpp"
 #include "tests/support/test_models.hpp"
@@ -137,6 +138,27 @@ TEST(NoAllocation, EveryCoresStepIsAllocationFreeWhileTheArmMoves) {
     EXPECT_GT(log.written(), 3000u * 14);
   }
   std::filesystem::remove_all(dir);
+}
+
+// Watched signals (debug()) are sampled in the period: sixteen clients each watching sixteen
+// signals of every mailbox the supervisor sees, at the sample rate, while the arm moves.
+TEST(NoAllocation, WatchedSignalsAreSampledWithoutAllocating) {
+  const RobotModel& model = test::puma260();
+  Harness h(model, proto::ControllerSettings{});
+  RemoteDesk desk(model, SupervisorConfig{});
+  h.runUntil([] { return false; }, 10);
+  ASSERT_TRUE(h.request(test::controlRequest(proto::CC_CALIBRATE)).accepted());
+  ASSERT_TRUE(watchEverything(desk, h.supervisor(), RemoteDesk::kMaxWatches, 1000.0, 10));
+  h.on_period = [&](const PeriodMail& m) { desk.observe(m.k, supervisorInbox(m), *m.supervisor); };
+  h.runUntil([] { return false; }, 100);
+  const long before = test::allocationsOnThisThread();
+  h.runUntil([] { return false; }, 3000);  // calibrating: every joint moving
+  EXPECT_EQ(test::allocationsOnThisThread() - before, 0);
+  h.on_period = nullptr;
+  proto::ArmStatus s;
+  desk.watchStatus(1, h.period(), s);
+  EXPECT_EQ(s.samples_dropped(), 3100u - SignalWatch::kCapacity);  // undrained: the ring kept the newest
+  EXPECT_EQ(s.watched_size(), 16);
 }
 
 }  // namespace

@@ -69,6 +69,26 @@ TEST(TaskFile, AJogIsContinuousOrOneStepOfCountsOrAnAngle) {
   EXPECT_NE(refusal("control jog 2 + speed 3\n").find("jog size 'speed'"), std::string::npos);
 }
 
+TEST(TaskFile, AMotionTracksWhenItSaysSoWithOrWithoutCompliance) {
+  const auto task = parseTaskFile(
+      "motion a cartesian 0.5 0.1 track\n"
+      "motion b cartesian 0.5 0.1 compliance z track\n"
+      "motion c joint 0.5 0.1 track compliance x\n"
+      "motion d joint 0.5 0.1\n",
+      "t");
+  EXPECT_TRUE(task[0].request.motion().track());
+  EXPECT_TRUE(task[1].request.motion().track());
+  EXPECT_EQ(task[1].request.motion().compliance(), 4u);
+  EXPECT_TRUE(task[2].request.motion().track());
+  EXPECT_EQ(task[2].request.motion().compliance(), 1u);
+  EXPECT_FALSE(task[3].request.motion().track());
+  EXPECT_NE(refusal("motion a cartesian 0.5 0.1 track track\n").find("expected 'compliance', 'track'"),
+            std::string::npos);
+  EXPECT_NE(refusal("motion a cartesian 0.5 0.1 compliance z compliance x\n").find("expected 'compliance', 'track'"),
+            std::string::npos);
+  EXPECT_NE(refusal("motion a cartesian 0.5 0.1 follow\n").find("got 'follow'"), std::string::npos);
+}
+
 TEST(TaskFile, ErrorsNameTheLine) {
   EXPECT_EQ(
       refusal("\n\nmve home m\n"),

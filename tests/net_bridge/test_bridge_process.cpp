@@ -6,11 +6,14 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
+#include <set>
 #include <sstream>
 #include <thread>
 
 #include "client/remote_task.hpp"
 #include "client/rfms_task.h"
+#include "client/signal_watcher.hpp"
 #include "common/mail_codec.hpp"
 #include "net_bridge/udp_socket.hpp"
 #include "tests/support/files.hpp"
@@ -220,6 +223,55 @@ TEST(BridgeProcess, TheOperatorJogsBeforeCalibrationCalibratesStopsAndResets) {
   const std::string watched = run(eye, "watch --rate 10 --seconds 0.5").out;
   EXPECT_GE(std::count(watched.begin(), watched.end(), '\n'), 3) << watched;
   EXPECT_NE(watched.find("RFMS IDLE  calibrated"), std::string::npos) << watched;
+}
+
+// debug(): an observer's program watches a joint's angle and the trajectory's state at 50 Hz while
+// the operator's task moves the arm. The samples come at the controller's pace, none dropped, and
+// show the move; rfms-client watch prints them; a signal that does not exist is refused by name.
+TEST(BridgeProcess, AProgramWatchesSignalsWhileTheArmMoves) {
+  Cluster c("bridge-watch", "paced");
+  ClientOptions eye = quickLink(c);
+  eye.key_file = c.key("observer");
+  std::mutex m;
+  std::vector<WatchedSample> got;
+  {
+    SignalWatcher watcher(eye, {"jmail.1.angle", "smail.traj_state"}, 50.0, [&](const WatchedSample& s) {
+      std::lock_guard<std::mutex> lock(m);
+      got.push_back(s);
+    });
+    RfmsClient op(quickLink(c));
+    const RemoteTaskResult r = runRemoteTask(op, loadTaskFile(std::string(RFMS_SOURCE_DIR) + "/examples/line.task"), "line");
+    ASSERT_TRUE(r.ok()) << r.failure;
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    EXPECT_EQ(watcher.error(), "");
+    EXPECT_EQ(watcher.dropped(), 0u);
+    EXPECT_DOUBLE_EQ(watcher.rateHz(), 50.0);
+  }
+  std::lock_guard<std::mutex> lock(m);
+  ASSERT_GT(got.size(), 100u);
+  double lo = got.front().values[0], hi = lo;
+  std::set<double> states;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    ASSERT_EQ(got[i].values.size(), 2u);
+    if (i > 0) {
+      ASSERT_EQ(got[i].period, got[i - 1].period + 20) << "sample " << i;  // every one, in order
+    }
+    lo = std::min(lo, got[i].values[0]);
+    hi = std::max(hi, got[i].values[0]);
+    states.insert(got[i].values[1]);
+  }
+  EXPECT_GT(hi - lo, 0.01);       // joint 1 moved while watched
+  EXPECT_GE(states.size(), 3u);   // and the trajectory went through its states
+  const std::string link = "--bridge " + c.bridge() + " --key " + c.key("observer") + " ";
+  const test::Outcome printed =
+      test::runCommand(kBin + "/rfms-client", link + "watch jmail.1.angle smail.rtstate --rate 100 --seconds 1", 60);
+  EXPECT_EQ(printed.code, 0) << printed.err;
+  EXPECT_EQ(printed.out.rfind("# time_s period jmail.1.angle smail.rtstate\n", 0), 0u) << printed.out;
+  EXPECT_GE(std::count(printed.out.begin(), printed.out.end(), '\n'), 50) << printed.out;
+  const test::Outcome typo = test::runCommand(kBin + "/rfms-client", link + "watch jmail.1.angel --seconds 1", 60);
+  EXPECT_EQ(typo.code, 1);
+  EXPECT_NE(typo.err.find("has no field 'angel'"), std::string::npos) << typo.err;
+  c.expectTheLogVerifies();  // watching changed nothing the controller computes
 }
 
 // A terminal the test drives as a person would: tmux on a socket of the test's own, keys sent,

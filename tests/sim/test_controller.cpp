@@ -11,6 +11,7 @@
 #include "common/kinematics.hpp"
 #include "common/transform.hpp"
 #include "sim/task_runner.hpp"
+#include "sim/tracking_scenarios.hpp"
 #include "tests/support/task_builders.hpp"
 #include "tests/support/test_models.hpp"
 
@@ -427,6 +428,35 @@ TEST(Controller, AFrameMovedBehindTheShouldersBlindSpotIsAnEmergencyWhenTheLineM
   EXPECT_EQ(h.supervisor().emergencyReason(), proto::ER_UNREACHABLE);
   EXPECT_EQ(h.supervisor().emergencyNode(), proto::NODE_SUPERVISOR);
   expectSafeStopAndReset(h);
+}
+
+// The target of a running move redefined 10 mm away (sim/tracking_scenarios.hpp): the setpoint
+// takes the change at no more than the wrist speed limit allows, the joints' following error stays
+// of the size the move itself gives, and the arm ends on the new target. Unfiltered, the same update
+// makes the setpoint jump by millimetres in one period.
+TEST(Controller, ATargetRedefinedMidMoveIsTakenWithoutAJumpOrAFollowingErrorSpike) {
+  const StepUpdateFigures f = runStepUpdate(puma(), proto::ControllerSettings{});
+  ASSERT_FALSE(f.emergency);
+  EXPECT_LE(f.largest_step_mm, f.limit_mm);
+  EXPECT_LT(f.following_deg, 0.25);
+  EXPECT_LT(f.end_error_mm, 0.1);
+  proto::ControllerSettings unfiltered;
+  unfiltered.mutable_tracking()->set_filter(false);
+  const StepUpdateFigures raw = runStepUpdate(puma(), unfiltered);
+  EXPECT_GT(raw.largest_step_mm, 1.0);
+  EXPECT_GT(raw.following_deg, 4 * f.following_deg);
+}
+
+// An object on a 20 mm circle updated at 200 Hz: one tracking move keeps the arm on it within
+// half a millimetre; short moves queued one after another, as before tracking motions, trail it
+// by millimetres.
+TEST(Controller, ATrackingMoveKeepsTheArmOnAnObjectGoingRoundACircle) {
+  const CircleFigures track = runCircle(puma(), proto::ControllerSettings{}, CircleMethod::kTrack, 4.0);
+  ASSERT_FALSE(track.emergency);
+  EXPECT_LT(track.trail_p99_mm, 0.5);
+  const CircleFigures segments = runCircle(puma(), proto::ControllerSettings{}, CircleMethod::kSegments, 4.0);
+  ASSERT_FALSE(segments.emergency);
+  EXPECT_GT(segments.trail_p50_mm, 1.0);
 }
 
 TEST(Controller, UnreachableTargetIsRefusedBeforeTheArmMoves) {

@@ -203,6 +203,100 @@ TEST_F(Trajectory, StopComesToRestSmoothlyOnTheLineAndDropsTheQueue) {
   EXPECT_LT(static_cast<double>(rest.size() - 1) * kH, 2 * 0.2 + 2 * kH);  // within 2 tau
 }
 
+// A transform redefined 10 mm away while a move runs: the reference jumps, the setpoint does not.
+// Without the filter the same update moves the setpoint by millimetres in one period.
+TEST_F(Trajectory, ATargetRedefinedMidMoveMovesTheSetpointNoFasterThanTheLimitsAllow) {
+  const SetpointLimits limits = setpointLimits(model_, proto::TrackingSettings{});
+  const auto largestStep = [&](TrajectoryGenerator& gen) {
+    gen.reset(q0_);
+    EXPECT_EQ(world_.defineTransform(test::transformDef("a_t", trans(0.06, 0.0, 0.0) * start_)), "");
+    gen.enqueue(MoveSpec{++id_, world_.findPosition("a"), world_.findMotion("cart")});
+    double largest = 0.0, largest_change = 0.0;
+    Vec3 last_step = Vec3::Zero();
+    for (int n = 0; n < 3000; ++n) {
+      if (n == 500) {
+        EXPECT_EQ(world_.defineTransform(test::transformDef("a_t", trans(0.06, 0.01, 0.0) * start_)), "");
+      }
+      const Vec3 before = gen.pose().translation();
+      TrajectoryEvents e;
+      EXPECT_TRUE(gen.update(kH, e));
+      const Vec3 step = gen.pose().translation() - before;
+      largest = std::max(largest, step.norm());
+      largest_change = std::max(largest_change, (step - last_step).norm());
+      last_step = step;
+    }
+    EXPECT_TRUE(gen.atRest());
+    EXPECT_TRUE(gen.pose().isApprox(world_.solve(world_.findPosition("a")), 1e-12));
+    return std::pair{largest / kH, largest_change / (kH * kH)};
+  };
+  const auto [speed, accel] = largestStep(gen_);
+  EXPECT_LE(speed, limits.wrist_speed * 1.01);
+  EXPECT_LE(accel, limits.wrist_accel * 1.05);
+  TrajectoryGenerator unfiltered(model_, world_, limits, false);
+  const auto [raw_speed, raw_accel] = largestStep(unfiltered);
+  EXPECT_GT(raw_speed * kH, 3e-3);  // the jump the filter takes out
+  (void)raw_accel;
+}
+
+// A conveyor: the frame moves at 30 mm/s and is updated every 5 ms. A tracking move reaches it and
+// then keeps on it, carried on between updates by the frame's own fitted velocity, until stopped.
+TEST_F(Trajectory, ATrackingMoveFollowsItsMovingFrameUntilStopped) {
+  ASSERT_EQ(world_.defineMotion(test::motionDef("follow", true, 0.5, 0.1, 0, true)), "");
+  const Transform goal = trans(0.06, 0.0, 0.0) * start_;
+  const auto frame = [&](double t) { return Transform(trans(0.0, 0.03 * t, 0.0) * goal); };
+  const std::uint64_t id = move("a", "follow");
+  double t = 0.0, worst = 0.0;
+  int tracking_from = -1;
+  for (int n = 0; n < 3000; ++n) {
+    t = n * kH;
+    world_.setClock(t);
+    const double moving_since = 1.0;  // the conveyor starts once the arm is there
+    if (t >= moving_since && n % 5 == 0) {
+      ASSERT_EQ(world_.defineTransform(test::transformDef("a_t", frame(t - moving_since))), "");
+    }
+    TrajectoryEvents e;
+    ASSERT_TRUE(gen_.update(kH, e));
+    for (int i = 0; i < e.count; ++i) ASSERT_NE(e.items[static_cast<std::size_t>(i)].kind, TrajectoryEvent::kCompleted);
+    if (gen_.state() == proto::TS_TRACK && tracking_from < 0) tracking_from = n;
+    if (t > moving_since + 0.3)
+      worst = std::max(worst, (gen_.pose().translation() - frame(t - moving_since).translation()).norm());
+  }
+  ASSERT_GT(tracking_from, 0);
+  EXPECT_LT(tracking_from * kH, 1.0);  // it got there before the conveyor started
+  EXPECT_LT(worst, 1e-6);             // then it kept on the frame, not behind it
+  TrajectoryEvents stopped;
+  gen_.stop(stopped);
+  const Vec3 at_stop = gen_.pose().translation();
+  const auto rest = run();
+  ASSERT_FALSE(events_.empty());
+  EXPECT_EQ(events_.front().kind, TrajectoryEvent::kCompleted);
+  EXPECT_EQ(events_.front().move_id, id);
+  EXPECT_TRUE(gen_.atRest());
+  // Braking from 30 mm/s at the acceleration limit: v^2 / 2a past where the stop was asked.
+  const SetpointLimits limits = setpointLimits(model_, proto::TrackingSettings{});
+  EXPECT_LT((rest.back().pose.translation() - at_stop).norm(), 0.03 * 0.03 / (2 * limits.wrist_accel) + 1e-4);
+}
+
+TEST_F(Trajectory, ATrackingMoveEndsWhenTheNextMoveStarts) {
+  ASSERT_EQ(world_.defineMotion(test::motionDef("follow", true, 0.5, 0.1, 0, true)), "");
+  const std::uint64_t tracked = move("a", "follow");
+  for (int n = 0; n < 1000; ++n) {
+    TrajectoryEvents e;
+    ASSERT_TRUE(gen_.update(kH, e));
+  }
+  ASSERT_EQ(gen_.state(), proto::TS_TRACK);
+  ASSERT_FALSE(gen_.atRest());
+  const std::uint64_t next = move("b", "cart");
+  run();
+  ASSERT_EQ(events_.size(), 3u);
+  EXPECT_EQ(events_[0].kind, TrajectoryEvent::kCompleted);
+  EXPECT_EQ(events_[0].move_id, tracked);
+  EXPECT_EQ(events_[1].kind, TrajectoryEvent::kStarted);
+  EXPECT_EQ(events_[2].kind, TrajectoryEvent::kCompleted);
+  EXPECT_EQ(events_[2].move_id, next);
+  EXPECT_TRUE(gen_.pose().isApprox(world_.solve(world_.findPosition("b")), 1e-12));
+}
+
 TEST_F(Trajectory, AbortDropsEverythingAtOnce) {
   move("a", "cart");
   move("b", "cart");

@@ -128,6 +128,8 @@ TEST(WorldModel, RefusedDefinitionsChangeNothingAndSayWhy) {
   EXPECT_EQ(w.defineMotion(motionDef("m0", false, 1.0, 0.2)), "");
   EXPECT_NE(w.defineMotion(motionDef("m0", true, 1.0, 0.2)).find("already defined otherwise"), std::string::npos);
   EXPECT_NE(w.defineMotion(motionDef("m0", false, 1.0, 0.2, 4)).find("already defined otherwise"), std::string::npos);
+  EXPECT_NE(w.defineMotion(motionDef("m0", false, 1.0, 0.2, 0, true)).find("already defined otherwise"),
+            std::string::npos);
 
   EXPECT_NE(w.defineMotion(motionDef("m", false, 0.0, 0.1)).find("segment time"), std::string::npos);
   EXPECT_NE(w.defineMotion(motionDef("m", false, 1.0, -0.1)).find("acceleration time"), std::string::npos);
@@ -159,6 +161,33 @@ TEST(WorldModel, HoldsABoundedNumberOfNamesAndQuotesNoHugeName) {
   EXPECT_LT(w.defineTransform(transformDef(huge, trans(0, 0, 0))).size(), 200u);
   EXPECT_LT(w.definePosition(positionDef("ok", {}, {"T6"}, {huge.c_str()})).size(), 200u);
   EXPECT_LT(w.defineMotion(motionDef(huge, false, 1.0, 0.2)).size(), 200u);
+}
+
+// A frame updated at 200 Hz, used on the right of an equation: solve() carries it on from its
+// newest update to the clock plus the controller's delay, so T6 is where the frame will be.
+TEST(WorldModel, AFrameThatKeepsMovingIsCarriedOnToWhenTheSetpointTakesEffect) {
+  const FrameTracking tracking{.history = 0.1, .max_lead = 0.05, .delay = 0.002};
+  WorldModel w(16, tracking);
+  const auto frame = [](double t) { return Transform(trans(0.2 + 0.03 * t, -0.1, 0.1 + 0.01 * t)); };
+  ASSERT_EQ(w.defineTransform(transformDef("base", trans(0.0, 0.0, 0.05))), "");
+  double t = 0.0;
+  for (int n = 0; n < 10; ++n, t += 0.005) {
+    w.setClock(t);
+    ASSERT_EQ(w.defineTransform(transformDef("obj", frame(t))), "");
+  }
+  ASSERT_EQ(w.definePosition(positionDef("p", {}, {"base", "T6"}, {"obj"})), "");
+  const double newest = t - 0.005;
+  w.setClock(newest + 0.003);
+  const Vec3 expected = (trans(0.0, 0.0, -0.05) * frame(newest + 0.003 + 0.002)).translation();
+  EXPECT_NEAR((w.solve(w.findPosition("p")).translation() - expected).norm(), 0.0, 1e-12);
+  EXPECT_TRUE(w.history(w.findTransform("obj")).moving());
+  EXPECT_FALSE(w.history(w.findTransform("base")).moving());
+  // Updates that stop: no further than max_lead past the newest.
+  w.setClock(newest + 1.0);
+  const Vec3 furthest = (trans(0.0, 0.0, -0.05) * frame(newest + 0.05)).translation();
+  EXPECT_NEAR((w.solve(w.findPosition("p")).translation() - furthest).norm(), 0.0, 1e-12);
+  // The value as defined stays what transform() gives.
+  EXPECT_TRUE(w.transform(w.findTransform("obj")).isApprox(frame(newest), 1e-15));
 }
 
 }  // namespace

@@ -29,13 +29,14 @@ inline proto::DefinePosition positionDef(const std::string& name, const ArmConfi
 }
 
 inline proto::DefineMotion motionDef(const std::string& name, bool cartesian, double segment, double accel,
-                                     std::uint32_t compliance = 0) {
+                                     std::uint32_t compliance = 0, bool track = false) {
   proto::DefineMotion d;
   d.set_name(name);
   d.set_mode(cartesian ? proto::MM_CARTESIAN : proto::MM_JOINT);
   d.set_segment_s(segment);
   d.set_accel_s(accel);
   d.set_compliance(compliance);
+  d.set_track(track);
   return d;
 }
 
