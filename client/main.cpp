@@ -1,12 +1,13 @@
 // rfms-client: tasks and commands for the RFMS controller from any machine that reaches the bridge.
 //   rfms-client run TASKFILE | --example     a task file (docs/task-format.md)
 //   rfms-client status                       state, pose, moves, link counters
-//   rfms-client jog JOINT +|-                jog on until hold or stop (MANU)
-//   rfms-client step JOINT +|- [--counts N | --deg D]   one step, then hold where it ends
+//   rfms-client jog JOINT|AXIS +|- [--tool]  jog on until hold or stop (a joint: MANU)
+//   rfms-client step JOINT|AXIS +|- [--counts N | --deg D | --mm D] [--tool]   one step, then hold
 //   rfms-client calibrate | hold | free | stop | reset | power-off | estop
 //   rfms-client shell                        an operator's session (client/operator_shell.hpp)
 //   rfms-client watch [--rate HZ]            the controller's state, live
 //   rfms-client watch SIGNAL... [--rate HZ]  named signals sampled by the controller (debug())
+#include <cctype>
 #include <filesystem>
 #include <iostream>
 #include <numbers>
@@ -38,6 +39,7 @@ void printStatus(const proto::ArmStatus& s) {
               << t6.translation().z() * 1e3 << "\n";
   std::cout << "moves: last accepted " << s.last_move_id() << ", ended through " << s.ended_through() << ", queued "
             << s.moves_queued() << (s.task().empty() ? "" : ", task '" + s.task() + "'") << "\n";
+  if (!s.jog_stopped().empty()) std::cout << "the last jog along an axis stopped short: " << s.jog_stopped() << "\n";
   const auto& l = s.link();
   std::cout << "link: frames in " << l.frames_in() << ", out " << l.frames_out() << ", retransmissions "
             << l.retransmissions() << ", duplicates " << l.duplicates() << ", checksum failures "
@@ -83,16 +85,29 @@ int main(int argc, char** argv) {
   run->add_flag("--example", example, "the RFMS manual's example task (pumatask)");
   run->add_flag("--no-calibrate", no_calibrate, "do not calibrate first");
   auto* status = app.add_subcommand("status", "print the controller's state, pose, moves and link counters");
-  auto* jog = app.add_subcommand("jog", "jog one joint on, 4 encoder counts a period, until hold or stop (MANU)");
-  int joint = 0;
-  std::string direction;
-  jog->add_option("JOINT", joint, "1..6")->required()->check(CLI::Range(1, 6));
+  auto* jog = app.add_subcommand(
+      "jog", "jog one joint on, 4 encoder counts a period (MANU), or the wrist along an axis at 10 mm/s or 5 deg/s, "
+             "until hold or stop");
+  std::string target, direction;
+  bool tool_frame = false;
+  const CLI::Validator targets(
+      [](std::string& t) {
+        for (const char* ok : {"1", "2", "3", "4", "5", "6", "x", "y", "z", "rx", "ry", "rz"})
+          if (t == ok) return std::string();
+        return "'" + t + "' is neither a joint 1..6 nor an axis x y z rx ry rz";
+      },
+      "JOINT|AXIS");
+  jog->add_option("TARGET", target, "a joint 1..6, or an axis x y z rx ry rz")->required()->check(targets);
   jog->add_option("DIRECTION", direction, "+ or -")->required()->check(CLI::IsMember({"+", "-"}));
-  auto* step = app.add_subcommand("step", "jog one joint by one step, then hold it there (MANU; counts before calibration)");
+  jog->add_flag("--tool", tool_frame, "an axis of T6's own frame, not the base's");
+  auto* step = app.add_subcommand(
+      "step", "one step of a joint (MANU; counts before calibration) or of the wrist along an axis, then hold there");
   int step_counts = 0;
-  double step_deg = 0.0;
-  step->add_option("JOINT", joint, "1..6")->required()->check(CLI::Range(1, 6));
+  double step_deg = 0.0, step_mm = 0.0;
+  step->add_option("TARGET", target, "a joint 1..6, or an axis x y z rx ry rz")->required()->check(targets);
   step->add_option("DIRECTION", direction, "+ or -")->required()->check(CLI::IsMember({"+", "-"}));
+  step->add_flag("--tool", tool_frame, "an axis of T6's own frame, not the base's");
+  step->add_option("--mm", step_mm, "the step along x, y or z, millimetres (default 1)")->check(CLI::Range(1e-6, 1000.0));
   auto* counts_opt = step->add_option("--counts", step_counts, "the step in encoder counts (default 100)")
                          ->check(CLI::Range(1, 1000000));
   step->add_option("--deg", step_deg, "the step as a joint angle, degrees (a calibrated joint)")
@@ -129,6 +144,20 @@ int main(int argc, char** argv) {
         try {
           if (run->parsed() && example == !task_path.empty())
             throw ConfigError("run: give a task file or --example, not both");
+          if (watch->parsed() && watch_signals.empty() && watch_rate > 50.0)
+            throw ConfigError("watch: the state is shown at most 50 times a second");
+          // What a jog or step names: a joint, or an axis (x y z rx ry rz), checked before the link.
+          const int sign = direction == "+" ? 1 : -1;
+          const bool axis = !target.empty() && !std::isdigit(static_cast<unsigned char>(target[0]));
+          const int joint = axis || target.empty() ? 0 : std::stoi(target);
+          const auto axis_id = static_cast<proto::JogAxis>(
+              axis ? proto::JA_X + (target[0] == 'r' ? 3 : 0) + (target.back() - 'x') : proto::JA_NONE);
+          const bool turn = axis_id >= proto::JA_RX;
+          if ((jog->parsed() || step->parsed()) && !axis && tool_frame)
+            throw ConfigError("--tool is for an axis, not a joint");
+          if (step->parsed() && step_mm > 0.0 && (!axis || turn)) throw ConfigError("--mm is for a step along x, y or z");
+          if (step->parsed() && axis && (step_counts > 0 || (step_deg > 0.0 && !turn)))
+            throw ConfigError(turn ? "a turn about an axis takes --deg" : "a step along an axis takes --mm");
           // Parse the task before touching the arm: a bad file changes nothing.
           std::vector<TaskStatement> task;
           if (run->parsed()) task = example ? parseTaskFile(kExampleTask, "example task") : loadTaskFile(task_path);
@@ -151,7 +180,6 @@ int main(int argc, char** argv) {
           if (shell->parsed()) return runOperatorShell(client, options);
           if (watch->parsed() && !watch_signals.empty())
             return watchSignals(options, watch_signals, watch_rate, watch_seconds);
-          if (watch->parsed() && watch_rate > 50.0) throw ConfigError("watch: the state is shown at most 50 times a second");
           if (watch->parsed()) return watchStatus(client, watch_rate, watch_seconds);
           // Anyone may stop or emergency-stop the arm; every other command needs a task of its own,
           // opened for the command and closed after it.
@@ -160,10 +188,16 @@ int main(int argc, char** argv) {
           if (jog->parsed() || step->parsed() || calibrate->parsed() || reset->parsed() || power_off->parsed() ||
               hold->parsed() || free->parsed()) {
             client.beginTask("rfms-client");
-            const int sign = direction == "+" ? 1 : -1;
-            if (jog->parsed()) client.jog(joint, sign);
-            if (step->parsed() && step_deg > 0.0) client.jogAngle(joint, sign, step_deg * std::numbers::pi / 180.0);
-            if (step->parsed() && step_deg == 0.0) client.jogCounts(joint, sign, step_counts > 0 ? step_counts : 100);
+            if (jog->parsed() && axis) client.jogAxis(axis_id, sign, tool_frame);
+            if (jog->parsed() && !axis) client.jog(joint, sign);
+            if (step->parsed() && axis)
+              client.jogAxis(axis_id, sign, tool_frame,
+                             turn ? (step_deg > 0.0 ? step_deg : 1.0) * std::numbers::pi / 180.0
+                                  : (step_mm > 0.0 ? step_mm : 1.0) * 1e-3);
+            if (step->parsed() && !axis && step_deg > 0.0)
+              client.jogAngle(joint, sign, step_deg * std::numbers::pi / 180.0);
+            if (step->parsed() && !axis && step_deg == 0.0)
+              client.jogCounts(joint, sign, step_counts > 0 ? step_counts : 100);
             if (calibrate->parsed()) client.calibrate();
             if (reset->parsed()) client.reset();
             if (power_off->parsed()) client.powerOff();

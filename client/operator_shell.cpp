@@ -1,5 +1,6 @@
 #include "client/operator_shell.hpp"
 
+#include <cctype>
 #include <cstdio>
 #include <sstream>
 
@@ -43,13 +44,22 @@ ShellLine OperatorShell::interpret(const std::string& line) {
   if (first == "step") {
     statement = "control jog" + rest;
     std::istringstream args(rest);
-    std::string joint, direction, size;
-    args >> joint >> direction;
-    if (!(args >> size)) statement += " counts 100";  // a step has a size; 100 counts by default
+    std::string target, direction, size;
+    args >> target;
+    if (target == "tool") args >> target;
+    args >> direction;
+    // A step has a size: 100 counts of a joint, 1 mm along an axis, 1 degree about one (in the
+    // units typed so far; the defaults are mm and degrees).
+    if (!(args >> size))
+      statement += target.empty() || std::isdigit(static_cast<unsigned char>(target[0])) ? " counts 100"
+                   : target[0] == 'r'                                                    ? " angle 1"
+                                                                                         : " distance 1";
   } else if (first == "jog") {
     std::istringstream args(rest);
-    std::string joint, direction, extra;
-    args >> joint >> direction;
+    std::string target, direction, extra;
+    args >> target;
+    if (target == "tool") args >> target;
+    args >> direction;
     if (args >> extra) return {ShellLine::kError, {}, "jog goes on until hold or stop; for one step, say step"};
     statement = "control jog" + rest;
   } else if (const std::string control = controlFor(first); !control.empty()) {
@@ -75,7 +85,7 @@ ShellLine OperatorShell::interpret(const std::string& line) {
     if (const auto colon = why.find(": "); why.rfind("shell:", 0) == 0 && colon != std::string::npos)
       why = why.substr(colon + 2);
     if (first == "step" || first == "jog")
-      why += " (" + first + " J +|-" + (first == "step" ? " [counts N | angle A])" : ")");
+      why += " (" + first + " J|[tool] AXIS +|-" + (first == "step" ? " [counts N | angle A | distance D])" : ")");
     return {ShellLine::kError, {}, why};
   }
 }
@@ -100,8 +110,10 @@ std::vector<std::string> OperatorShell::completions(const std::string& first, in
   } else if (first == "position") {
     add(transforms_);
     add(std::vector<std::string>{"T6", "TL", "="});
+  } else if ((first == "step" || first == "jog") && index == 1) {
+    add(std::vector<std::string>{"1", "2", "3", "4", "5", "6", "x", "y", "z", "rx", "ry", "rz", "tool"});
   } else if (first == "step" && index == 3) {
-    add(std::vector<std::string>{"counts", "angle"});
+    add(std::vector<std::string>{"counts", "angle", "distance"});
   }
   return out;
 }
@@ -110,6 +122,9 @@ const char* OperatorShell::help() {
   return "  status                              the controller's state, once\n"
          "  step J +|- [counts N | angle A]     one step of joint J (100 counts unless told), then it holds\n"
          "  jog J +|-                           joint J on, 4 counts a period, until hold or stop\n"
+         "  step|jog [tool] AXIS +|- [distance D | angle A]\n"
+         "                                      the wrist along/about x y z rx ry rz of the base (or tool)\n"
+         "                                      frame: a step (1 mm or 1 deg unless told), or on until stop\n"
          "  calibrate | hold | free | stop      change the controller's state (RFMS: MANU -> CALIB -> HOLD)\n"
          "  estop | reset | power-off           emergency stop (power off, brakes on); leave EMGCY; power off\n"
          "  units mm deg                        the units of the lines that follow\n"

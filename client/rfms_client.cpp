@@ -158,6 +158,19 @@ void RfmsClient::jogCounts(int joint, int direction, int counts) { control(proto
 void RfmsClient::jogAngle(int joint, int direction, double angle) {
   control(proto::CC_JOG, joint, direction, 0, angle);
 }
+void RfmsClient::jogAxis(proto::JogAxis axis, int direction, bool tool_frame, double size) {
+  proto::TaskRequest r;
+  proto::Control& c = *r.mutable_control();
+  c.set_command(proto::CC_JOG);
+  c.set_axis(axis);
+  c.set_direction(direction);
+  c.set_tool_frame(tool_frame);
+  if (axis >= proto::JA_RX)
+    c.set_angle(size);
+  else
+    c.set_distance(size);
+  require(r, std::string("jog along ") + proto::JogAxis_Name(axis));
+}
 void RfmsClient::watch(const std::vector<std::string>& signals, double rate_hz) {
   proto::TaskRequest r;
   for (const std::string& name : signals) r.mutable_watch()->add_signals(name);

@@ -101,6 +101,10 @@ class RfmsClient {
   void jogCounts(int joint, int direction, int counts);
   // One step of `angle` radians (a calibrated joint only), after which the joint holds.
   void jogAngle(int joint, int direction, double angle);
+  // Moves the wrist along (JA_X, JA_Y, JA_Z) or turns it about (JA_RX ..) an axis of the base
+  // frame, or of T6's own frame with `tool_frame`, at 10 mm/s or 5 deg/s, until stop() or another
+  // jog (a calibrated arm, from HOLD). `size` > 0: one step of that many metres or radians.
+  void jogAxis(proto::JogAxis axis, int direction, bool tool_frame = false, double size = 0.0);
   void stop();
   void reset();
   void powerOff();

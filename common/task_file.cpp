@@ -38,8 +38,8 @@ class LineParser {
     if (!word(w)) fail(std::string("expected ") + what);
     return w;
   }
-  double number(const char* what) {
-    const std::string w = need(what);
+  double number(const char* what) { return numberFrom(need(what), what); }
+  double numberFrom(const std::string& w, const char* what) {
     std::size_t used = 0;
     double v = 0.0;
     try {
@@ -206,18 +206,35 @@ std::vector<TaskStatement> parseTaskFile(const std::string& text, const std::str
         c->set_command(proto::CC_EMERGENCY_STOP);
       else if (what == "jog") {
         c->set_command(proto::CC_JOG);
-        // Checked before the conversion: a double out of int's range converts to anything, and
-        // 2.9 would have jogged joint 2.
-        const double joint = p.number("joint number");
-        if (joint != std::floor(joint) || joint < 1 || joint > kJoints)
-          p.fail("jog: the joint must be a whole number 1..6");
-        c->set_joint(static_cast<int>(joint));
+        // A joint 1..6, or an axis of the base frame ("tool AXIS": of T6's own frame).
+        std::string target = p.need("a joint 1..6 or an axis (x y z rx ry rz, or tool and one of them)");
+        if (target == "tool") {
+          c->set_tool_frame(true);
+          target = p.need("an axis of the tool frame: x y z rx ry rz");
+        }
+        static const char* const kAxes[] = {"x", "y", "z", "rx", "ry", "rz"};
+        for (int i = 0; i < 6; ++i)
+          if (target == kAxes[i]) c->set_axis(static_cast<proto::JogAxis>(proto::JA_X + i));
+        if (c->axis() == proto::JA_NONE) {
+          if (c->tool_frame()) p.fail("jog tool '" + target + "': expected an axis x y z rx ry rz");
+          // Checked before the conversion: a double out of int's range converts to anything, and
+          // 2.9 would have jogged joint 2.
+          const double joint = p.numberFrom(target, "joint number");
+          if (joint != std::floor(joint) || joint < 1 || joint > kJoints)
+            p.fail("jog: the joint must be a whole number 1..6");
+          c->set_joint(static_cast<int>(joint));
+        }
         const std::string dir = p.need("+ or -");
         if (dir != "+" && dir != "-") p.fail("jog direction '" + dir + "': expected + or -");
         c->set_direction(dir == "+" ? 1 : -1);
-        // Without a size the jog goes on until hold or stop; "counts N" or "angle A" is one step.
+        // Without a size the jog goes on until hold or stop; "counts N", "angle A" or (along an
+        // axis) "distance D" is one step.
         if (std::string size; p.word(size)) {
-          if (size == "counts") {
+          if (size == "distance") {
+            const double d = p.number("the step's distance") * length;
+            if (!(d > 0.0) || !std::isfinite(d)) p.fail("jog distance: a positive length");
+            c->set_distance(d);
+          } else if (size == "counts") {
             const double n = p.number("encoder counts");
             if (n != std::floor(n) || n < 1 || n > 1e6) p.fail("jog counts: a whole number 1..1000000");
             c->set_counts(static_cast<int>(n));
@@ -226,7 +243,7 @@ std::vector<TaskStatement> parseTaskFile(const std::string& text, const std::str
             if (!(a > 0.0) || !std::isfinite(a)) p.fail("jog angle: a positive angle");
             c->set_angle(a);
           } else {
-            p.fail("jog size '" + size + "': expected counts N, angle A or the end of the line");
+            p.fail("jog size '" + size + "': expected counts N, angle A, distance D or the end of the line");
           }
         }
       } else {

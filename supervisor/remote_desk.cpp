@@ -208,6 +208,7 @@ void RemoteDesk::status(const SupervisorCore& core, std::uint64_t k, proto::ArmS
   s.set_task(task_name_);
   s.set_dt_ms(config_.dt * 1e3);
   s.set_update_periods(static_cast<std::uint32_t>(config_.update_periods));
+  if (core.trajectory().stoppedShort()) s.set_jog_stopped(core.trajectory().stoppedWhy());
 }
 
 }  // namespace rfms

@@ -137,6 +137,44 @@ std::string SupervisorCore::acceptMove(const proto::Move& move, std::uint64_t& i
   return "";
 }
 
+bool SupervisorCore::restingInSetp(proto::RtState s) const {
+  return s == proto::RT_SETP && !state_request_ && trajectory_.atRest() && trajectory_.queued() == 0;
+}
+
+std::string SupervisorCore::axisJog(const proto::Control& c, proto::RtState s) {
+  if (c.axis() < proto::JA_X || c.axis() > proto::JA_RZ) return "jog: the axis must be x, y, z, rx, ry or rz";
+  if (c.joint() != 0) return "jog: a joint or an axis, not both";
+  if (c.direction() != 1 && c.direction() != -1) return "jog: direction must be +1 or -1";
+  if (c.counts() != 0) return "jog: counts are for a joint; along an axis give a distance or an angle";
+  const bool turn = c.axis() >= proto::JA_RX;
+  if (turn && c.distance() != 0.0) return "jog: a turn about an axis takes an angle, not a distance";
+  if (!turn && c.angle() != 0.0) return "jog: a move along an axis takes a distance, not an angle";
+  if (c.distance() != 0.0 && !(std::isfinite(c.distance()) && c.distance() > 0.0 && c.distance() <= 1.0))
+    return "jog: the distance must be a positive number of metres, at most 1";
+  if (c.angle() != 0.0 && !(std::isfinite(c.angle()) && c.angle() > 0.0 && c.angle() <= kMaxJogAngle))
+    return "jog: the angle must be a positive number of radians, at most pi";
+  if (!allCalibrated()) return "jog: along an axis needs a calibrated arm (before calibration, jog joints by counts)";
+  // From HOLD, or MANU once a joint's jog has ended: the trajectory starts where the joints hold.
+  const bool holding = s == proto::RT_HOLD || (s == proto::RT_MANU && jog_left_ == 0);
+  if (!holding && !restingInSetp(s) && !(s == proto::RT_SETP && trajectory_.jogging()))
+    return std::string("jog: along an axis from HOLD, MANU (a joint's jog ended) or SETP with no move queued or "
+                       "running (now ") +
+           stateName(s) + ")";
+  if (holding) trajectory_.reset(servo_setpoint_);
+  JogSpec spec;
+  spec.axis = static_cast<int>(c.axis()) - 1;
+  spec.direction = c.direction();
+  spec.tool_frame = c.tool_frame();
+  spec.speed = turn ? config_.jog_turn : config_.jog_speed;
+  spec.length = turn ? c.angle() : c.distance();
+  if (!trajectory_.jog(spec)) return "jog: the trajectory is not at rest";
+  if (holding) {
+    requested_ = proto::RT_SETP;
+    state_request_ = true;
+  }
+  return "";
+}
+
 std::string SupervisorCore::control(const proto::Control& c) {
   const proto::RtState s = state_request_ ? requested_ : state_;
   auto request = [this](proto::RtState to) {
@@ -158,11 +196,14 @@ std::string SupervisorCore::control(const proto::Control& c) {
       return "free from IDLE, HOLD or MANU" + now;
     case proto::CC_JOG: {
       if (!halted_.empty()) return halted_;
+      if (c.axis() != proto::JA_NONE) return axisJog(c, s);
+      if (c.distance() != 0.0 || c.tool_frame()) return "jog: a distance or the tool frame is for a jog along an axis";
       if (c.joint() < 1 || c.joint() > kJoints) return "jog: joint must be 1..6";
       if (c.direction() != 1 && c.direction() != -1) return "jog: direction must be +1 or -1";
       // As RFMS's MANU: from IDLE too, before calibration, so that an operator can drive a joint
       // off its stop or towards its index; then it counts encoder counts, not angles.
-      if (s != proto::RT_IDLE && s != proto::RT_HOLD && s != proto::RT_MANU) return "jog from IDLE, HOLD or MANU" + now;
+      if (s != proto::RT_IDLE && s != proto::RT_HOLD && s != proto::RT_MANU && !restingInSetp(s))
+        return "jog from IDLE, HOLD, MANU, or SETP with no move queued or running" + now;
       const std::size_t j = static_cast<std::size_t>(c.joint() - 1);
       const double counts_per_rev = model_.joints[j].counts_per_rev;
       std::int64_t counts = 0;

@@ -37,6 +37,8 @@ struct SupervisorConfig {
   std::size_t max_names = 1024; // controller.max_names: named objects of each kind
   std::size_t max_names_per_key = 256;  // controller.max_names_per_key: names one client key may create
   int jog_counts = 4;  // encoder counts a jogged joint's setpoint moves per period in MANU (RFMS: 4)
+  double jog_speed = 0.01;                    // m/s: a Cartesian jog along an axis
+  double jog_turn = 5.0 * 3.141592653589793 / 180.0;  // rad/s: a Cartesian jog about an axis
   proto::TrackingSettings tracking;  // the setpoint filter's limits (with the model's joint speeds)
   FrameTracking frames;                // how moving frames are carried on
 };
@@ -94,6 +96,8 @@ class SupervisorCore {
  private:
   std::string acceptMove(const proto::Move& move, std::uint64_t& id);
   std::string control(const proto::Control& c);
+  std::string axisJog(const proto::Control& c, proto::RtState s);
+  bool restingInSetp(proto::RtState s) const;  // SETP, nothing queued or running, the setpoint settled
   void setState(proto::RtState s, std::uint64_t k, SupervisorOutbox& out);
   static bool powers(proto::RtState s);
   bool powerExpected(std::uint64_t k) const;

@@ -1,6 +1,7 @@
 #include "supervisor/trajectory.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "common/drive_transform.hpp"
 #include "common/kinematics.hpp"
@@ -9,6 +10,7 @@ namespace rfms {
 
 namespace {
 constexpr double kTimeEps = 1e-12;  // s: times closer than this are equal
+constexpr double kJogJointShare = 0.25;  // a jog stops where a joint would need more of its speed limit
 }
 
 TrajectoryGenerator::TrajectoryGenerator(const RobotModel& model, const WorldModel& world)
@@ -50,16 +52,16 @@ void TrajectoryGenerator::dropQueue(TrajectoryEvents& events) {
 }
 
 ArmConfig TrajectoryGenerator::config() const {
-  if (phase_ == Phase::kRest) return rest_config_;
+  if (!inMove()) return rest_config_;
   return cur_.motion.cartesian ? cur_.config : ik_.configOf(filter_.q());
 }
 
 QueueEnd TrajectoryGenerator::queueEnd() const {
   QueueEnd e;
   e.moving = phase_ != Phase::kRest || count_ > 0;
-  e.config = phase_ == Phase::kRest ? rest_config_ : cur_.config;
+  e.config = inMove() ? cur_.config : rest_config_;
   e.pose = pose_;
-  if (phase_ != Phase::kRest) {
+  if (inMove()) {
     e.pose = fixed_stop_ ? stop_target_.pose : world_.solve(cur_.spec.position);
     e.cartesian = cur_.motion.cartesian;
     e.accel = cur_.motion.accel;
@@ -86,7 +88,7 @@ QueueEnd TrajectoryGenerator::queueEnd() const {
 bool TrajectoryGenerator::begin(const MoveSpec& spec, Active& out) {
   out.spec = spec;
   out.motion = world_.motion(spec.motion);
-  const ArmConfig here = phase_ == Phase::kRest ? rest_config_ : cur_.config;
+  const ArmConfig here = inMove() ? cur_.config : rest_config_;
   out.config = out.motion.cartesian ? here : world_.position(spec.position).config;
   out.start_pose = pose_;
   out.start_q = q_;
@@ -153,14 +155,26 @@ void TrajectoryGenerator::stop(TrajectoryEvents& events) {
     case Phase::kStraight: beginStop(s_); break;
     case Phase::kStart:
     case Phase::kBlend: stop_requested_ = true; break;  // stop once on the straight part
+    case Phase::kJog: phase_ = Phase::kRest; break;  // the reference stands still; the filter brakes
     case Phase::kTrack:  // the reference stands still; the filter brakes
     case Phase::kStop: stop_requested_ = true; break;  // a tracking motion must not start tracking
     case Phase::kRest: break;
   }
 }
 
+bool TrajectoryGenerator::jog(const JogSpec& spec) {
+  if ((phase_ != Phase::kRest && phase_ != Phase::kJog) || count_ > 0) return false;
+  jog_ = spec;
+  jog_start_ = pose_;
+  jog_done_ = 0.0;
+  jog_stopped_short_ = false;
+  jog_stopped_why_ = "";
+  phase_ = Phase::kJog;
+  return true;
+}
+
 void TrajectoryGenerator::abort(TrajectoryEvents& events) {
-  if (phase_ != Phase::kRest) events.add(TrajectoryEvent::kAborted, cur_.spec.id);
+  if (inMove()) events.add(TrajectoryEvent::kAborted, cur_.spec.id);
   if (phase_ == Phase::kBlend) events.add(TrajectoryEvent::kAborted, next_.spec.id);
   dropQueue(events);
   phase_ = Phase::kRest;
@@ -266,6 +280,39 @@ bool TrajectoryGenerator::advance(double h, TrajectoryEvents& events) {
         }
         if (carry <= kTimeEps) return true;
         continue;
+      }
+      case Phase::kJog: {
+        const double done =
+            jog_.length > 0.0 ? std::min(jog_done_ + jog_.speed * carry, jog_.length) : jog_done_ + jog_.speed * carry;
+        Vec3 axis = Vec3::Zero();
+        axis[jog_.axis % 3] = jog_.direction;
+        Transform next = jog_start_;
+        if (jog_.axis < 3) {
+          const Vec3 step = axis * done;
+          next.translation() += jog_.tool_frame ? Vec3(jog_start_.linear() * step) : step;
+        } else {  // about the wrist's centre (T6's origin), not the base's
+          const Eigen::AngleAxisd turn(done, jog_.tool_frame ? Vec3(jog_start_.linear() * axis) : axis);
+          next.linear() = turn.toRotationMatrix() * jog_start_.linear();
+        }
+        const IkSolution ik = ik_.solveSerial(next, rest_config_, q_);
+        bool swings = false;
+        for (int i = 0; i < kJoints && usable(ik.status) && carry > 0.0; ++i)
+          swings |= std::abs(ik.q[i] - q_[i]) > kJogJointShare * filter_.limits().speed[i] * carry;
+        if (!usable(ik.status) || swings || ik.status == IkStatus::kWristSingular) {  // stop here
+          jog_stopped_short_ = true;
+          jog_stopped_why_ = !usable(ik.status) ? describe(ik.status)
+                             : swings ? "near a singularity: a joint would turn faster than a quarter of its speed limit"
+                                      : describe(ik.status);
+          phase_ = Phase::kRest;
+          state_ = proto::TS_S0;
+          return true;
+        }
+        pose_ = next;
+        q_ = ik.q;
+        jog_done_ = done;
+        state_ = proto::TS_S1;
+        if (jog_.length > 0.0 && done >= jog_.length) phase_ = Phase::kRest;
+        return true;
       }
       case Phase::kTrack: {
         // Ends when stopped or replaced: a next move starts from the reference as from rest (the

@@ -38,6 +38,17 @@ struct MoveSpec {
   int motion = -1;
 };
 
+// A Cartesian jog: the wrist (T6) moved along (axis 0..2) or turned about (3..5) an axis of the
+// base frame or of T6's own frame as the jog began, at `speed` (m/s or rad/s), for `length` (m or
+// rad; 0: until stopped), keeping the arm's configuration.
+struct JogSpec {
+  int axis = 0;
+  int direction = 1;  // +1 or -1
+  bool tool_frame = false;
+  double speed = 0.0;
+  double length = 0.0;
+};
+
 struct TrajectoryEvent {
   enum Kind { kStarted, kCompleted, kAborted } kind = kStarted;
   std::uint64_t move_id = 0;
@@ -77,6 +88,16 @@ class TrajectoryGenerator {
   int queued() const { return count_; }
   QueueEnd queueEnd() const;
 
+  // A jog from where the reference stands: only at rest or jogging (replacing that jog), with
+  // nothing queued; false otherwise. A jog ends where it cannot go on (stoppedShort()).
+  bool jog(const JogSpec& spec);
+  bool jogging() const { return phase_ == Phase::kJog; }
+  bool stoppedShort() const { return jog_stopped_short_; }
+  // Why: the arm cannot reach further in its configuration, or a joint would have to turn faster
+  // than a quarter of its speed limit (near a singularity a small move of the wrist swings the
+  // joints around it).
+  const char* stoppedWhy() const { return jog_stopped_why_; }
+
   // Come to rest as soon as the acceleration time allows and drop the queue.
   void stop(TrajectoryEvents& events);
   // Drop everything at once (EMGCY): the arm's brakes stop it, not the trajectory.
@@ -94,21 +115,22 @@ class TrajectoryGenerator {
   const Transform& referencePose() const { return pose_; }
   const JointVec& referenceQ() const { return q_; }
   const SetpointFilter& filter() const { return filter_; }
-  std::uint32_t compliance() const { return phase_ == Phase::kRest ? 0u : cur_.motion.compliance; }
+  std::uint32_t compliance() const { return inMove() ? cur_.motion.compliance : 0u; }
   // Nothing to do and the setpoint standing on the reference.
   bool atRest() const { return phase_ == Phase::kRest && filter_.settled(); }
   bool tracking() const { return phase_ == Phase::kTrack; }
-  std::uint64_t currentMove() const { return phase_ == Phase::kRest ? 0 : cur_.spec.id; }
+  std::uint64_t currentMove() const { return inMove() ? cur_.spec.id : 0; }
   // The current segment: where its straight part starts (the via point it came from), where it
   // goes now, and its mode (for path-accuracy reports).
   const Transform& segmentStart() const { return cur_.start_pose; }
   Transform segmentTarget() const { return fixed_stop_ ? stop_target_.pose : world_.solve(cur_.spec.position); }
-  bool segmentCartesian() const { return phase_ != Phase::kRest && cur_.motion.cartesian; }
+  bool segmentCartesian() const { return inMove() && cur_.motion.cartesian; }
   // The tool whose frame a Cartesian segment drives straight (the identity without one).
-  Transform segmentTool() const { return phase_ == Phase::kRest ? Transform::Identity() : toolOf(cur_); }
+  Transform segmentTool() const { return inMove() ? toolOf(cur_) : Transform::Identity(); }
 
  private:
-  enum class Phase { kRest, kStart, kStraight, kBlend, kStop, kTrack };
+  enum class Phase { kRest, kStart, kStraight, kBlend, kStop, kTrack, kJog };
+  bool inMove() const { return phase_ != Phase::kRest && phase_ != Phase::kJog; }
   struct Active {
     MoveSpec spec;
     MotionRecord motion;
@@ -156,6 +178,12 @@ class TrajectoryGenerator {
   Transform pose_ = Transform::Identity();
   JointVec q_ = JointVec::Zero();
   ArmConfig rest_config_;
+
+  JogSpec jog_;
+  Transform jog_start_ = Transform::Identity();
+  double jog_done_ = 0.0;  // m or rad
+  bool jog_stopped_short_ = false;
+  const char* jog_stopped_why_ = "";
 
   std::array<MoveSpec, kQueueCapacity> queue_{};
   int head_ = 0, count_ = 0;

@@ -32,6 +32,26 @@ TEST(OperatorShell, OperatorWordsBecomeControlRequests) {
   EXPECT_EQ(sh.interpret("quit").kind, ShellLine::kQuit);
 }
 
+TEST(OperatorShell, TheWristStepsOneMillimetreOrDegreeAlongAnAxisUnlessTold) {
+  OperatorShell sh;
+  ShellLine l = sh.interpret("step z -");
+  ASSERT_EQ(l.kind, ShellLine::kRequest) << l.error;
+  EXPECT_EQ(l.request.control().axis(), proto::JA_Z);
+  EXPECT_NEAR(l.request.control().distance(), 0.001, 1e-15);
+  l = sh.interpret("step tool ry +");
+  ASSERT_EQ(l.kind, ShellLine::kRequest) << l.error;
+  EXPECT_TRUE(l.request.control().tool_frame());
+  EXPECT_NEAR(l.request.control().angle(), 3.141592653589793 / 180, 1e-15);
+  l = sh.interpret("step x + distance 5");
+  EXPECT_NEAR(l.request.control().distance(), 0.005, 1e-15);
+  l = sh.interpret("jog tool x -");
+  ASSERT_EQ(l.kind, ShellLine::kRequest) << l.error;
+  EXPECT_EQ(l.request.control().distance(), 0.0);
+  EXPECT_EQ(sh.interpret("jog x - distance 3").kind, ShellLine::kError);  // a jog has no size
+  const auto axes = sh.completions("step", 1, "r");
+  EXPECT_EQ(axes, (std::vector<std::string>{"rx", "ry", "rz"}));
+}
+
 TEST(OperatorShell, TaskLinesUseTheUnitsTypedSoFarAndBadLinesSayWhy) {
   OperatorShell sh;
   ShellLine l = sh.interpret("transform t trans 100 0 0");

@@ -69,6 +69,26 @@ TEST(TaskFile, AJogIsContinuousOrOneStepOfCountsOrAnAngle) {
   EXPECT_NE(refusal("control jog 2 + speed 3\n").find("jog size 'speed'"), std::string::npos);
 }
 
+TEST(TaskFile, AJogAlongAnAxisOfTheBaseOrTheToolTakesADistanceOrAnAngle) {
+  const auto task = parseTaskFile(
+      "control jog z - distance 5\n"
+      "control jog tool rx + angle 2\n"
+      "control jog y +\n",
+      "t");
+  EXPECT_EQ(task[0].request.control().axis(), proto::JA_Z);
+  EXPECT_EQ(task[0].request.control().joint(), 0);
+  EXPECT_EQ(task[0].request.control().direction(), -1);
+  EXPECT_NEAR(task[0].request.control().distance(), 0.005, 1e-15);
+  EXPECT_FALSE(task[0].request.control().tool_frame());
+  EXPECT_EQ(task[1].request.control().axis(), proto::JA_RX);
+  EXPECT_TRUE(task[1].request.control().tool_frame());
+  EXPECT_NEAR(task[1].request.control().angle(), 2 * std::numbers::pi / 180, 1e-15);
+  EXPECT_EQ(task[2].request.control().distance(), 0.0);  // on until stop
+  EXPECT_NE(refusal("control jog tool 3 +\n").find("expected an axis"), std::string::npos);
+  EXPECT_NE(refusal("control jog w +\n").find("is not a number"), std::string::npos);
+  EXPECT_NE(refusal("control jog x + distance -2\n").find("positive length"), std::string::npos);
+}
+
 TEST(TaskFile, AMotionTracksWhenItSaysSoWithOrWithoutCompliance) {
   const auto task = parseTaskFile(
       "motion a cartesian 0.5 0.1 track\n"

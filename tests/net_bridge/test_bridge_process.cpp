@@ -211,6 +211,16 @@ TEST(BridgeProcess, TheOperatorJogsBeforeCalibrationCalibratesStopsAndResets) {
   EXPECT_EQ(deg.code, 1);
   EXPECT_NE(deg.err.find("not calibrated: jog it by counts"), std::string::npos) << deg.err;
   run(op, "calibrate");
+  // The wrist along the base's z, then stopped: the controller is back in HOLD.
+  run(op, "step z - --mm 1");
+  EXPECT_NE(state().find("state RT_SETP"), std::string::npos) << state();
+  run(op, "stop");
+  for (int n = 0; n < 100 && state().find("state RT_HOLD") == std::string::npos; ++n)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_NE(state().find("state RT_HOLD"), std::string::npos) << state();
+  const test::Outcome mixed = test::runCommand(kBin + "/rfms-client", op + "step z - --deg 2", 60);
+  EXPECT_EQ(mixed.code, 2);  // refused before the link: a step along an axis takes --mm
+  EXPECT_NE(mixed.err.find("takes --mm"), std::string::npos) << mixed.err;
   run(op, "step 3 - --deg 2");
   EXPECT_NE(state().find("state RT_MANU"), std::string::npos) << state();
   run(eye, "estop");  // anyone admitted may

@@ -264,6 +264,79 @@ TEST(Controller, AStepJogByAngleAndAContinuousJogUntilHold) {
   EXPECT_NEAR(h.arm().q()[2], held, 0.002);
 }
 
+proto::TaskRequest axisJogRequest(proto::JogAxis axis, int direction, double size, bool tool = false) {
+  proto::TaskRequest r = test::controlRequest(proto::CC_JOG, 0, direction);
+  r.mutable_control()->set_axis(axis);
+  r.mutable_control()->set_tool_frame(tool);
+  if (axis >= proto::JA_RX)
+    r.mutable_control()->set_angle(size);
+  else
+    r.mutable_control()->set_distance(size);
+  return r;
+}
+
+// After calibration the wrist jogs along an axis: off the home position's wrist singularity (a
+// step of joint 5 first), a 5 mm step down the base's z ends 5 mm lower with the orientation kept;
+// a continuous turn stops on stop; a joint's step may follow, and a continuous jog along the
+// tool's x goes on until stop. Before calibration, or with counts, it is refused with the reason.
+TEST(Controller, TheWristJogsAlongAnAxisOfTheBaseOrTheTool) {
+  Harness h(puma(), proto::ControllerSettings{});
+  const auto in = [&](proto::RtState s) { return h.supervisor().rtstate() == s; };
+  h.runUntil([] { return false; }, 10);
+  EXPECT_NE(h.request(axisJogRequest(proto::JA_Z, -1, 0.005)).reason().find("needs a calibrated arm"),
+            std::string::npos);
+  calibrate(h);
+  proto::TaskRequest counts = axisJogRequest(proto::JA_Z, -1, 0.0);
+  counts.mutable_control()->set_counts(10);
+  EXPECT_NE(h.request(counts).reason().find("counts are for a joint"), std::string::npos);
+  accept(h, jogRequest(5, 1, 0, 0.35));
+  h.runUntil([] { return false; }, 3000);
+
+  const Transform before = forwardKinematics(puma(), h.arm().q());
+  accept(h, axisJogRequest(proto::JA_Z, -1, 0.005));  // from MANU, the joint's step ended
+  h.runUntil([] { return false; }, 1500);              // 0.5 s of jog, then settling
+  const Transform after = forwardKinematics(puma(), h.arm().q());
+  EXPECT_NEAR((after.translation() - before.translation() - Vec3(0, 0, -0.005)).norm(), 0.0, 2e-4);
+  EXPECT_TRUE(after.linear().isApprox(before.linear(), 2e-3));
+  EXPECT_TRUE(in(proto::RT_SETP));
+  EXPECT_FALSE(h.supervisor().trajectory().stoppedShort()) << h.supervisor().trajectory().stoppedWhy();
+
+  accept(h, axisJogRequest(proto::JA_RZ, 1, 0.0));  // a continuous turn, stopped
+  h.runUntil([] { return false; }, 200);
+  accept(h, test::controlRequest(proto::CC_STOP));
+  ASSERT_TRUE(h.runUntil([&] { return in(proto::RT_HOLD); }, 5000));
+  accept(h, jogRequest(6, 1, 0, 0.05));
+  ASSERT_TRUE(h.runUntil([&] { return in(proto::RT_MANU); }, 10));
+  h.runUntil([] { return false; }, 1000);
+  const Transform turned = forwardKinematics(puma(), h.arm().q());
+  accept(h, axisJogRequest(proto::JA_X, 1, 0.0, true));
+  h.runUntil([] { return false; }, 2000);
+  EXPECT_TRUE(h.supervisor().trajectory().jogging()) << h.supervisor().trajectory().stoppedWhy();
+  accept(h, test::controlRequest(proto::CC_STOP));
+  ASSERT_TRUE(h.runUntil([&] { return in(proto::RT_HOLD); }, 2000));
+  h.runUntil([] { return false; }, 500);
+  const Vec3 moved = forwardKinematics(puma(), h.arm().q()).translation() - turned.translation();
+  EXPECT_NEAR(moved.norm(), 0.02, 0.002);                            // 2 s at 10 mm/s
+  EXPECT_GT(moved.normalized().dot(turned.linear().col(0)), 0.99);  // along the tool's x
+}
+
+// At the home position the wrist is singular (theta5 = 0): turning the hand there swings joints
+// 4 and 6 around it. Each jog along the tool's axes stops short, saying why, rather than driving
+// the wrist into a following-error emergency.
+TEST(Controller, JogsAtTheWristSingularityStopShortInsteadOfAnEmergency) {
+  Harness h(puma(), proto::ControllerSettings{});
+  calibrate(h);
+  for (int axis = proto::JA_X; axis <= proto::JA_RZ; ++axis)
+    for (int direction : {-1, 1}) {
+      const proto::TaskReply r = h.request(axisJogRequest(static_cast<proto::JogAxis>(axis), direction, 0.0, true));
+      h.runUntil([] { return false; }, 500);
+      ASSERT_NE(h.supervisor().rtstate(), proto::RT_EMGCY)
+          << "tool axis " << axis << " " << direction << ": " << describe(h.supervisor().emergencyReason());
+      accept(h, test::controlRequest(proto::CC_STOP));
+      ASSERT_TRUE(h.runUntil([&] { return h.supervisor().rtstate() == proto::RT_HOLD; }, 5000)) << r.reason();
+    }
+}
+
 class SilentNode : public ::testing::TestWithParam<proto::Node> {};
 
 TEST_P(SilentNode, IsAnEmergencyNamingItWithinTheWatchdogPeriod) {

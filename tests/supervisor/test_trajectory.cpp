@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <numbers>
 #include <vector>
 
 #include "common/kinematics.hpp"
@@ -295,6 +296,62 @@ TEST_F(Trajectory, ATrackingMoveEndsWhenTheNextMoveStarts) {
   EXPECT_EQ(events_[2].kind, TrajectoryEvent::kCompleted);
   EXPECT_EQ(events_[2].move_id, next);
   EXPECT_TRUE(gen_.pose().isApprox(world_.solve(world_.findPosition("b")), 1e-12));
+}
+
+// Cartesian jogs: along or about an axis of the base frame or of T6's own, at a fixed speed, a
+// step or until stopped, stopping short at the edge of what the configuration reaches.
+TEST_F(Trajectory, AJogMovesTheWristAlongOrAboutAnAxisOfTheBaseOrToolFrame) {
+  const auto step = [&](int axis, int direction, bool tool, double length) {
+    gen_.reset(q0_);
+    EXPECT_TRUE(gen_.jog(JogSpec{axis, direction, tool, axis < 3 ? 0.01 : 0.1, length}));
+    const auto s = run();
+    EXPECT_TRUE(gen_.atRest());
+    EXPECT_FALSE(gen_.stoppedShort());
+    return s.back().pose;
+  };
+  // 5 mm down the base's z: 0.5 s at 10 mm/s.
+  Transform end = step(2, -1, false, 0.005);
+  EXPECT_NEAR((end.translation() - (start_.translation() - Vec3(0, 0, 0.005))).norm(), 0.0, 1e-9);
+  EXPECT_TRUE(end.linear().isApprox(start_.linear(), 1e-9));
+  // 5 mm along T6's own x.
+  end = step(0, 1, true, 0.005);
+  EXPECT_NEAR((end.translation() - (start_.translation() + 0.005 * start_.linear().col(0))).norm(), 0.0, 1e-9);
+  // 3 degrees about the base's z, about the wrist's centre: the wrist stays put.
+  const double a = 3 * std::numbers::pi / 180;
+  end = step(5, 1, false, a);
+  EXPECT_NEAR((end.translation() - start_.translation()).norm(), 0.0, 1e-9);
+  EXPECT_TRUE(end.linear().isApprox(Eigen::AngleAxisd(a, Vec3::UnitZ()).toRotationMatrix() * start_.linear(), 1e-9));
+  // About T6's own y.
+  end = step(4, -1, true, a);
+  EXPECT_TRUE(end.linear().isApprox(start_.linear() * Eigen::AngleAxisd(-a, Vec3::UnitY()).toRotationMatrix(), 1e-9));
+  // Nothing moves a jog's way while a move is queued.
+  gen_.reset(q0_);
+  move("a", "cart");
+  EXPECT_FALSE(gen_.jog(JogSpec{0, 1, false, 0.01, 0.0}));
+}
+
+TEST_F(Trajectory, AContinuousJogGoesOnUntilStoppedAndStopsShortOfTheWorkspacesEdge) {
+  EXPECT_TRUE(gen_.jog(JogSpec{0, 1, false, 0.01, 0.0}));
+  for (int n = 0; n < 1000; ++n) {
+    TrajectoryEvents e;
+    ASSERT_TRUE(gen_.update(kH, e));
+    EXPECT_EQ(e.count, 0);  // a jog is not a move: no events
+  }
+  EXPECT_TRUE(gen_.jogging());
+  EXPECT_NEAR(gen_.referencePose().translation().x() - start_.translation().x(), 0.01, 1e-9);
+  TrajectoryEvents stopped;
+  gen_.stop(stopped);
+  run();
+  EXPECT_TRUE(gen_.atRest());
+  EXPECT_NEAR(gen_.pose().translation().x() - start_.translation().x(), 0.01, 1e-5);  // braked at once
+  // Out along x at 50 mm/s until the arm cannot go further (stretched, its joints would swing ever
+  // faster towards the elbow's singularity): it stops there, no failure.
+  EXPECT_TRUE(gen_.jog(JogSpec{0, 1, false, 0.05, 0.0}));
+  run();
+  EXPECT_TRUE(gen_.stoppedShort());
+  EXPECT_STRNE(gen_.stoppedWhy(), "");
+  EXPECT_TRUE(gen_.atRest());
+  EXPECT_GT(gen_.pose().translation().x(), start_.translation().x() + 0.05);
 }
 
 TEST_F(Trajectory, AbortDropsEverythingAtOnce) {
