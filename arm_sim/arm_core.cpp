@@ -13,8 +13,9 @@
 
 namespace rfms {
 
-ArmSimConfig armConfigFor(const RobotModel& model, const proto::ControllerSettings& s) {
+ArmSimConfig armConfigFor(const RobotModel& model, const proto::ControllerSettings& s, const Scene& scene) {
   ArmSimConfig a;
+  a.scene = scene;
   a.dt = sampleSeconds(s);
   a.command_timeout_periods = s.watchdog_periods();  // the supervisor's patience, the arm's too
   a.amplifier = s.amplifier() == proto::ControllerSettings::VOLTAGE ? Amplifier::kVoltage : Amplifier::kCurrent;
@@ -59,7 +60,20 @@ void ArmCore::sense(proto::ArmSensors& out) const {
   }
 }
 
-JointVec ArmCore::acceleration(const JointVec& q, const JointVec& qd) const {
+Vec6 ArmCore::contactAtFlange(const LinkFrames& frames, const JointVec& qd, double t, ContactWrench& at_tool) const {
+  const Transform& t6 = frames[kJoints];
+  const Vec6 twist = jacobianBase(frames) * qd;  // of frame 6's origin
+  const Vec3 lever = t6.linear() * config_.scene.tool.frame.translation();
+  const Vec3 omega = twist.tail<3>();
+  at_tool = contactWrench(config_.scene, t6.translation() + lever, twist.head<3>() + omega.cross(lever), omega, t);
+  Vec6 w;
+  w << at_tool.force, at_tool.moment + lever.cross(at_tool.force);
+  return w;
+}
+
+Transform ArmCore::toolPose() const { return forwardKinematics(model_, q_) * config_.scene.tool.frame; }
+
+JointVec ArmCore::acceleration(const JointVec& q, const JointVec& qd, double t) const {
   JointVec tau;
   for (int i = 0; i < kJoints; ++i) {
     const JointModel& j = model_.joints[i];
@@ -72,7 +86,16 @@ JointVec ArmCore::acceleration(const JointVec& q, const JointVec& qd) const {
     const double coulomb = j.coulomb * std::tanh(qd[i] / config_.stiction_velocity);
     tau[i] = motor - coulomb - j.viscous * qd[i];
   }
-  if (!wrench_.isZero()) tau += jacobianBase(model_, q).transpose() * wrench_;
+  if (!config_.scene.surfaces.empty() || !wrench_.isZero()) {
+    LinkFrames frames;
+    linkFrames(model_, q, frames);
+    Vec6 w = wrench_;
+    if (!config_.scene.surfaces.empty()) {
+      ContactWrench unused;
+      w += contactAtFlange(frames, qd, t, unused);
+    }
+    tau += jacobianBase(frames).transpose() * w;
+  }
 
   // M qdd = tau - bias over the joints that are free; locked joints do not accelerate.
   JointMat m = massMatrix(model_, q);
@@ -125,10 +148,10 @@ void ArmCore::step(const std::array<const proto::TorqueCommand*, kJoints>& comma
   State x;
   x << q_, qd_;
   for (int s = 0; s < substeps_; ++s) {
-    rk4Step(x, 0.0, h, [this](double, const State& y) {
+    rk4Step(x, time() + s * h, h, [this](double t, const State& y) {
       State dy;
       dy.head<kJoints>() = y.tail<kJoints>();
-      dy.tail<kJoints>() = acceleration(y.head<kJoints>(), y.tail<kJoints>());
+      dy.tail<kJoints>() = acceleration(y.head<kJoints>(), y.tail<kJoints>(), t);
       for (int i = 0; i < kJoints; ++i)
         if (locked_[i]) dy[i] = 0.0;
       return dy;
@@ -163,6 +186,11 @@ void ArmCore::step(const std::array<const proto::TorqueCommand*, kJoints>& comma
     if (index_fired_[i]) index_count_[i] = encoderCount(i, index + std::max(before, after) * kTwoPi);
   }
   ++period_;
+  if (!config_.scene.surfaces.empty()) {
+    LinkFrames frames;
+    linkFrames(model_, q_, frames);
+    contactAtFlange(frames, qd_, time(), contact_);
+  }
 }
 
 }  // namespace rfms

@@ -2,7 +2,8 @@
 // model integrated by RK4 in sub-steps within each period, current- or voltage-mode amplifiers
 // with current and torque limits, Coulomb and viscous friction, incremental encoders quantised to
 // the model's counts with an index pulse (and a latched index count) at the model's index angle,
-// brakes that lock each joint when the power is off, and an external wrench on the tool.
+// brakes that lock each joint when the power is off, contact between the tool and the scene's
+// solids (arm_sim/contact.hpp) computed in every stage of every sub-step, and an external wrench.
 //
 // A pure per-period core: sense() reports period k, step() integrates [k, k+1]. No clocks, no
 // sockets; allocation only in the constructor.
@@ -11,8 +12,11 @@
 #include <array>
 #include <cstdint>
 
+#include "arm_sim/contact.hpp"
 #include "common/controller_settings.hpp"
+#include "common/kinematics.hpp"
 #include "common/robot_model.hpp"
+#include "common/scene.hpp"
 #include "proto/mailboxes.pb.h"
 
 namespace rfms {
@@ -36,11 +40,14 @@ struct ArmSimConfig {
   // last one applied) for this many periods counts as none. A realtime arm reuses the latest
   // command of a late joint for a period or two; one whose sender is gone must not drive it on.
   std::uint32_t command_timeout_periods = 10;
+  // What the arm carries and can touch. The tool's mass properties belong to the model the arm is
+  // built with (withTool()); the scene gives the tool point and the solids.
+  Scene scene;
 };
 
 // The emulated arm's configuration from the controller's settings: its amplifiers, and its true
 // power-up angles, off the park pose by a seeded draw that only calibration reveals.
-ArmSimConfig armConfigFor(const RobotModel& model, const proto::ControllerSettings& s);
+ArmSimConfig armConfigFor(const RobotModel& model, const proto::ControllerSettings& s, const Scene& scene = {});
 
 class ArmCore {
  public:
@@ -56,7 +63,7 @@ class ArmCore {
   void step(const std::array<const proto::TorqueCommand*, kJoints>& commands);
 
   // An external force (N) and moment (N m) acting at the origin of frame 6, in base coordinates
-  // (contact, a push); stays until changed.
+  // (a push, a test's load) besides the scene's contacts; stays until changed.
   void setExternalWrench(const Vec6& wrench) { wrench_ = wrench; }
 
   const JointVec& q() const { return q_; }
@@ -69,9 +76,18 @@ class ArmCore {
   std::uint32_t missingCommands() const { return missing_mask_; }
   // The torques actually applied at the joints in the last period (after amplifier limits).
   const JointVec& appliedTorque() const { return applied_; }
+  // The scene's wrench on the tool at the end of the last period (about the tool point).
+  const ContactWrench& contact() const { return contact_; }
+  // The tool frame T6 E at the end of the last period.
+  Transform toolPose() const;
+  // Seconds since power-up: the time moving surfaces have moved for.
+  double time() const { return static_cast<double>(period_) * config_.dt; }
 
  private:
-  JointVec acceleration(const JointVec& q, const JointVec& qd) const;
+  JointVec acceleration(const JointVec& q, const JointVec& qd, double t) const;
+  // The scene's contact at state (q, qd) and time t, as a wrench at frame 6's origin in base
+  // coordinates (the form J^T takes); `at_tool` receives it about the tool point.
+  Vec6 contactAtFlange(const LinkFrames& frames, const JointVec& qd, double t, ContactWrench& at_tool) const;
   // Joint i's command as the amplifier takes it: nullptr once it has gone stale.
   const proto::TorqueCommand* renewed(int i, const proto::TorqueCommand* c);
   std::int64_t encoderCount(int joint, double q) const;
@@ -81,6 +97,7 @@ class ArmCore {
   JointVec q_, qd_, q_power_up_;
   JointVec command_ = JointVec::Zero(), applied_ = JointVec::Zero();
   Vec6 wrench_ = Vec6::Zero();
+  ContactWrench contact_;
   std::array<bool, kJoints> locked_{}, index_fired_{};
   std::array<std::int64_t, kJoints> index_count_{};
   // The watchdog: each joint's last command's period, and for how many periods it was not new.

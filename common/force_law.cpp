@@ -1,0 +1,35 @@
+#include "common/force_law.hpp"
+
+#include <algorithm>
+
+namespace rfms {
+
+double ForceLaw::update(double desired, double measured) {
+  const double e = desired - measured;
+  // The first period has no earlier measurement to take a rate from.
+  const double rate = primed_ ? (measured - last_measured_) / dt_ : 0.0;
+  last_measured_ = measured;
+  primed_ = true;
+  switch (gains_.law) {
+    case ForceLawKind::kP: return gains_.kp * e;
+    case ForceLawKind::kPD: return gains_.kp * (e - gains_.kv * rate);
+    case ForceLawKind::kPI:
+      integral_ = std::clamp(integral_ + e * dt_, -gains_.integral_limit, gains_.integral_limit);
+      return gains_.kp * (e + gains_.ki * integral_);
+  }
+  return 0.0;
+}
+
+void ForceLaw::reset() {
+  integral_ = 0.0;
+  primed_ = false;
+}
+
+double DeflectionCompensator::update(double command, double deflection) {
+  const double rate = primed_ ? (deflection - last_) / dt_ : 0.0;
+  last_ = deflection;
+  primed_ = true;
+  return command - k1_ * deflection - k2_ * rate;
+}
+
+}  // namespace rfms

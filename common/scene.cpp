@@ -1,0 +1,130 @@
+#include "common/scene.hpp"
+
+#include <Eigen/Eigenvalues>
+#include <cmath>
+
+#include "common/error.hpp"
+#include "common/text_file.hpp"
+#include "common/text_proto.hpp"
+#include "common/transform.hpp"
+
+namespace rfms {
+
+namespace {
+constexpr double kDeg = M_PI / 180.0;
+constexpr std::size_t kMaxSurfaces = 64;
+
+Vec3 vec(const proto::Vec3& v) { return {v.x(), v.y(), v.z()}; }
+
+Mat3 symmetric(const proto::SymMat3& s) {
+  Mat3 m;
+  m << s.xx(), s.xy(), s.xz(), s.xy(), s.yy(), s.yz(), s.xz(), s.yz(), s.zz();
+  return m;
+}
+
+struct Checker {
+  std::string source;
+  [[noreturn]] void fail(const std::string& field, const std::string& why) const {
+    throw ConfigError(source + ": " + field + ": " + why);
+  }
+  double range(const std::string& field, double v, double lo, double hi) const {
+    if (!std::isfinite(v) || v < lo || v > hi)
+      fail(field, "must be " + number(lo) + " .. " + number(hi) + ", got " + number(v));
+    return v;
+  }
+  Vec3 finite(const std::string& field, const Vec3& v, double bound = 1e3) const {
+    if (!v.allFinite() || v.cwiseAbs().maxCoeff() > bound) fail(field, "every component must be finite, within +-" + number(bound));
+    return v;
+  }
+  static std::string number(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+  }
+};
+
+Transform orientation(const Checker& c, const std::string& field, const proto::Rpy& r) {
+  const Vec3 deg = c.finite(field, {r.roll_deg(), r.pitch_deg(), r.yaw_deg()}, 360.0);
+  return rpy(kDeg * deg.x(), kDeg * deg.y(), kDeg * deg.z());
+}
+
+ToolModel convertTool(const Checker& c, const proto::Tool& t) {
+  ToolModel tool;
+  const double m = c.range("tool.mass_kg", t.mass_kg(), 0.0, 20.0);
+  const Vec3 com = c.finite("tool.com_m", vec(t.com_m()), 2.0);
+  const Mat3 ic = symmetric(t.inertia_kgm2());
+  if (!ic.allFinite() || ic.cwiseAbs().maxCoeff() > 100.0) c.fail("tool.inertia_kgm2", "must be finite, within +-100");
+  // A real body's inertia about its centre of mass is positive semi-definite.
+  if (Eigen::SelfAdjointEigenSolver<Mat3>(ic).eigenvalues().minCoeff() < -1e-12)
+    c.fail("tool.inertia_kgm2", "must be positive semi-definite (a real body's)");
+  tool.inertia = LinkInertia::fromCom(m, com, ic);
+  tool.frame = orientation(c, "tool.rpy", t.rpy());
+  tool.frame.translation() = c.finite("tool.tip_m", vec(t.tip_m()), 2.0);
+  tool.tip_radius = c.range("tool.tip_radius_m", t.tip_radius_m(), 0.0, 0.1);
+  return tool;
+}
+
+SurfaceModel convertSurface(const Checker& c, const proto::Surface& s, int i) {
+  const std::string at = "surface[" + std::to_string(i) + "]";
+  SurfaceModel m;
+  m.name = s.name().empty() ? "surface " + std::to_string(i + 1) : s.name();
+  if (m.name.size() > 64) c.fail(at + ".name", "at most 64 characters");
+  switch (s.shape_case()) {
+    case proto::Surface::kPlane: {
+      m.shape = SurfaceModel::Shape::kPlane;
+      const Vec3 n = c.finite(at + ".plane.normal", vec(s.plane().normal()));
+      if (n.norm() < 1e-9) c.fail(at + ".plane.normal", "missing or zero: the direction out of the solid");
+      // Any frame whose z axis is the normal will do: only the normal and a point matter.
+      m.pose = Transform(Eigen::Quaterniond::FromTwoVectors(Vec3::UnitZ(), n.normalized()));
+      m.pose.translation() = c.finite(at + ".plane.point_m", vec(s.plane().point_m()));
+      break;
+    }
+    case proto::Surface::kBox: {
+      m.shape = SurfaceModel::Shape::kBox;
+      const Vec3 size = vec(s.box().size_m());
+      for (int k = 0; k < 3; ++k) c.range(at + ".box.size_m", size[k], 0.001, 100.0);
+      m.half_size = 0.5 * size;
+      m.pose = orientation(c, at + ".box.rpy", s.box().rpy());
+      m.pose.translation() = c.finite(at + ".box.centre_m", vec(s.box().centre_m()));
+      break;
+    }
+    case proto::Surface::SHAPE_NOT_SET:
+      c.fail(at, "has no shape: give plane { ... } or box { ... }");
+  }
+  m.stiffness = c.range(at + ".stiffness_n_per_m", s.stiffness_n_per_m(), 100.0, 1e7);
+  m.damping = c.range(at + ".damping_n_s_per_m", s.damping_n_s_per_m(), 0.0, 1e5);
+  m.friction = c.range(at + ".friction", s.friction(), 0.0, 2.0);
+  m.velocity = c.finite(at + ".velocity_m_s", vec(s.velocity_m_s()), 10.0);
+  return m;
+}
+}  // namespace
+
+Scene sceneFromProto(const proto::Scene& p, const std::string& source) {
+  const Checker c{source};
+  Scene s;
+  s.source = source;
+  s.name = p.name();
+  s.tool = convertTool(c, p.tool());
+  if (static_cast<std::size_t>(p.surface_size()) > kMaxSurfaces)
+    c.fail("surface", "at most " + std::to_string(kMaxSurfaces) + " surfaces, got " + std::to_string(p.surface_size()));
+  for (int i = 0; i < p.surface_size(); ++i) s.surfaces.push_back(convertSurface(c, p.surface(i), i));
+  s.slip_velocity = c.range("slip_velocity_m_s", p.slip_velocity_m_s(), 1e-4, 0.1);
+  return s;
+}
+
+Scene loadScene(const std::string& path) {
+  proto::Scene p;
+  parseTextProto(loadTextFile(path, "scene file", std::uintmax_t{1} << 20), p, path);
+  return sceneFromProto(p, path);
+}
+
+RobotModel withTool(const RobotModel& model, const ToolModel& tool) {
+  RobotModel m = model;
+  LinkInertia& l = m.joints[kJoints - 1].link;
+  l.mass += tool.inertia.mass;
+  l.first_moment += tool.inertia.first_moment;
+  l.inertia += tool.inertia.inertia;
+  return m;
+}
+
+}  // namespace rfms

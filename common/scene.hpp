@@ -1,0 +1,54 @@
+// A scene (proto/scene.proto) in SI units: the tool on the flange and the solids it can touch.
+// Loading checks every field and throws ConfigError naming the file and field; after that the
+// scene is constant data that the emulated arm reads in its period and the controller's model
+// takes the tool's mass from.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/robot_model.hpp"
+#include "proto/scene.pb.h"
+
+namespace rfms {
+
+struct ToolModel {
+  LinkInertia inertia;                     // in frame 6, about its origin (zero mass: no tool)
+  Transform frame = Transform::Identity(); // E: T6 E is the tool frame; its origin is the tool point
+  double tip_radius = 0.005;               // m: the tool touches as a ball at the tool point
+};
+
+struct SurfaceModel {
+  enum class Shape { kPlane, kBox };
+  std::string name;
+  Shape shape = Shape::kPlane;
+  // Plane: the solid is behind `normal` through `pose`'s origin (normal = pose's z axis).
+  // Box: `pose` is the box's centre and axes, half_size its half edge lengths.
+  Transform pose = Transform::Identity();
+  Vec3 half_size = Vec3::Zero();
+  double stiffness = 0.0;  // N/m
+  double damping = 0.0;    // N s/m
+  double friction = 0.0;   // Coulomb coefficient
+  Vec3 velocity = Vec3::Zero();  // m/s, constant from t = 0
+};
+
+struct Scene {
+  std::string name;
+  std::string source;  // the file it came from ("" for the empty scene)
+  ToolModel tool;
+  std::vector<SurfaceModel> surfaces;
+  double slip_velocity = 0.005;  // m/s
+
+  bool empty() const { return surfaces.empty() && tool.inertia.mass == 0.0; }
+};
+
+// Reads and checks a scene file.
+Scene loadScene(const std::string& path);
+// The same from a message already parsed; `source` names it in messages.
+Scene sceneFromProto(const proto::Scene& p, const std::string& source);
+
+// The model with the tool's mass properties added to link 6's: what the arm is with it on, for
+// the plant and for the controller alike.
+RobotModel withTool(const RobotModel& model, const ToolModel& tool);
+
+}  // namespace rfms
