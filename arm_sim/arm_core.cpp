@@ -36,6 +36,7 @@ ArmCore::ArmCore(const RobotModel& model, const ArmSimConfig& config)
     : model_(model), config_(config), q_(config.q_initial), qd_(JointVec::Zero()), q_power_up_(config.q_initial) {
   substeps_ = std::max(1, static_cast<int>(std::ceil(config.dt / config.max_substep - 1e-9)));
   locked_.fill(true);  // powered down: the brakes hold every joint
+  if (config.scene.sensor == SensorKind::kForceTorque) ft_.emplace(config.scene.force_torque, config.dt);
 }
 
 std::int64_t ArmCore::encoderCount(int i, double q) const {
@@ -52,6 +53,11 @@ void ArmCore::sense(proto::ArmSensors& out) const {
   out.set_missing_commands(missing_mask_);
   out.mutable_encoder()->Resize(kJoints, 0);
   out.mutable_index_count()->Resize(kJoints, 0);
+  if (ft_) {
+    out.mutable_wrench()->Resize(6, 0.0);
+    for (int i = 0; i < 6; ++i) out.mutable_wrench()->Set(i, ft_->reading()[i]);
+    out.set_wrench_saturated(ft_->saturated());
+  }
   out.mutable_index()->Resize(kJoints, false);
   for (int i = 0; i < kJoints; ++i) {
     out.mutable_encoder()->Set(i, encoderCount(i, q_[i]));
@@ -68,6 +74,21 @@ Vec6 ArmCore::contactAtFlange(const LinkFrames& frames, const JointVec& qd, doub
   at_tool = contactWrench(config_.scene, t6.translation() + lever, twist.head<3>() + omega.cross(lever), omega, t);
   Vec6 w;
   w << at_tool.force, at_tool.moment + lever.cross(at_tool.force);
+  return w;
+}
+
+Vec6 ArmCore::flangeWrench(const LinkFrames& frames, const Vec6& contact) {
+  const Transform& t6 = frames[kJoints];
+  const LinkInertia& tool = config_.scene.tool.inertia;
+  const Vec3 lever = tool.mass > 0.0 ? Vec3(t6.linear() * tool.first_moment / tool.mass) : Vec3::Zero();
+  const Vec6 twist = jacobianBase(frames) * qd_;
+  const Vec3 velocity = twist.head<3>() + twist.tail<3>().cross(lever);
+  const Vec3 acceleration = period_ > 1 ? Vec3((velocity - last_com_velocity_) / config_.dt) : Vec3::Zero();
+  last_com_velocity_ = velocity;
+  const Vec3 load = tool.mass * (model_.gravity - acceleration);
+  const Mat3 to_t6 = t6.linear().transpose();
+  Vec6 w;
+  w << to_t6 * (contact.head<3>() + load), to_t6 * (contact.tail<3>() + lever.cross(load));
   return w;
 }
 
@@ -186,10 +207,12 @@ void ArmCore::step(const std::array<const proto::TorqueCommand*, kJoints>& comma
     if (index_fired_[i]) index_count_[i] = encoderCount(i, index + std::max(before, after) * kTwoPi);
   }
   ++period_;
-  if (!config_.scene.surfaces.empty()) {
+  if (!config_.scene.surfaces.empty() || ft_) {
     LinkFrames frames;
     linkFrames(model_, q_, frames);
-    contactAtFlange(frames, qd_, time(), contact_);
+    Vec6 at_flange = Vec6::Zero();
+    if (!config_.scene.surfaces.empty()) at_flange = contactAtFlange(frames, qd_, time(), contact_);
+    if (ft_) ft_->sample(flangeWrench(frames, at_flange));
   }
 }
 

@@ -11,8 +11,10 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 
 #include "arm_sim/contact.hpp"
+#include "arm_sim/force_sensor.hpp"
 #include "common/controller_settings.hpp"
 #include "common/kinematics.hpp"
 #include "common/robot_model.hpp"
@@ -78,6 +80,8 @@ class ArmCore {
   const JointVec& appliedTorque() const { return applied_; }
   // The scene's wrench on the tool at the end of the last period (about the tool point).
   const ContactWrench& contact() const { return contact_; }
+  // The force/torque sensor, when the scene has one.
+  const ForceTorqueSensor* forceSensor() const { return ft_ ? &*ft_ : nullptr; }
   // The tool frame T6 E at the end of the last period.
   Transform toolPose() const;
   // Seconds since power-up: the time moving surfaces have moved for.
@@ -88,6 +92,10 @@ class ArmCore {
   // The scene's contact at state (q, qd) and time t, as a wrench at frame 6's origin in base
   // coordinates (the form J^T takes); `at_tool` receives it about the tool point.
   Vec6 contactAtFlange(const LinkFrames& frames, const JointVec& qd, double t, ContactWrench& at_tool) const;
+  // The wrench the tool puts on the flange at the end of the period, in T6's axes about its
+  // origin: `contact` (base axes, at the flange) and the tool's weight less the force that
+  // accelerates it (the tool's turning inertia is left out: a small tool's is negligible).
+  Vec6 flangeWrench(const LinkFrames& frames, const Vec6& contact);
   // Joint i's command as the amplifier takes it: nullptr once it has gone stale.
   const proto::TorqueCommand* renewed(int i, const proto::TorqueCommand* c);
   std::int64_t encoderCount(int joint, double q) const;
@@ -98,6 +106,8 @@ class ArmCore {
   JointVec command_ = JointVec::Zero(), applied_ = JointVec::Zero();
   Vec6 wrench_ = Vec6::Zero();
   ContactWrench contact_;
+  std::optional<ForceTorqueSensor> ft_;
+  Vec3 last_com_velocity_ = Vec3::Zero();
   std::array<bool, kJoints> locked_{}, index_fired_{};
   std::array<std::int64_t, kJoints> index_count_{};
   // The watchdog: each joint's last command's period, and for how many periods it was not new.

@@ -11,7 +11,7 @@ int main(int argc, char** argv) {
       argc, argv, app, [] { return std::string("arm"); }, 0,
       [](NodeContext& c) {
         const ClusterSettings& s = c.settings;
-        ArmCore arm(c.model, armConfigFor(c.model, c.controller()));
+        ArmCore arm(c.model, armConfigFor(c.model, c.controller(), c.scene));
         Transport transport(s, "arm", c.log);
         zmq::socket_t pub = transport.bindPublisher(s.config.arm_pub());
         zmq::socket_t pull = transport.bindPull(s.config.arm_pull());

@@ -7,6 +7,7 @@
 //   rfms-client shell                        an operator's session (client/operator_shell.hpp)
 //   rfms-client watch [--rate HZ]            the controller's state, live
 //   rfms-client watch SIGNAL... [--rate HZ]  named signals sampled by the controller (debug())
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <iostream>
@@ -40,6 +41,11 @@ void printStatus(const proto::ArmStatus& s) {
   std::cout << "moves: last accepted " << s.last_move_id() << ", ended through " << s.ended_through() << ", queued "
             << s.moves_queued() << (s.task().empty() ? "" : ", task '" + s.task() + "'") << "\n";
   if (!s.jog_stopped().empty()) std::cout << "the last jog along an axis stopped short: " << s.jog_stopped() << "\n";
+  if (s.contact_wrench_size() == 6) {
+    const auto& w = s.contact_wrench();
+    std::cout << "contact on the tool (N, base axes): " << w[0] << " " << w[1] << " " << w[2] << "; moment (N m): " << w[3]
+              << " " << w[4] << " " << w[5] << (s.wrench_saturated() != 0 ? "; the sensor is at its range" : "") << "\n";
+  }
   const auto& l = s.link();
   std::cout << "link: frames in " << l.frames_in() << ", out " << l.frames_out() << ", retransmissions "
             << l.retransmissions() << ", duplicates " << l.duplicates() << ", checksum failures "
@@ -171,6 +177,17 @@ int main(int argc, char** argv) {
                       << r.refused.size() << " refused, " << r.seconds << " s\n";
             for (const auto& why : r.refused) std::cout << "  refused: " << why << "\n";
             if (!r.failure.empty()) std::cout << "  failed: " << r.failure << "\n";
+            // Guarded moves that met their force, and where (the status keeps the last 64 ended).
+            const proto::ArmStatus after = client.status();
+            for (const proto::MoveOutcome& o : after.recent_ended()) {
+              Transform at;
+              if (!o.guard_tripped() || o.contact_force_size() != 3 || !decode(o.contact_pose(), at) ||
+                  std::find(r.moves.begin(), r.moves.end(), o.id()) == r.moves.end())
+                continue;
+              const Vec3 f(o.contact_force(0), o.contact_force(1), o.contact_force(2));
+              std::cout << "  move " << o.id() << ": guard met, " << f.norm() << " N at tool point (" << at.translation().x() * 1e3
+                        << ", " << at.translation().y() * 1e3 << ", " << at.translation().z() * 1e3 << ") mm\n";
+            }
             const auto& c = client.link().counts();
             std::cout << "link: " << c.retransmissions << " retransmissions, " << c.handshakes << " handshakes, "
                       << c.bad_checksums << " bad checksums received\n";

@@ -70,7 +70,7 @@ void RfmsClient::position(const std::string& name, const ArmConfig& config, cons
 
 namespace {
 proto::TaskRequest motionRequest(const std::string& name, double segment_s, double accel_s, RfmsClient::Mode mode,
-                                 std::uint32_t compliance, bool track) {
+                                 std::uint32_t compliance, bool track, double guard_n = 0.0) {
   proto::TaskRequest r;
   auto* m = r.mutable_motion();
   m->set_name(name);
@@ -79,6 +79,7 @@ proto::TaskRequest motionRequest(const std::string& name, double segment_s, doub
   m->set_mode(static_cast<proto::MotionMode>(mode));
   m->set_compliance(compliance);
   m->set_track(track);
+  m->set_guard_n(guard_n);
   return r;
 }
 }  // namespace
@@ -91,6 +92,10 @@ void RfmsClient::motion(const std::string& name, double segment_s, double accel_
 void RfmsClient::trackingMotion(const std::string& name, double segment_s, double accel_s, Mode mode,
                                 std::uint32_t compliance) {
   require(motionRequest(name, segment_s, accel_s, mode, compliance, true), "motion '" + name + "'");
+}
+
+void RfmsClient::guardedMotion(const std::string& name, double segment_s, double accel_s, double guard_n, Mode mode) {
+  require(motionRequest(name, segment_s, accel_s, mode, 0, false, guard_n), "motion '" + name + "'");
 }
 
 std::uint64_t RfmsClient::move(const std::string& position, const std::string& motion) {
@@ -107,16 +112,22 @@ proto::ArmStatus RfmsClient::status() {
   return s;
 }
 
-void RfmsClient::wait(std::uint64_t move, double timeout_s) {
+proto::MoveOutcome RfmsClient::wait(std::uint64_t move, double timeout_s) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   for (;;) {
     const proto::ArmStatus s = status();
     if (s.ended_through() >= move) {
+      // A move that ended long ago (more than the status's 64 recent ones) completed, or a later
+      // wait would have thrown.
+      proto::MoveOutcome outcome;
+      outcome.set_id(move);
+      outcome.set_completed(true);
       for (const auto& o : s.recent_ended())
-        if (o.id() == move && !o.completed())
-          throw MoveFailed("move " + std::to_string(move) + " was aborted" +
-                           (s.rtstate() == proto::RT_EMGCY ? std::string(" (emergency)") : std::string()));
-      return;
+        if (o.id() == move) outcome = o;
+      if (!outcome.completed())
+        throw MoveFailed("move " + std::to_string(move) + " was aborted" +
+                         (s.rtstate() == proto::RT_EMGCY ? std::string(" (emergency)") : std::string()));
+      return outcome;
     }
     if (std::chrono::steady_clock::now() > deadline)
       throw MoveFailed("move " + std::to_string(move) + " has not ended after " + std::to_string(timeout_s) + " s");

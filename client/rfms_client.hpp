@@ -78,10 +78,17 @@ class RfmsClient {
   // only then completes.
   void trackingMotion(const std::string& name, double segment_s, double accel_s, Mode mode,
                       std::uint32_t compliance = 0);
+  // A guarded motion: a move with it ends where the contact force (the force sensor's, less the
+  // tool's weight) first reaches guard_n newtons, and the arm stops there; wait() then returns the
+  // contact pose and force (MoveOutcome.guard_tripped). A move that reaches its position without
+  // meeting the force completes as any move does. Needs a force sensor in the cluster's scene.
+  void guardedMotion(const std::string& name, double segment_s, double accel_s, double guard_n,
+                     Mode mode = kCartesian);
   // Queues a move; returns its handle.
   std::uint64_t move(const std::string& position, const std::string& motion);
-  // Until the move has ended; throws MoveFailed if it was aborted or timeout_s passed.
-  void wait(std::uint64_t move, double timeout_s = 600.0);
+  // Until the move has ended, and how (a guarded move: where it met its force); throws MoveFailed
+  // if it was aborted or timeout_s passed.
+  proto::MoveOutcome wait(std::uint64_t move, double timeout_s = 600.0);
   // Until every move accepted so far has ended.
   void waitAll(double timeout_s = 600.0);
   proto::ArmStatus status();

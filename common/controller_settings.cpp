@@ -188,6 +188,10 @@ void checkControllerSettings(const proto::ControllerSettings& s, const std::stri
   range("turn_accel_deg_s2", t.turn_accel_deg_s2(), 1.0, 1e6, "deg/s^2");
   range("history_ms", t.history_ms(), 10.0, 1e4, "ms");
   range("max_lead_ms", t.max_lead_ms(), 0.0, 1e3, "ms");
+  if (!(s.force().max_force_n() >= 1.0 && s.force().max_force_n() <= 1e4))
+    fail("force.max_force_n", "must be within 1 .. 10000 N, got " + numberText(s.force().max_force_n()));
+  if (!(s.force().max_moment_nm() >= 0.1 && s.force().max_moment_nm() <= 1e3))
+    fail("force.max_moment_nm", "must be within 0.1 .. 1000 N m, got " + numberText(s.force().max_moment_nm()));
   const proto::LogSettings& log = s.log();
   if (!(log.ring_s() >= 0.5 && log.ring_s() <= 60.0))
     fail("log.ring_s", "must be within 0.5 .. 60 s, got " + numberText(log.ring_s()));

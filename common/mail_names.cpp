@@ -14,6 +14,7 @@ const char* describe(proto::EmergencyReason reason) {
     case proto::ER_OPERATOR: return "emergency stop requested";
     case proto::ER_UNREACHABLE: return "trajectory left the workspace";
     case proto::ER_POWER_LOST: return "the arm lost its power (a torque command missing)";
+    case proto::ER_FORCE_LIMIT: return "contact force above its limit (force sensor)";
     default: return "unknown";
   }
 }

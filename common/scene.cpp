@@ -97,6 +97,18 @@ SurfaceModel convertSurface(const Checker& c, const proto::Surface& s, int i) {
   m.velocity = c.finite(at + ".velocity_m_s", vec(s.velocity_m_s()), 10.0);
   return m;
 }
+ForceTorqueModel convertForceTorque(const Checker& c, const proto::ForceTorqueSensor& f) {
+  const std::string at = "sensor.force_torque.";
+  ForceTorqueModel m;
+  m.noise_force = c.range(at + "noise_n", f.noise_n(), 0.0, 10.0);
+  m.noise_moment = c.range(at + "noise_nm", f.noise_nm(), 0.0, 1.0);
+  m.bias << c.finite(at + "bias_n", vec(f.bias_n()), 1e3), c.finite(at + "bias_nm", vec(f.bias_nm()), 1e2);
+  m.bandwidth_hz = c.range(at + "bandwidth_hz", f.bandwidth_hz(), 1.0, 1e4);
+  m.range_force = c.range(at + "range_n", f.range_n(), 1.0, 1e4);
+  m.range_moment = c.range(at + "range_nm", f.range_nm(), 0.1, 1e3);
+  m.seed = f.seed();
+  return m;
+}
 }  // namespace
 
 Scene sceneFromProto(const proto::Scene& p, const std::string& source) {
@@ -109,6 +121,13 @@ Scene sceneFromProto(const proto::Scene& p, const std::string& source) {
     c.fail("surface", "at most " + std::to_string(kMaxSurfaces) + " surfaces, got " + std::to_string(p.surface_size()));
   for (int i = 0; i < p.surface_size(); ++i) s.surfaces.push_back(convertSurface(c, p.surface(i), i));
   s.slip_velocity = c.range("slip_velocity_m_s", p.slip_velocity_m_s(), 1e-4, 0.1);
+  switch (p.sensor().kind_case()) {
+    case proto::Sensor::kForceTorque:
+      s.sensor = SensorKind::kForceTorque;
+      s.force_torque = convertForceTorque(c, p.sensor().force_torque());
+      break;
+    case proto::Sensor::KIND_NOT_SET: break;
+  }
   return s;
 }
 

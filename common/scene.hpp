@@ -4,6 +4,7 @@
 // takes the tool's mass from.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -32,12 +33,24 @@ struct SurfaceModel {
   Vec3 velocity = Vec3::Zero();  // m/s, constant from t = 0
 };
 
+struct ForceTorqueModel {
+  double noise_force = 0.0, noise_moment = 0.0;  // standard deviations, N and N m
+  Vec6 bias = Vec6::Zero();                       // fx fy fz mx my mz
+  double bandwidth_hz = 0.0;                      // 0: no filter
+  double range_force = 0.0, range_moment = 0.0;   // N, N m
+  std::uint64_t seed = 1;
+};
+
+enum class SensorKind { kNone, kForceTorque };
+
 struct Scene {
   std::string name;
   std::string source;  // the file it came from ("" for the empty scene)
   ToolModel tool;
   std::vector<SurfaceModel> surfaces;
   double slip_velocity = 0.005;  // m/s
+  SensorKind sensor = SensorKind::kNone;
+  ForceTorqueModel force_torque;  // when sensor is kForceTorque
 
   bool empty() const { return surfaces.empty() && tool.inertia.mass == 0.0; }
 };

@@ -164,16 +164,21 @@ std::vector<TaskStatement> parseTaskFile(const std::string& text, const std::str
       m->set_mode(mode == "joint" ? proto::MM_JOINT : proto::MM_CARTESIAN);
       m->set_segment_s(p.number("segment time (s)"));
       m->set_accel_s(p.number("acceleration time (s)"));
-      // Then, in either order, "compliance DIRS" and "track", each at most once.
-      bool compliance = false;
+      // Then, in any order, "compliance DIRS", "track" and "guard NEWTONS", each at most once.
+      bool compliance = false, guard = false;
       for (std::string w; p.word(w);) {
         if (w == "compliance" && !compliance) {
           compliance = true;
           m->set_compliance(complianceBits(p, p.need("compliance directions")));
         } else if (w == "track" && !m->track()) {
           m->set_track(true);
+        } else if (w == "guard" && !guard) {
+          guard = true;
+          const double n = p.number("guard force (N)");
+          if (!(n > 0.0)) p.fail("guard force must be more than 0 N");
+          m->set_guard_n(n);
         } else {
-          p.fail("expected 'compliance', 'track' or the end of the line, got '" + w + "'");
+          p.fail("expected 'compliance', 'track', 'guard' or the end of the line, got '" + w + "'");
         }
       }
     } else if (keyword == "move") {

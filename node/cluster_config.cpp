@@ -9,6 +9,7 @@
 
 #include "common/controller_settings.hpp"
 #include "common/error.hpp"
+#include "common/scene.hpp"
 #include "common/text_file.hpp"
 #include "common/text_proto.hpp"
 
@@ -78,6 +79,17 @@ ClusterSettings loadClusterConfig(const std::string& path, const std::string& ru
   } catch (const ConfigError& e) {
     fail("robot", e.what());
   }
+  if (!c.scene().empty()) {
+    std::filesystem::path scene(c.scene());
+    if (scene.is_relative()) scene = std::filesystem::path(path).parent_path() / scene;
+    c.set_scene(scene.lexically_normal().string());
+    try {
+      loadScene(c.scene());
+      s.scene_digest = fileDigest(c.scene());
+    } catch (const ConfigError& e) {
+      fail("scene", e.what());
+    }
+  }
   checkControllerSettings(c.controller(), path + ": controller");
   if (!proto::ClockMode_IsValid(c.clock()))
     fail("clock", "must be CM_LOCKSTEP, CM_REALTIME or CM_PACED, got " + std::to_string(c.clock()));
@@ -141,6 +153,7 @@ const char* clockName(proto::ClockMode c) {
 
 std::string disagreement(const proto::Hello& mine, const proto::Hello& hello) {
   if (hello.robot_digest() != mine.robot_digest()) return "its robot model differs from the supervisor's";
+  if (hello.scene_digest() != mine.scene_digest()) return "its scene (tool and surfaces) differs from the supervisor's";
   if (hello.clock() != mine.clock()) return "its clock mode differs from the supervisor's";
   const std::string why = settingsDifference(mine.controller(), hello.controller(), "the supervisor's");
   return why.empty() ? "" : "its controller." + why;

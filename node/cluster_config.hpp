@@ -12,9 +12,11 @@ struct ClusterSettings {
   proto::ClusterConfig config;  // with "{run}" replaced and the robot path made absolute
   std::string source;           // the file it came from
   std::string robot_digest;     // hash of the robot model file's text
+  std::string scene_digest;     // hash of the scene file's text ("" without one)
 };
 
-// Loads `path`, replaces "{run}" in the endpoints by `run_dir`, and checks every field.
+// Loads `path`, replaces "{run}" in the endpoints by `run_dir`, and checks every field (the scene
+// file's too: a node would otherwise find it wrong only when it starts).
 // Whether the nodes wait for each period's mail (lockstep and paced) or keep their own time.
 inline bool waitsForMail(proto::ClockMode c) { return c != proto::CM_REALTIME; }
 const char* clockName(proto::ClockMode c);

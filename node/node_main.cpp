@@ -15,8 +15,9 @@ int runNode(int argc, char** argv, CLI::App& app, const std::function<std::strin
   installStopSignals();
   const int code = guardedMain(
       [&] {
-        NodeContext c{loadClusterConfig(options.config, options.run_dir), RobotModel{}, *log, options};
-        c.model = loadRobotModel(c.settings.config.robot());
+        NodeContext c{loadClusterConfig(options.config, options.run_dir), RobotModel{}, Scene{}, *log, options};
+        if (!c.settings.config.scene().empty()) c.scene = loadScene(c.settings.config.scene());
+        c.model = withTool(loadRobotModel(c.settings.config.robot()), c.scene.tool);
         applyRealtimeSettings(c.settings, *log, priority_offset);
         return body(c);
       },

@@ -10,13 +10,15 @@
 #include <string>
 
 #include "common/robot_model.hpp"
+#include "common/scene.hpp"
 #include "node/node_shell.hpp"
 
 namespace rfms {
 
 struct NodeContext {
   ClusterSettings settings;
-  RobotModel model;
+  RobotModel model;  // with the scene's tool on link 6
+  Scene scene;
   spdlog::logger& log;
   const NodeOptions& options;
   const proto::ControllerSettings& controller() const { return settings.config.controller(); }

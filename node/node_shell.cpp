@@ -63,6 +63,7 @@ proto::Hello helloFor(proto::Node node, const ClusterSettings& s) {
   proto::Hello h;
   h.set_node(node);
   h.set_robot_digest(s.robot_digest);
+  h.set_scene_digest(s.scene_digest);
   h.set_clock(s.config.clock());
   *h.mutable_controller() = s.config.controller();
   return h;

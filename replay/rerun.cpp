@@ -55,11 +55,8 @@ std::vector<TaskStatement> taskFromRequests(const RunLog& log) {
 }
 
 RerunResult rerunLog(const RunLog& log, const std::map<std::string, std::string>& changes) {
-  const auto model_text = log.header.find("robot_model");
   const auto task_text = log.header.find("task");
-  if (model_text == log.header.end() || model_text->second.empty())
-    throw ConfigError("the log does not carry its robot model: it cannot be re-run");
-  const RobotModel model = parseRobotModel(model_text->second, "the log's robot model");
+  const LoggedArm arm = loggedArm(log);
   RerunResult r;
   std::vector<TaskStatement> task;
   if (task_text != log.header.end() && !task_text->second.empty()) {
@@ -75,11 +72,11 @@ RerunResult rerunLog(const RunLog& log, const std::map<std::string, std::string>
   const proto::ControllerSettings& logged = log.requireSettings();
   r.changes = changes;
   {
-    Harness h(model, logged);
+    Harness h(arm.model, logged, arm.scene);
     r.original = runTask(h, task, RunOptions{});
   }
   {
-    Harness h(model, applyChanges(logged, changes));
+    Harness h(arm.model, applyChanges(logged, changes), arm.scene);
     r.changed = runTask(h, task, RunOptions{});
   }
   return r;

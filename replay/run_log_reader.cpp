@@ -7,12 +7,27 @@
 #include <string_view>
 
 #include "common/error.hpp"
+#include "common/robot_model_loader.hpp"
+#include "common/text_proto.hpp"
 #include "runlog/header_prediction.hpp"
 #include "runlog/log_files.hpp"
 #include "runlog/protobuf_wire.hpp"
 #include "runlog/run_logger.hpp"
 
 namespace rfms {
+
+LoggedArm loggedArm(const RunLog& log) {
+  const auto model_text = log.header.find("robot_model");
+  if (model_text == log.header.end() || model_text->second.empty())
+    throw ConfigError("the log does not carry its robot model: it cannot be re-run");
+  LoggedArm arm{parseRobotModel(model_text->second, "the log's robot model"), Scene{}};
+  if (const auto scene = log.header.find("scene"); scene != log.header.end() && !scene->second.empty()) {
+    proto::Scene p;
+    parseTextProto(scene->second, p, "the log's scene");
+    arm.scene = sceneFromProto(p, "the log's scene");
+  }
+  return arm;
+}
 
 const proto::ControllerSettings& RunLog::requireSettings() const {
   if (!settings) throw ConfigError(settings_error);

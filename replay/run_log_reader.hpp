@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "common/robot_model.hpp"
+#include "common/scene.hpp"
 #include "proto/cluster.pb.h"
 #include "proto/runlog.pb.h"
 #include "runlog/mcap_reader.hpp"
@@ -52,6 +54,14 @@ struct RunLog {
   // damage: this throws ConfigError saying so, before anything sized by it is allocated or run.
   std::uint64_t periods() const;
 };
+
+// The arm a log's run drove, from its header: the robot model file's model (without the tool) and
+// the scene (empty when the run had none). A ConfigError when the header lacks the robot model.
+struct LoggedArm {
+  RobotModel model;
+  Scene scene;
+};
+LoggedArm loggedArm(const RunLog& log);
 
 // `path`: the run's first file (run.mcap), which need not exist any more when later ones do.
 RunLog readRunLog(const std::string& path, const std::function<void(std::uint64_t, std::uint64_t)>& progress = {});

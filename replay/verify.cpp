@@ -90,11 +90,9 @@ VerifyResult rerunAndCompare(const RunLog& log, const std::function<void(std::ui
     throw ConfigError("the run's first " + std::to_string(log.first_file) +
                       " log files were removed (log.keep_files): a re-run needs the run from its start");
   VerifyResult r;
-  const auto model_text = log.header.find("robot_model");
-  if (model_text == log.header.end() || model_text->second.empty())
-    throw ConfigError("the log does not carry its robot model: it cannot be re-run");
+  const LoggedArm arm = loggedArm(log);
   const proto::ControllerSettings& settings = log.requireSettings();
-  const RobotModel model = parseRobotModel(model_text->second, "the log's robot model");
+  const RobotModel model = withTool(arm.model, arm.scene.tool);
   std::uint64_t periods = 0;
   try {
     periods = log.periods();
@@ -108,7 +106,7 @@ VerifyResult rerunAndCompare(const RunLog& log, const std::function<void(std::ui
   }
   const auto clock = log.header.find("clock");
   if (clock != log.header.end() && clock->second == "realtime")
-    return verifyEachCore(log, model, settings, false, progress);
+    return verifyEachCore(log, model, arm.scene, settings, false, progress);
   // A lockstep or paced period whose mail did not all come in time (a node paused, stalled or
   // dead) went on without it; a lockstep re-run of the whole controller would have all of it. Each
   // core re-run on what it read checks such a run to its end.
@@ -118,13 +116,13 @@ VerifyResult rerunAndCompare(const RunLog& log, const std::function<void(std::ui
       for (int n = 0; n < 32; ++n)
         if ((t.missed() >> n) & 1u)
           nodes += (nodes.empty() ? "" : ", ") + std::string(nodeName(static_cast<proto::Node>(n)));
-      VerifyResult each = verifyEachCore(log, model, settings, true, progress);
+      VerifyResult each = verifyEachCore(log, model, arm.scene, settings, true, progress);
       each.method += " (from period " + std::to_string(t.period()) + " the run went on without the mail of " + nodes +
                      ", which a lockstep re-run of the whole controller cannot repeat)";
       return each;
     }
   r.method = "the whole controller re-run in lockstep";
-  Harness h(model, settings);
+  Harness h(arm.model, settings, arm.scene);
   const LogIndex index(log);
   LockstepCheck check(index);
   h.on_period = [&](const PeriodMail& m) { check.period(m); };

@@ -96,11 +96,11 @@ const proto::PeriodTiming& readEverything(std::uint64_t k, proto::PeriodTiming& 
   return t;
 }
 
-Pass rerunSupervisor(const LogIndex& log, bool lossy, bool lockstep, const RobotModel& model,
+Pass rerunSupervisor(const LogIndex& log, bool lossy, bool lockstep, const RobotModel& model, const Scene& scene,
                      const proto::ControllerSettings& c, std::uint64_t periods,
                      const std::function<void(std::uint64_t)>& tick) {
   Pass pass(lossy);
-  SupervisorCore core(model, supervisorConfigFor(c));
+  SupervisorCore core(model, supervisorConfigFor(c, scene));
   SupervisorOutbox out;
   proto::PeriodTiming implied;
   for (std::uint64_t k = 0; k < periods; ++k) {
@@ -223,10 +223,10 @@ Pass rerunJoint(const LogIndex& log, bool lossy, bool lockstep, const RobotModel
   return pass;
 }
 
-Pass rerunArm(const LogIndex& log, bool lossy, bool lockstep, const RobotModel& model,
+Pass rerunArm(const LogIndex& log, bool lossy, bool lockstep, const RobotModel& model, const Scene& scene,
               const proto::ControllerSettings& c) {
   Pass pass(lossy);
-  ArmCore arm(model, armConfigFor(model, c));
+  ArmCore arm(model, armConfigFor(model, c, scene));
   proto::ArmSensors sensors;
   for (std::uint64_t p = 0;; ++p) {
     arm.sense(sensors);
@@ -267,7 +267,7 @@ Pass rerunArm(const LogIndex& log, bool lossy, bool lockstep, const RobotModel& 
 
 }  // namespace
 
-VerifyResult verifyEachCore(const RunLog& log, const RobotModel& model, const proto::ControllerSettings& c,
+VerifyResult verifyEachCore(const RunLog& log, const RobotModel& model, const Scene& scene, const proto::ControllerSettings& c,
                             bool lockstep, const Progress& progress) {
   VerifyResult r;
   r.method = "each core re-run alone on the mail it read; send times not compared";
@@ -281,7 +281,7 @@ VerifyResult verifyEachCore(const RunLog& log, const RobotModel& model, const pr
   // verdict rather than counting as a divergence.
   const bool lossy = log.drops.dropped() > 0 || log.cut_short;
   const char* names[] = {"supervisor", "math", "joint 1", "joint 2", "joint 3", "joint 4", "joint 5", "joint 6", "arm"};
-  passes.push_back(rerunSupervisor(index, lossy, lockstep, model, c, periods, [&](std::uint64_t k) {
+  passes.push_back(rerunSupervisor(index, lossy, lockstep, model, scene, c, periods, [&](std::uint64_t k) {
     if (progress && k % 1000 == 0) progress(k, work);
   }));
   passes.push_back(rerunMath(index, lossy, model, c));
@@ -289,7 +289,7 @@ VerifyResult verifyEachCore(const RunLog& log, const RobotModel& model, const pr
     passes.push_back(rerunJoint(index, lossy, lockstep, model, jointConfigFor(model, c, static_cast<int>(j)), j));
     if (progress) progress(periods + j * periods / (kJoints + 1), work);
   }
-  passes.push_back(rerunArm(index, lossy, lockstep, model, c));
+  passes.push_back(rerunArm(index, lossy, lockstep, model, scene, c));
   if (progress) progress(work, work);
 
   // The earliest divergence of any core is where the run and its log first part ways.

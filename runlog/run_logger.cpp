@@ -56,6 +56,7 @@ mcap::KeyValues RunLogHeader::toMetadata() const {
   return {{"source", source},
           {"robot", robot_name},
           {"robot_model", robot_model_text},
+          {"scene", scene_text},
           {"cluster_config", cluster_config_text},
           {"task", task_text},
           {"clock", clock},

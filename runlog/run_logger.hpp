@@ -59,6 +59,7 @@ inline constexpr const char* kPeriod = "/rfms/period";
 struct RunLogHeader {
   std::string source;  // "rfms-sim", "cluster"
   std::string robot_name, robot_model_text;
+  std::string scene_text;  // the scene file's text ("" without a scene)
   std::string cluster_config_text;
   std::string task_text;
   std::string clock = "lockstep";

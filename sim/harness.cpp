@@ -9,14 +9,14 @@ const proto::ControllerSettings& checked(const proto::ControllerSettings& s) {
 }
 }  // namespace
 
-Harness::Harness(const RobotModel& model, const proto::ControllerSettings& settings)
-    : model_(model),
+Harness::Harness(const RobotModel& model, const proto::ControllerSettings& settings, const Scene& scene)
+    : model_(withTool(model, scene.tool)),
       settings_(checked(settings)),
-      supervisor_(model, supervisorConfigFor(settings)),
-      math_(model, mathConfigFor(model, settings)),
-      arm_(model, armConfigFor(model, settings)) {
+      supervisor_(model_, supervisorConfigFor(settings, scene)),
+      math_(model_, mathConfigFor(model_, settings)),
+      arm_(model_, armConfigFor(model_, settings, scene)) {
   for (int i = 0; i < kJoints; ++i)
-    joints_[static_cast<std::size_t>(i)] = std::make_unique<JointCore>(model, jointConfigFor(model, settings, i + 1));
+    joints_[static_cast<std::size_t>(i)] = std::make_unique<JointCore>(model_, jointConfigFor(model_, settings, i + 1));
 }
 
 void Harness::step() {

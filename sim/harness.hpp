@@ -31,8 +31,8 @@ struct PeriodMail {
 class Harness {
  public:
   // Checks the settings (ConfigError naming the field) and builds every core from them, as the
-  // cluster's processes do.
-  Harness(const RobotModel& model, const proto::ControllerSettings& settings);
+  // cluster's processes do: every core's model carries the scene's tool, and the arm its surfaces.
+  Harness(const RobotModel& model, const proto::ControllerSettings& settings, const Scene& scene = {});
 
   // A task request, taken by the supervisor's background side before the next period.
   proto::TaskReply request(const proto::TaskRequest& r) { return supervisor_.handle(r); }
@@ -51,7 +51,7 @@ class Harness {
   std::uint64_t period() const { return k_; }
   double dt() const { return sampleSeconds(settings_); }
   const proto::ControllerSettings& settings() const { return settings_; }
-  const RobotModel& model() const { return model_; }
+  const RobotModel& model() const { return model_; }  // with the scene's tool
   const proto::JMail& jmail(int i) const { return jmail_[static_cast<std::size_t>(i - 1)]; }
   const SupervisorOutbox& lastOutbox() const { return outbox_; }
 
@@ -61,7 +61,7 @@ class Harness {
  private:
   bool delivered(proto::Node node) const { return !silenced_[static_cast<std::size_t>(node)]; }
 
-  const RobotModel& model_;
+  const RobotModel model_;
   proto::ControllerSettings settings_;
   SupervisorCore supervisor_;
   MathCore math_;

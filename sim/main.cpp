@@ -1,7 +1,7 @@
 // rfms-sim: the whole controller in one process (supervisor, six joint servers, math server and
 // emulated arm wired by the in-process harness), running a task from power-up and printing what
 // happened. With no task it runs the RFMS manual's example task.
-//   rfms-sim [--robot FILE] [--task FILE] [--dt-ms 1] [--update-periods 1] [--serial-ik]
+//   rfms-sim [--robot FILE] [--scene FILE|none] [--task FILE] [--dt-ms 1] [--update-periods 1] [--serial-ik]
 //            [--amplifier current|voltage] [--pik SCHEME] [--set FIELD=VALUE ...] [--timeout-s 600]
 //            [--json] [--log FILE]
 // Exit status: 0 when every move completed without an emergency, 1 otherwise, 2 on bad input.
@@ -18,6 +18,7 @@
 #include "common/controller_settings.hpp"
 #include "common/error.hpp"
 #include "common/robot_model_loader.hpp"
+#include "common/scene.hpp"
 #include "common/task_file.hpp"
 #include "common/text_file.hpp"
 #include "sim/run_recording.hpp"
@@ -30,7 +31,7 @@ int main(int argc, char** argv) {
   log->set_pattern("%n: %^%l%$: %v");
 
   CLI::App app{"rfms-sim: the RFMS controller in one process, running a task on the emulated arm"};
-  std::string robot = RFMS_DEFAULT_ROBOT, task_path;
+  std::string robot = RFMS_DEFAULT_ROBOT, scene_path = RFMS_DEFAULT_SCENE, task_path;
   double timeout_s = 600.0;
   bool json = false;
   // The controller's settings start at their defaults (proto/controller.proto); each flag given
@@ -38,6 +39,8 @@ int main(int argc, char** argv) {
   proto::ControllerSettings settings;
   std::vector<std::string> sets, more_sets;  // the flags' fields, then --set's
   app.add_option("--robot", robot, "robot model file")->capture_default_str();
+  app.add_option("--scene", scene_path, "scene file: the tool and what it can touch ('none': a bare flange in empty space)")
+      ->capture_default_str();
   app.add_option("--task", task_path, "task file (default: the RFMS manual's example task)");
   app.add_option_function<std::string>(
       "--dt-ms", [&](const std::string& v) { sets.push_back("dt_ms=" + v); },
@@ -68,10 +71,12 @@ int main(int argc, char** argv) {
         applySettingAssignments(settings, sets);
         if (!(timeout_s > 0.0)) throw ConfigError("--timeout-s must be positive");
         const RobotModel model = loadRobotModel(robot);
+        const Scene scene = scene_path == "none" ? Scene{} : loadScene(scene_path);
         const auto task = task_path.empty() ? parseTaskFile(kExampleTask, "example task") : loadTaskFile(task_path);
 
-        Harness harness(model, settings);
-        log->info("robot {}, dt {} ms, setpoint update every {} period(s), {} IK, task {}", model.name,
+        Harness harness(model, settings, scene);
+        log->info("robot {}, scene {}, dt {} ms, setpoint update every {} period(s), {} IK, task {}", model.name,
+                  scene.source.empty() ? "none" : scene.name,
                   settings.dt_ms(), settings.update_periods(), settings.serial_ik() ? "serial" : settings.pik(),
                   task_path.empty() ? "example" : task_path);
         RunOptions options;
@@ -83,6 +88,7 @@ int main(int argc, char** argv) {
           header.source = "rfms-sim";
           header.robot_name = model.name;
           header.robot_model_text = readTextFile(robot);
+          if (!scene.source.empty()) header.scene_text = readTextFile(scene_path);
           header.task_text = task_path.empty() ? kExampleTask : readTextFile(task_path);
           header.clock = "lockstep";
           header.settings = settings;

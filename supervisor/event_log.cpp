@@ -1,5 +1,7 @@
 #include "supervisor/event_log.hpp"
 
+#include "common/mail_codec.hpp"
+
 namespace rfms {
 
 void toLogEvent(std::uint64_t k, const SupervisorEvent& e, proto::LogEvent& le) {
@@ -15,6 +17,11 @@ void toLogEvent(std::uint64_t k, const SupervisorEvent& e, proto::LogEvent& le) 
   le.set_state(e.state);
   le.set_reason(e.reason);
   le.set_node(e.node);
+  if (e.guarded) {
+    le.set_guard_tripped(true);
+    encode(e.contact_pose, *le.mutable_contact_pose());
+    for (int i = 0; i < 3; ++i) le.add_contact_force(e.contact_force[i]);
+  }
 }
 
 std::vector<proto::LogEvent> eventsOf(std::uint64_t k, const SupervisorOutbox& out) {

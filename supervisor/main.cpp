@@ -46,6 +46,7 @@ std::unique_ptr<RunLogger> openRunLog(Options& o, const NodeContext& c) {
   header.source = "cluster";
   header.robot_name = c.model.name;
   header.robot_model_text = readTextFile(s.config.robot());
+  if (!s.config.scene().empty()) header.scene_text = readTextFile(s.config.scene());
   google::protobuf::TextFormat::PrintToString(s.config, &header.cluster_config_text);
   header.task_text = o.example ? kExampleTask : o.task_path.empty() ? "" : readTextFile(o.task_path);
   header.clock = clockName(s.config.clock());
@@ -58,7 +59,7 @@ std::unique_ptr<RunLogger> openRunLog(Options& o, const NodeContext& c) {
 
 int runSupervisor(Options& o, NodeContext& c) {
   const ClusterSettings& s = c.settings;
-  SupervisorCore core(c.model, supervisorConfigFor(c.controller()));
+  SupervisorCore core(c.model, supervisorConfigFor(c.controller(), c.scene));
   std::unique_ptr<TaskScript> script = loadScript(o, sampleSeconds(c.controller()));
   Transport transport(s, "supervisor", c.log);
   zmq::socket_t pub = transport.bindPublisher(s.config.supervisor_pub());
@@ -77,7 +78,7 @@ int runSupervisor(Options& o, NodeContext& c) {
     };
   ClusterStats stats;
   ClusterLoop loop(s, core, pub, pull, arm, stats, tap, c.log);
-  RemoteDesk desk(c.model, supervisorConfigFor(c.controller()));
+  RemoteDesk desk(c.model, supervisorConfigFor(c.controller(), c.scene));
   zmq::socket_t tasks;
   std::unique_ptr<RemotePort> remote;
   if (!s.config.supervisor_tasks().empty()) {

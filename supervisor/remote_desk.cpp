@@ -183,6 +183,11 @@ void RemoteDesk::observe(std::uint64_t k, const SupervisorInbox& in, const Super
     proto::MoveOutcome o;
     o.set_id(e.move_id);
     o.set_completed(e.kind == SupervisorEvent::kMoveCompleted);
+    if (e.guarded) {
+      o.set_guard_tripped(true);
+      encode(e.contact_pose, *o.mutable_contact_pose());
+      for (int j = 0; j < 3; ++j) o.add_contact_force(e.contact_force[j]);
+    }
     recent_.push_back(o);
     if (recent_.size() > kRecent) recent_.pop_front();
     // Moves end in the order they were accepted.
@@ -209,6 +214,16 @@ void RemoteDesk::status(const SupervisorCore& core, std::uint64_t k, proto::ArmS
   s.set_dt_ms(config_.dt * 1e3);
   s.set_update_periods(static_cast<std::uint32_t>(config_.update_periods));
   if (core.trajectory().stoppedShort()) s.set_jog_stopped(core.trajectory().stoppedWhy());
+  s.clear_wrench();
+  s.clear_contact_wrench();
+  if (core.sensesForce()) {
+    const Vec6 contact = core.contactWrench();
+    for (int i = 0; i < 6; ++i) {
+      s.add_wrench(core.sensedWrench()[i]);
+      s.add_contact_wrench(contact[i]);
+    }
+    s.set_wrench_saturated(core.wrenchSaturated());
+  }
 }
 
 }  // namespace rfms

@@ -10,8 +10,12 @@
 
 namespace rfms {
 
-SupervisorConfig supervisorConfigFor(const proto::ControllerSettings& s) {
+SupervisorConfig supervisorConfigFor(const proto::ControllerSettings& s, const Scene& scene) {
   SupervisorConfig c;
+  c.tool = scene.tool;
+  c.force_sensor = scene.sensor != SensorKind::kNone;
+  c.max_force = s.force().max_force_n();
+  c.max_moment = s.force().max_moment_nm();
   c.dt = sampleSeconds(s);
   c.update_periods = static_cast<int>(s.update_periods());
   c.watchdog_periods = static_cast<int>(s.watchdog_periods());
@@ -59,7 +63,16 @@ proto::TaskReply SupervisorCore::handle(const proto::TaskRequest& request) {
   switch (request.body_case()) {
     case proto::TaskRequest::kTransform: reason = world_.defineTransform(request.transform()); break;
     case proto::TaskRequest::kPosition: reason = world_.definePosition(request.position()); break;
-    case proto::TaskRequest::kMotion: reason = world_.defineMotion(request.motion()); break;
+    case proto::TaskRequest::kMotion:
+      if (request.motion().guard_n() > 0.0 && !config_.force_sensor)
+        reason = "motion '" + request.motion().name() + "': a guarded motion needs a force sensor, and the scene has none";
+      else if (request.motion().guard_n() >= config_.max_force)
+        reason = "motion '" + request.motion().name() + "': its guard of " + std::to_string(request.motion().guard_n()) +
+                 " N is not below the force limit (controller.force.max_force_n, " + std::to_string(config_.max_force) +
+                 " N), which would stop the arm first";
+      else
+        reason = world_.defineMotion(request.motion());
+      break;
     case proto::TaskRequest::kMove: reason = acceptMove(request.move(), move_id); break;
     case proto::TaskRequest::kControl: reason = control(request.control()); break;
     case proto::TaskRequest::kBegin:
@@ -298,10 +311,29 @@ void SupervisorCore::emergency(proto::EmergencyReason reason, proto::Node node, 
   out.add(e);
 }
 
+Vec6 SupervisorCore::contactWrench() const {
+  if (!has_wrench_) return Vec6::Zero();
+  const Mat3 r = forwardKinematics(model_, angle_).linear();
+  const LinkInertia& tool = config_.tool.inertia;
+  const Vec3 com = tool.mass > 0.0 ? Vec3(r * tool.first_moment / tool.mass) : Vec3::Zero();
+  const Vec3 weight = tool.mass * model_.gravity;
+  const Vec3 force = r * wrench_.head<3>() - weight;
+  const Vec3 moment_at_flange = r * wrench_.tail<3>() - com.cross(weight);
+  const Vec3 tip = r * config_.tool.frame.translation();
+  Vec6 w;
+  w << force, moment_at_flange - tip.cross(force);
+  return w;
+}
+
 void SupervisorCore::collect(std::uint64_t k, const SupervisorInbox& in) {
   // The arm keeps its own clock in realtime: its mail counts when the shell passes it on (the
   // shell decides what is fresh: of period k in lockstep, of the last period or two in realtime).
   if (in.arm != nullptr) last_seen_[proto::NODE_ARM] = k;
+  if (in.arm != nullptr && in.arm->wrench_size() == 6) {
+    for (int i = 0; i < 6; ++i) wrench_[i] = in.arm->wrench(i);
+    wrench_saturated_ = in.arm->wrench_saturated();
+    has_wrench_ = true;
+  }
   for (int i = 0; i < kJoints; ++i) {
     const proto::JMail* j = in.joints[static_cast<std::size_t>(i)];
     if (j == nullptr || k == 0 || j->header().period() != k - 1) continue;
@@ -337,6 +369,30 @@ void SupervisorCore::forwardEvents(std::uint64_t k, TrajectoryEvents& events, Su
     out.add(e);
   }
   events.count = 0;
+}
+
+void SupervisorCore::checkForce(std::uint64_t k, SupervisorOutbox& out) {
+  if (!has_wrench_ || !powers(state_) || state_ == proto::RT_EMGCY) return;
+  const Vec6 c = contactWrench();
+  const double force = c.head<3>().norm();
+  if (wrench_saturated_ != 0 || force > config_.max_force || c.tail<3>().norm() > config_.max_moment) {
+    emergency(proto::ER_FORCE_LIMIT, proto::NODE_ARM, k, out);
+    return;
+  }
+  const double guard = trajectory_.guard();
+  if (state_ != proto::RT_SETP || guard <= 0.0 || force < guard) return;
+  const std::uint64_t id = trajectory_.currentMove();
+  TrajectoryEvents events;
+  trajectory_.halt(angle_, events);
+  const int first = out.event_count;
+  forwardEvents(k, events, out);
+  for (int n = first; n < out.event_count; ++n) {
+    SupervisorEvent& e = out.events[static_cast<std::size_t>(n)];
+    if (e.kind != SupervisorEvent::kMoveCompleted || e.move_id != id) continue;
+    e.guarded = true;
+    e.contact_pose = forwardKinematics(model_, angle_) * config_.tool.frame;
+    e.contact_force = c.head<3>();
+  }
 }
 
 void SupervisorCore::step(std::uint64_t k, const SupervisorInbox& in, SupervisorOutbox& out) {
@@ -377,6 +433,7 @@ void SupervisorCore::step(std::uint64_t k, const SupervisorInbox& in, Supervisor
         emergency(proto::ER_CALIBRATION, jointNode(i), k, out);
     }
   }
+  checkForce(k, out);
   if (pending_reason_ != proto::ER_NONE) {
     emergency(pending_reason_, proto::NODE_SUPERVISOR, k, out);
     pending_reason_ = proto::ER_NONE;

@@ -20,6 +20,7 @@
 #include "common/controller_settings.hpp"
 #include "common/ik_puma.hpp"
 #include "common/mail_names.hpp"
+#include "common/scene.hpp"
 #include "proto/mailboxes.pb.h"
 #include "proto/task.pb.h"
 #include "supervisor/trajectory.hpp"
@@ -41,9 +42,13 @@ struct SupervisorConfig {
   double jog_turn = 5.0 * 3.141592653589793 / 180.0;  // rad/s: a Cartesian jog about an axis
   proto::TrackingSettings tracking;  // the setpoint filter's limits (with the model's joint speeds)
   FrameTracking frames;                // how moving frames are carried on
+  ToolModel tool;                      // the scene's tool: its weight is taken off the force sensor's reading
+  bool force_sensor = false;           // the scene has one: guarded motions and force limits work
+  double max_force = 60.0;             // N: controller.force.max_force_n
+  double max_moment = 4.0;             // N m: controller.force.max_moment_nm
 };
 
-SupervisorConfig supervisorConfigFor(const proto::ControllerSettings& s);
+SupervisorConfig supervisorConfigFor(const proto::ControllerSettings& s, const Scene& scene = {});
 
 struct SupervisorInbox {
   const proto::ArmSensors* arm = nullptr;             // period k (the arm's own, in realtime)
@@ -58,6 +63,10 @@ struct SupervisorEvent {
   proto::RtState state = proto::RT_IDLE;
   proto::EmergencyReason reason = proto::ER_NONE;
   proto::Node node = proto::NODE_NONE;
+  // kMoveCompleted by a guarded motion's force: the tool frame and the contact force (N, base) then.
+  bool guarded = false;
+  Transform contact_pose = Transform::Identity();
+  Vec3 contact_force = Vec3::Zero();
 };
 
 struct SupervisorOutbox {
@@ -92,6 +101,14 @@ class SupervisorCore {
   bool allCalibrated() const;
   // The joints' observed angles as last reported.
   const JointVec& observedAngles() const { return angle_; }
+  // The force sensor's last reading (ArmSensors.wrench: T6's axes, about its origin), when the arm
+  // has a sensor; and its saturated channels.
+  bool sensesForce() const { return has_wrench_; }
+  const Vec6& sensedWrench() const { return wrench_; }
+  std::uint32_t wrenchSaturated() const { return wrench_saturated_; }
+  // The wrench the world puts on the tool, estimated from that reading less the tool's weight:
+  // base axes, the moment about the tool point. Zero without a sensor.
+  Vec6 contactWrench() const;
 
  private:
   std::string acceptMove(const proto::Move& move, std::uint64_t& id);
@@ -105,6 +122,8 @@ class SupervisorCore {
   void emergency(proto::EmergencyReason reason, proto::Node node, std::uint64_t k, SupervisorOutbox& out);
   void collect(std::uint64_t k, const SupervisorInbox& in);
   void forwardEvents(std::uint64_t k, TrajectoryEvents& events, SupervisorOutbox& out);
+  // Force limits (an emergency) and the current move's guard (ends it), from the sensor's reading.
+  void checkForce(std::uint64_t k, SupervisorOutbox& out);
   void compose(std::uint64_t k, bool new_setpoint, int jog_now, SupervisorOutbox& out);
   int jogThisPeriod();  // counts the jogged joint moves now (MANU), counting a step down
 
@@ -113,6 +132,10 @@ class SupervisorCore {
   PumaIk ik_;
   WorldModel world_;
   TrajectoryGenerator trajectory_;
+
+  Vec6 wrench_ = Vec6::Zero();
+  bool has_wrench_ = false;
+  std::uint32_t wrench_saturated_ = 0;
 
   proto::RtState state_ = proto::RT_IDLE;
   proto::RtState requested_ = proto::RT_IDLE;  // set by handle(), applied by step()

@@ -112,6 +112,9 @@ void TaskScript::afterStep(std::uint64_t k, const SupervisorCore& supervisor, co
         if (rec != log_.moves.end()) {
           rec->ended = k + 1;
           (e.kind == SupervisorEvent::kMoveCompleted ? rec->completed : rec->aborted) = true;
+          rec->guarded = e.guarded;
+          rec->contact_pose = e.contact_pose;
+          rec->contact_force = e.contact_force;
         }
         break;
       case SupervisorEvent::kStateChanged: log_.states.push_back(e.state); break;

@@ -30,6 +30,10 @@ struct MoveRecord {
   int line = 0;
   std::uint64_t started = 0, ended = 0;  // periods; 0 when not yet
   bool completed = false, aborted = false;
+  // Ended by its guard: where the tool met the force, and the contact force then (N, base axes).
+  bool guarded = false;
+  Transform contact_pose = Transform::Identity();
+  Vec3 contact_force = Vec3::Zero();
 };
 
 struct ScriptLog {

@@ -41,6 +41,12 @@ void writeSummaryText(std::ostream& o, const ScriptLog& log, double dt, const Fi
                   static_cast<double>(m.started) * dt, static_cast<double>(m.ended) * dt,
                   m.completed ? "completed" : (m.aborted ? "ABORTED" : "NOT DONE"));
     o << buf;
+    if (m.guarded) {
+      const Vec3 p = 1e3 * m.contact_pose.translation();
+      std::snprintf(buf, sizeof buf, "      guard met: %.2f N at tool point (%.2f, %.2f, %.2f) mm\n", m.contact_force.norm(),
+                    p.x(), p.y(), p.z());
+      o << buf;
+    }
   }
   for (const std::string& r : log.refused) o << "refused: " << r << "\n";
   std::snprintf(buf, sizeof buf, "final T6 error: %.4f mm, %.4f deg\n", f.mm, f.deg);
@@ -58,8 +64,13 @@ void writeSummaryJson(std::ostream& o, const ScriptLog& log, double dt, const Fi
     const MoveRecord& m = log.moves[i];
     o << (i ? "," : "") << "{\"id\":" << m.id << ",\"position\":\"" << m.position << "\",\"motion\":\"" << m.motion
       << "\",\"started_s\":" << static_cast<double>(m.started) * dt
-      << ",\"ended_s\":" << static_cast<double>(m.ended) * dt << ",\"completed\":" << (m.completed ? "true" : "false")
-      << "}";
+      << ",\"ended_s\":" << static_cast<double>(m.ended) * dt << ",\"completed\":" << (m.completed ? "true" : "false");
+    if (m.guarded) {
+      const Vec3 p = m.contact_pose.translation();
+      o << ",\"guard_met\":{\"force_n\":" << m.contact_force.norm() << ",\"tool_point_m\":[" << p.x() << ','
+        << p.y() << ',' << p.z() << "]}";
+    }
+    o << "}";
   }
   o << "],\"completed\":" << (log.allMovesCompleted() ? "true" : "false") << ",\"refused\":" << log.refused.size()
     << ",\"final_position_error_mm\":" << f.mm << ",\"final_orientation_error_deg\":" << f.deg

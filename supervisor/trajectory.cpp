@@ -187,6 +187,20 @@ void TrajectoryGenerator::abort(TrajectoryEvents& events) {
   rest_config_ = ik_.configOf(q_);
 }
 
+void TrajectoryGenerator::halt(const JointVec& q, TrajectoryEvents& events) {
+  if (!inMove()) return;
+  events.add(TrajectoryEvent::kCompleted, cur_.spec.id);
+  if (phase_ == Phase::kBlend) events.add(TrajectoryEvent::kAborted, next_.spec.id);
+  phase_ = Phase::kRest;
+  state_ = proto::TS_S0;
+  stop_requested_ = fixed_stop_ = false;
+  // The reference stands where the arm met the force; the filter, still moving, brakes and comes
+  // back onto it within its acceleration limits.
+  q_ = q;
+  pose_ = forwardKinematics(model_, q_);
+  rest_config_ = ik_.configOf(q_);
+}
+
 bool TrajectoryGenerator::update(double h, TrajectoryEvents& events) {
   if (!advance(h, events)) return false;
   filter_.update(q_, h);

@@ -102,6 +102,12 @@ class TrajectoryGenerator {
   void stop(TrajectoryEvents& events);
   // Drop everything at once (EMGCY): the arm's brakes stop it, not the trajectory.
   void abort(TrajectoryEvents& events);
+  // End the current move at joint angles q, where the arm was when its guard met its force: it
+  // completes, the filter brings the setpoint (a servo lag ahead, deeper in the contact) back to
+  // rest there, and the queue goes on from rest. A move it was blending into is dropped with it.
+  void halt(const JointVec& q, TrajectoryEvents& events);
+  // The force (N) that ends the current move, 0 when it is not guarded or already stopping.
+  double guard() const { return inMove() && phase_ != Phase::kStop ? cur_.motion.guard : 0.0; }
 
   // Advances by h seconds. False when a setpoint left the workspace (the serial IK failed).
   bool update(double h, TrajectoryEvents& events);

@@ -156,12 +156,14 @@ std::string WorldModel::defineMotion(const proto::DefineMotion& d) {
     return "motion '" + d.name() + "': compliance has six bits (x y z rx ry rz), got " + std::to_string(d.compliance());
   if (d.mode() != proto::MM_JOINT && d.mode() != proto::MM_CARTESIAN)
     return "motion '" + d.name() + "': mode must be joint or cartesian";
+  if (!(std::isfinite(d.guard_n()) && d.guard_n() >= 0.0 && d.guard_n() <= 1e4))
+    return "motion '" + d.name() + "': guard must be a force in newtons, 0 .. 10000 (0: not guarded)";
   const MotionRecord m{d.name(), d.segment_s(), d.accel_s(), d.mode() == proto::MM_CARTESIAN, d.compliance(),
-                       d.track()};
+                       d.track(), d.guard_n()};
   if (existing >= 0) {  // as for positions: the same record again is no change
     const MotionRecord& e = motion(existing);
     const bool same = e.segment == m.segment && e.accel == m.accel && e.cartesian == m.cartesian &&
-                      e.compliance == m.compliance && e.track == m.track;
+                      e.compliance == m.compliance && e.track == m.track && e.guard == m.guard;
     return same ? "" : "motion '" + d.name() + "' is already defined otherwise (motions cannot be redefined: use a new name)";
   }
   motions_.push_back(m);

@@ -45,6 +45,7 @@ struct MotionRecord {
   // Once its target is reached, keep servoing to it as its transforms change, until a stop or
   // the next move.
   bool track = false;
+  double guard = 0.0;  // N: a guarded motion ends where the contact force reaches this (0: none)
 };
 
 // How moving frames are carried on (FrameHistory): the fit's window, how far past the newest

@@ -50,7 +50,9 @@ RobotModel massless() {
 // A plane `drop` below the tool's ball, with the given damping.
 Scene sceneUnder(const RobotModel& model, double damping, double friction, double drop) {
   proto::Scene p;
-  parseTextProto("tool { mass_kg: 1 com_m { z: 0.06 } tip_m { z: 0.06 } tip_radius_m: 0.005 }", p, "test");
+  parseTextProto("tool { mass_kg: 1 com_m { z: 0.06 } tip_m { z: 0.06 } tip_radius_m: 0.005 }\n"
+                 "sensor { force_torque { noise_n: 0 noise_nm: 0 bandwidth_hz: 10000 } }",
+                 p, "test");
   Scene s = sceneFromProto(p, "test");
   const Vec3 tip = (forwardKinematics(withTool(model, s.tool), kPose) * s.tool.frame).translation();
   SurfaceModel floor;
@@ -131,8 +133,9 @@ TEST(ArmContact, ADampedContactOnlyTakesEnergyAndTheBouncesDecay) {
 
 TEST(ArmContact, AToolRestingOnTheTablePressesWithTheWeightTheJointsDoNotHold) {
   // The PUMA 260 held against its own weight by the joints, the tool's weight left to the floor:
-  // once still, the floor carries the tool's 1 kg, 9.81 N. (Without joint friction, which would
-  // hold a still arm anywhere within its Coulomb band and take a share of the weight.)
+  // once still, the floor carries the tool's 1 kg, 9.81 N, and the force sensor between flange and
+  // tool feels nothing of it. (Without joint friction, which would hold a still arm anywhere
+  // within its Coulomb band and take a share of the weight.)
   RobotModel base = test::puma260();
   for (JointModel& j : base.joints) j.coulomb = 0.0;
   const Scene scene = sceneUnder(base, 300.0, 0.3, 0.002);
@@ -158,6 +161,9 @@ TEST(ArmContact, AToolRestingOnTheTablePressesWithTheWeightTheJointsDoNotHold) {
   EXPECT_NEAR(arm.contact().force.z(), 9.81, 0.01);
   EXPECT_NEAR(Vec3(arm.contact().force.x(), arm.contact().force.y(), 0).norm(), 0.0, 0.01);
   EXPECT_LT(arm.qd().norm(), 1e-3);
+  const Vec6& w = arm.forceSensor()->reading();
+  EXPECT_LT(w.head<3>().norm(), 0.01) << w.transpose();
+  EXPECT_LT(w.tail<3>().norm(), 0.001) << w.transpose();
 }
 
 }  // namespace

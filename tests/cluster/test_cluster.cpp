@@ -79,6 +79,7 @@ std::string configWith(const fs::path& dir, const std::string& name,
                        const std::vector<std::pair<std::string, std::string>>& replacements) {
   std::string text = readFile(std::string(RFMS_SOURCE_DIR) + "/deploy/clusters/local.textproto");
   text.replace(text.find("../robots"), 9, std::string(RFMS_SOURCE_DIR) + "/deploy/robots");
+  text.replace(text.find("../scenes"), 9, std::string(RFMS_SOURCE_DIR) + "/deploy/scenes");
   for (const auto& [from, to] : replacements) {
     const auto at = text.find(from);
     EXPECT_NE(at, std::string::npos) << from;
@@ -90,7 +91,7 @@ std::string configWith(const fs::path& dir, const std::string& name,
 
 std::string harnessDigest() {
   const RobotModel model = loadRobotModel(std::string(RFMS_SOURCE_DIR) + "/deploy/robots/puma260.textproto");
-  Harness h(model, proto::ControllerSettings{});
+  Harness h(model, proto::ControllerSettings{}, loadScene(std::string(RFMS_SOURCE_DIR) + "/deploy/scenes/table.textproto"));
   MailDigest digest;
   std::array<proto::JMail, kJoints> previous_jmail;
   proto::Parcel previous_parcel;
@@ -673,7 +674,8 @@ TEST(Cluster, ARealtimeRunLogVerifiesCoreByCore) {
   EXPECT_NE(v.out.find("each core re-run alone"), std::string::npos) << v.out;
 
   const RunLog log = readRunLog((run.path / "run.mcap").string());
-  const RobotModel model = parseRobotModel(log.header.at("robot_model"), "the log's robot model");
+  const LoggedArm arm = loggedArm(log);
+  const RobotModel model = withTool(arm.model, arm.scene.tool);
   const proto::ControllerSettings& c = log.requireSettings();
   ASSERT_GT(log.smail.size(), 200u);  // the first stall, at 150 ms, is inside the run
   std::size_t late = 0, joint3_late = 0;
@@ -684,7 +686,7 @@ TEST(Cluster, ARealtimeRunLogVerifiesCoreByCore) {
   std::printf("realtime log: %zu periods, %zu with late mail (%zu of joint 3), %zu J_MAILs\n", log.smail.size(), late,
               joint3_late, log.jmail.size());
   ASSERT_GE(joint3_late, 1u);
-  ASSERT_TRUE(verifyEachCore(log, model, c, false).ok);
+  ASSERT_TRUE(verifyEachCore(log, model, arm.scene, c, false).ok);
   // The official reader takes the cluster's log too, the arm's reports included.
   const test::Outcome official = test::runCommand(
       "node", std::string(RFMS_SOURCE_DIR) + "/tools/mcap-check/check.mjs " + (run.path / "run.mcap").string(), 300);
@@ -713,7 +715,7 @@ TEST(Cluster, ARealtimeRunLogVerifiesCoreByCore) {
   ASSERT_NE(servoing, nudged.jmail.end());
   proto::JMail& j = *servoing;
   j.set_torque(j.torque() + 1e-9);
-  const VerifyResult a = verifyEachCore(nudged, model, c, false);
+  const VerifyResult a = verifyEachCore(nudged, model, arm.scene, c, false);
   EXPECT_FALSE(a.ok);
   EXPECT_EQ(a.divergence.rfind("period " + std::to_string(j.header().period()) + ", /rfms/jmail joint " +
                                    std::to_string(j.joint()) + ": logged vs re-run: modified: torque",
@@ -732,7 +734,7 @@ TEST(Cluster, ARealtimeRunLogVerifiesCoreByCore) {
     }
   ASSERT_NE(t, nullptr);
   t->set_used(t->used() & ~(1u << proto::NODE_JOINT3));
-  const VerifyResult b = verifyEachCore(unread, model, c, false);
+  const VerifyResult b = verifyEachCore(unread, model, arm.scene, c, false);
   EXPECT_FALSE(b.ok);
   EXPECT_EQ(b.divergence.rfind("period " + std::to_string(t->period()) + ", /rfms/", 0), 0u) << b.divergence;
   EXPECT_NE(b.divergence.find("mail"), std::string::npos) << b.divergence;
@@ -752,7 +754,7 @@ TEST(Cluster, ARealtimeRunLogVerifiesCoreByCore) {
   ASSERT_NE(driven, unpowered.applied.end());
   proto::AppliedTorques& applied = *driven;
   applied.set_applied_period(1, -1);
-  const VerifyResult d = verifyEachCore(unpowered, model, c, false);
+  const VerifyResult d = verifyEachCore(unpowered, model, arm.scene, c, false);
   EXPECT_FALSE(d.ok);
   EXPECT_EQ(d.divergence.rfind("period " + std::to_string(applied.header().period() + 1) + ", /rfms/sensors", 0), 0u)
       << d.divergence;
@@ -768,7 +770,7 @@ TEST(Cluster, ARealtimeRunLogVerifiesCoreByCore) {
   ASSERT_NE(lost, gap.jmail.end());
   const std::uint64_t lost_period = lost->header().period();
   gap.jmail.erase(lost);
-  const VerifyResult e = verifyEachCore(gap, model, c, false);
+  const VerifyResult e = verifyEachCore(gap, model, arm.scene, c, false);
   EXPECT_FALSE(e.ok);
   EXPECT_NE(e.divergence.find("/rfms/jmail joint 3"), std::string::npos) << e.divergence;
   EXPECT_NE(e.divergence.find("lacks this joint's answers"), std::string::npos) << e.divergence;
@@ -786,7 +788,7 @@ TEST(Cluster, ARealtimeRunLogVerifiesCoreByCore) {
   auto* dropped = lossy.drops.add_per_topic();
   dropped->set_topic(topic::kJMail);
   dropped->set_dropped(before - lossy.jmail.size());
-  const VerifyResult f = verifyEachCore(lossy, model, c, false);
+  const VerifyResult f = verifyEachCore(lossy, model, arm.scene, c, false);
   EXPECT_TRUE(f.ok) << f.divergence;
   std::string unchecked;
   for (const std::string& u : f.unchecked) unchecked += u + "\n";
@@ -798,7 +800,7 @@ TEST(Cluster, ARealtimeRunLogVerifiesCoreByCore) {
       << unchecked;
   // The same hole in a log that claims to have lost nothing is a divergence, as before.
   lossy.drops.Clear();
-  EXPECT_FALSE(verifyEachCore(lossy, model, c, false).ok);
+  EXPECT_FALSE(verifyEachCore(lossy, model, arm.scene, c, false).ok);
   std::printf("tampered: %s\n  %s\n  %s\n  (J_MAIL %llu of joint 3 lost) %s\n", a.divergence.c_str(),
               b.divergence.c_str(), d.divergence.c_str(), static_cast<unsigned long long>(lost_period),
               e.divergence.c_str());
@@ -813,6 +815,7 @@ TEST(Cluster, ANodeWhoseConfigurationDisagreesIsRefused) {
     text.replace(text.find("dt_ms: 1"), 8, "dt_ms: " + dt);
     text.replace(text.find("startup_timeout_ms: 10000"), 25, "startup_timeout_ms: 3000");
     text.replace(text.find("../robots"), 9, std::string(RFMS_SOURCE_DIR) + "/deploy/robots");
+    text.replace(text.find("../scenes"), 9, std::string(RFMS_SOURCE_DIR) + "/deploy/scenes");
     std::ofstream(run.path / name) << text;
     return (run.path / name).string();
   };

@@ -26,6 +26,8 @@ std::string variant(const std::string& from, const std::string& to) {
   text.replace(at, from.size(), to);
   if (const auto robots = text.find("../robots"); robots != std::string::npos)
     text.replace(robots, 9, std::string(RFMS_SOURCE_DIR) + "/deploy/robots");
+  if (const auto scenes = text.find("../scenes"); scenes != std::string::npos)
+    text.replace(scenes, 9, std::string(RFMS_SOURCE_DIR) + "/deploy/scenes");
   static int n = 0;
   const fs::path p = test::scratchDir() / ("cluster-" + std::to_string(++n) + ".textproto");
   std::ofstream(p) << text;

@@ -1,0 +1,55 @@
+#include "sim/wrist_study.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rfms {
+
+ForceStep forceStep(const ForceGains& gains, double seconds, const ForceAxisParams& plant, double desired_n, double dt) {
+  ForceAxis axis(plant);
+  ForceLaw law(gains, dt);
+  ForceStep r;
+  const int n = static_cast<int>(seconds / dt);
+  r.force.reserve(static_cast<std::size_t>(n));
+  for (int k = 0; k < n; ++k) {
+    axis.step(law.update(desired_n, axis.wristForce()), dt);
+    r.force.push_back(axis.wristForce());
+  }
+  const double final = r.force.back();
+  r.final_error = (desired_n - final) / desired_n;
+  r.overshoot = (*std::max_element(r.force.begin(), r.force.end()) - final) / final;
+  return r;
+}
+
+LoadHold holdUnderLoad(double k1, double k2, double seconds, double load_n, const PositionAxisParams& plant,
+                       double dt) {
+  PositionAxis axis(plant);
+  DeflectionCompensator comp(k1, k2, dt);
+  const int n = static_cast<int>(seconds / dt), window = static_cast<int>(2.0 / dt);
+  double mid = 0.0, late = 0.0;
+  for (int k = 0; k < n; ++k) {
+    axis.step(comp.update(0.0, axis.deflection()), load_n, dt);
+    const double swing = std::abs(axis.deflection() - load_n / plant.k);
+    if (!(swing < 1.0)) return {axis.endEffector(), false};  // a metre off: it has run away
+    if (k >= n / 2 - window && k < n / 2) mid = std::max(mid, swing);
+    if (k >= n - window) late = std::max(late, swing);
+  }
+  return {axis.endEffector(), late < mid || late < 1e-12};
+}
+
+double stableK1Bound(double k2, const PositionAxisParams& plant, double dt) {
+  double lo = 0.0, hi = 6.0;
+  while (hi - lo > 0.002) {
+    const double mid = 0.5 * (lo + hi);
+    (holdUnderLoad(mid, k2, 20.0, 1.0, plant, dt).settles ? lo : hi) = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
+double eq17Bound(const PositionAxisParams& p) { return 1.0 + p.c * p.kv / (p.kp * p.m); }
+
+double eq18Bound(const PositionAxisParams& p, double k2) {
+  return eq17Bound(p) - p.k * (p.kv - p.kp * k2) / (p.k * p.kv + p.kp * p.c);
+}
+
+}  // namespace rfms

@@ -1,0 +1,38 @@
+// Appendix A.1 of the RFMS report (Xu & Paul) run on its one-axis plants (arm_sim/wrist_axis.hpp)
+// with the controller's discrete laws (common/force_law.hpp): the experiments the tests check
+// against the paper's closed forms and rfms-force-study prints beside them.
+#pragma once
+
+#include <vector>
+
+#include "arm_sim/wrist_axis.hpp"
+#include "common/force_law.hpp"
+
+namespace rfms {
+
+// A step of the desired force against the environment, from contact at zero force.
+struct ForceStep {
+  std::vector<double> force;  // the wrist's reading, every period (N)
+  double final_error = 0.0;   // (F_d - F) / F_d at the end
+  double overshoot = 0.0;     // (max F - F_final) / F_final
+};
+ForceStep forceStep(const ForceGains& gains, double seconds, const ForceAxisParams& plant = {}, double desired_n = 10.0,
+                    double dt = 1e-3);
+
+// The compensator holding the end effector at 0 while a constant load pushes it.
+struct LoadHold {
+  double offset = 0.0;  // m: where the end effector is at the end
+  bool settles = true;  // the deflection's swing about F/K shrinks from the run's middle to its end
+};
+LoadHold holdUnderLoad(double k1, double k2, double seconds, double load_n, const PositionAxisParams& plant = {},
+                       double dt = 1e-3);
+
+// The largest K_1 whose loop settles (bisection on the simulated plant, to 0.002).
+double stableK1Bound(double k2, const PositionAxisParams& plant = {}, double dt = 1e-3);
+
+// The paper's bounds on K_1: Eq. 17, 1 + C K_v / (K_p m), and Eq. 18, the Routh condition of the
+// whole cubic, which tends to Eq. 17 as K_2 approaches K_v / K_p (Eq. 16).
+double eq17Bound(const PositionAxisParams& p);
+double eq18Bound(const PositionAxisParams& p, double k2);
+
+}  // namespace rfms
