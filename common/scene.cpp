@@ -137,6 +137,19 @@ Scene loadScene(const std::string& path) {
   return sceneFromProto(p, path);
 }
 
+Vec6 contactFromReading(const ToolModel& tool, const Vec3& gravity, const Transform& t6, const Vec6& reading) {
+  const Mat3 r = t6.linear();
+  const LinkInertia& m = tool.inertia;
+  const Vec3 com = m.mass > 0.0 ? Vec3(r * m.first_moment / m.mass) : Vec3::Zero();
+  const Vec3 weight = m.mass * gravity;
+  const Vec3 force = r * reading.head<3>() - weight;
+  const Vec3 moment_at_flange = r * reading.tail<3>() - com.cross(weight);
+  const Vec3 tip = r * tool.frame.translation();
+  Vec6 w;
+  w << force, moment_at_flange - tip.cross(force);  // moved from the flange to the tool point
+  return w;
+}
+
 RobotModel withTool(const RobotModel& model, const ToolModel& tool) {
   RobotModel m = model;
   LinkInertia& l = m.joints[kJoints - 1].link;

@@ -60,6 +60,10 @@ Scene loadScene(const std::string& path);
 // The same from a message already parsed; `source` names it in messages.
 Scene sceneFromProto(const proto::Scene& p, const std::string& source);
 
+// The wrench the world puts on the tool, from a force/torque sensor's reading (T6's axes, about
+// T6's origin) at pose t6, less the tool's weight: base axes, the moment about the tool point.
+Vec6 contactFromReading(const ToolModel& tool, const Vec3& gravity, const Transform& t6, const Vec6& reading);
+
 // The model with the tool's mass properties added to link 6's: what the arm is with it on, for
 // the plant and for the controller alike.
 RobotModel withTool(const RobotModel& model, const ToolModel& tool);

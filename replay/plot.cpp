@@ -22,15 +22,20 @@ void plotLog(const RunLog& log, const std::string& output) {
     throw ConfigError("plot: the output must end in .png or .svg, not '" + output + "'");
   if (std::system("command -v gnuplot >/dev/null 2>&1") != 0)
     throw ConfigError("plot: gnuplot is not installed (apt-get install gnuplot-nox, or deploy/install-deps)");
-  const auto model_text = log.header.find("robot_model");
-  if (model_text == log.header.end()) throw ConfigError("plot: the log does not carry its robot model");
-  const RobotModel model = parseRobotModel(model_text->second, "the log's robot model");
+  if (log.header.find("robot_model") == log.header.end()) throw ConfigError("plot: the log does not carry its robot model");
+  const LoggedArm arm = loggedArm(log);
+  const RobotModel& model = arm.model;
 
   // One row per period (thinned to at most 4000 rows): setpoints and angles in degrees, the path
-  // deviation in mm (NaN outside SETP), torques.
+  // deviation in mm (NaN outside SETP), torques, and the contact force from the force sensor (N,
+  // base axes; NaN without one).
   std::map<std::uint64_t, std::array<const proto::JMail*, 6>> joints;
   for (const auto& j : log.jmail)
     if (j.joint() >= 1 && j.joint() <= 6) joints[j.header().period()][j.joint() - 1] = &j;
+  std::map<std::uint64_t, const proto::ArmSensors*> sensed;
+  for (const auto& s : log.sensors)
+    if (s.wrench_size() == 6) sensed[s.header().period()] = &s;
+  bool any_force = false;
   const double dt = log.dtMs() * 1e-3, deg = 180.0 / M_PI;
   const std::size_t every = std::max<std::size_t>(1, log.smail.size() / 4000);
   const fs::path dir = fs::temp_directory_path() / ("rfms-plot-" + std::to_string(::getpid()));
@@ -56,6 +61,15 @@ void plotLog(const RunLog& log, const std::string& output) {
     } else
       d << " NaN";
     for (int k = 0; k < 6; ++k) d << " " << j->second[static_cast<std::size_t>(k)]->torque();
+    if (const auto f = sensed.find(s.header().period()); f != sensed.end()) {
+      Vec6 reading;
+      for (int k = 0; k < 6; ++k) reading[k] = f->second->wrench(k);
+      const Vec6 c = contactFromReading(arm.scene.tool, model.gravity, forwardKinematics(model, q), reading);
+      d << " " << c[0] << " " << c[1] << " " << c[2] << " " << c.head<3>().norm();
+      any_force = true;
+    } else {
+      d << " NaN NaN NaN NaN";
+    }
     d << "\n";
   }
   d.close();
@@ -64,7 +78,7 @@ void plotLog(const RunLog& log, const std::string& output) {
   g << (ext == ".png" ? "set terminal png size 1600,1100 font ',11'\n" : "set terminal svg size 1600,1100 dynamic\n");
   g << "set output '" << output
     << "'\nset termoption noenhanced\nset grid\nset key outside right\nset xlabel 'time (s)'\n";
-  g << "set multiplot layout 2,2 title 'rfms run: " << (log.header.count("robot") ? log.header.at("robot") : "?")
+  g << "set multiplot layout " << (any_force ? 3 : 2) << ",2 title 'rfms run: " << (log.header.count("robot") ? log.header.at("robot") : "?")
     << ", " << log.smail.size() << " periods of " << log.dtMs() << " ms'\n";
   g << "set title 'joint setpoints (dashed) and measured angles (solid)'\nset ylabel 'deg'\nplot ";
   for (int k = 0; k < 6; ++k)
@@ -80,6 +94,13 @@ void plotLog(const RunLog& log, const std::string& output) {
   for (int k = 0; k < 6; ++k)
     g << (k ? ", " : "") << "'" << data.string() << "' using 1:" << 15 + k << " with lines lc " << k + 1
       << " title 'joint " << k + 1 << "'";
+  if (any_force) {
+    g << "\nset title 'contact force on the tool (force sensor less the tool weight, base axes)'\nset ylabel 'N'\nplot ";
+    const char* names[] = {"x", "y", "z", "|F|"};
+    for (int k = 0; k < 4; ++k)
+      g << (k ? ", " : "") << "'" << data.string() << "' using 1:" << 21 + k << " with lines lc " << k + 1
+        << (k == 3 ? " lw 2" : "") << " title '" << names[k] << "'";
+  }
   const std::string clock = log.header.count("clock") ? log.header.at("clock") : std::string("lockstep");
   // Lockstep and paced logs hold timing only for periods that went on without some mail; those
   // have no lateness to draw.

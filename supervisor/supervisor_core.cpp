@@ -313,16 +313,7 @@ void SupervisorCore::emergency(proto::EmergencyReason reason, proto::Node node, 
 
 Vec6 SupervisorCore::contactWrench() const {
   if (!has_wrench_) return Vec6::Zero();
-  const Mat3 r = forwardKinematics(model_, angle_).linear();
-  const LinkInertia& tool = config_.tool.inertia;
-  const Vec3 com = tool.mass > 0.0 ? Vec3(r * tool.first_moment / tool.mass) : Vec3::Zero();
-  const Vec3 weight = tool.mass * model_.gravity;
-  const Vec3 force = r * wrench_.head<3>() - weight;
-  const Vec3 moment_at_flange = r * wrench_.tail<3>() - com.cross(weight);
-  const Vec3 tip = r * config_.tool.frame.translation();
-  Vec6 w;
-  w << force, moment_at_flange - tip.cross(force);
-  return w;
+  return contactFromReading(config_.tool, model_.gravity, forwardKinematics(model_, angle_), wrench_);
 }
 
 void SupervisorCore::collect(std::uint64_t k, const SupervisorInbox& in) {
