@@ -66,9 +66,7 @@ void ArmCore::sense(proto::ArmSensors& out) const {
   }
 }
 
-Vec6 ArmCore::contactAtFlange(const LinkFrames& frames, const JointVec& qd, double t, ContactWrench& at_tool) const {
-  const Transform& t6 = frames[kJoints];
-  const Vec6 twist = jacobianBase(frames) * qd;  // of frame 6's origin
+Vec6 ArmCore::contactAtFlange(const Transform& t6, const Vec6& twist, double t, ContactWrench& at_tool) const {
   const Vec3 lever = t6.linear() * config_.scene.tool.frame.translation();
   const Vec3 omega = twist.tail<3>();
   at_tool = contactWrench(config_.scene, t6.translation() + lever, twist.head<3>() + omega.cross(lever), omega, t);
@@ -77,11 +75,9 @@ Vec6 ArmCore::contactAtFlange(const LinkFrames& frames, const JointVec& qd, doub
   return w;
 }
 
-Vec6 ArmCore::flangeWrench(const LinkFrames& frames, const Vec6& contact) {
-  const Transform& t6 = frames[kJoints];
+Vec6 ArmCore::flangeWrench(const Transform& t6, const Vec6& twist, const Vec6& contact) {
   const LinkInertia& tool = config_.scene.tool.inertia;
   const Vec3 lever = tool.mass > 0.0 ? Vec3(t6.linear() * tool.first_moment / tool.mass) : Vec3::Zero();
-  const Vec6 twist = jacobianBase(frames) * qd_;
   const Vec3 velocity = twist.head<3>() + twist.tail<3>().cross(lever);
   const Vec3 acceleration = period_ > 1 ? Vec3((velocity - last_com_velocity_) / config_.dt) : Vec3::Zero();
   last_com_velocity_ = velocity;
@@ -110,12 +106,13 @@ JointVec ArmCore::acceleration(const JointVec& q, const JointVec& qd, double t) 
   if (!config_.scene.surfaces.empty() || !wrench_.isZero()) {
     LinkFrames frames;
     linkFrames(model_, q, frames);
+    const Mat6 j = jacobianBase(frames);
     Vec6 w = wrench_;
     if (!config_.scene.surfaces.empty()) {
       ContactWrench unused;
-      w += contactAtFlange(frames, qd, t, unused);
+      w += contactAtFlange(frames[kJoints], j * qd, t, unused);
     }
-    tau += jacobianBase(frames).transpose() * w;
+    tau += j.transpose() * w;
   }
 
   // M qdd = tau - bias over the joints that are free; locked joints do not accelerate.
@@ -211,8 +208,9 @@ void ArmCore::step(const std::array<const proto::TorqueCommand*, kJoints>& comma
     LinkFrames frames;
     linkFrames(model_, q_, frames);
     Vec6 at_flange = Vec6::Zero();
-    if (!config_.scene.surfaces.empty()) at_flange = contactAtFlange(frames, qd_, time(), contact_);
-    if (ft_) ft_->sample(flangeWrench(frames, at_flange));
+    const Vec6 twist = jacobianBase(frames) * qd_;
+    if (!config_.scene.surfaces.empty()) at_flange = contactAtFlange(frames[kJoints], twist, time(), contact_);
+    if (ft_) ft_->sample(flangeWrench(frames[kJoints], twist, at_flange));
   }
 }
 

@@ -89,13 +89,14 @@ class ArmCore {
 
  private:
   JointVec acceleration(const JointVec& q, const JointVec& qd, double t) const;
-  // The scene's contact at state (q, qd) and time t, as a wrench at frame 6's origin in base
-  // coordinates (the form J^T takes); `at_tool` receives it about the tool point.
-  Vec6 contactAtFlange(const LinkFrames& frames, const JointVec& qd, double t, ContactWrench& at_tool) const;
+  // The scene's contact with frame 6 at `t6` moving at `twist` (J qd: its origin's velocity and
+  // its angular velocity) at time t, as a wrench at frame 6's origin in base coordinates (the form
+  // J^T takes); `at_tool` receives it about the tool point.
+  Vec6 contactAtFlange(const Transform& t6, const Vec6& twist, double t, ContactWrench& at_tool) const;
   // The wrench the tool puts on the flange at the end of the period, in T6's axes about its
   // origin: `contact` (base axes, at the flange) and the tool's weight less the force that
   // accelerates it (the tool's turning inertia is left out: a small tool's is negligible).
-  Vec6 flangeWrench(const LinkFrames& frames, const Vec6& contact);
+  Vec6 flangeWrench(const Transform& t6, const Vec6& twist, const Vec6& contact);
   // Joint i's command as the amplifier takes it: nullptr once it has gone stale.
   const proto::TorqueCommand* renewed(int i, const proto::TorqueCommand* c);
   std::int64_t encoderCount(int joint, double q) const;
