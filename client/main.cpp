@@ -180,6 +180,14 @@ int main(int argc, char** argv) {
             // Guarded moves that met their force, and where (the status keeps the last 64 ended).
             const proto::ArmStatus after = client.status();
             for (const proto::MoveOutcome& o : after.recent_ended()) {
+              if (o.has_force() && std::find(r.moves.begin(), r.moves.end(), o.id()) != r.moves.end()) {
+                const proto::ForceFigures& f = o.force();
+                std::cout << "  move " << o.id() << ": force " << f.setpoint_n() << " N, error p50 " << f.error_p50_n()
+                          << " N, p99 " << f.error_p99_n() << " N, max " << f.error_max_n() << " N, peak "
+                          << f.peak_n() << " N, "
+                          << (f.settle_s() >= 0.0 ? "settled in " + std::to_string(f.settle_s()) + " s" : "not settled")
+                          << "\n";
+              }
               Transform at;
               if (!o.guard_tripped() || o.contact_force_size() != 3 || !decode(o.contact_pose(), at) ||
                   std::find(r.moves.begin(), r.moves.end(), o.id()) == r.moves.end())

@@ -94,6 +94,60 @@ void RfmsClient::trackingMotion(const std::string& name, double segment_s, doubl
   require(motionRequest(name, segment_s, accel_s, mode, compliance, true), "motion '" + name + "'");
 }
 
+namespace {
+// The index 0..5 of a single compliance bit; anything else is a programming error.
+int axisOf(RfmsClient::Compliance axis) {
+  for (int d = 0; d < 6; ++d)
+    if (static_cast<std::uint32_t>(axis) == 1u << d) return d;
+  throw std::invalid_argument("RfmsClient::Force: an axis is one of kX kY kZ kRx kRy kRz");
+}
+
+void setAxis(google::protobuf::RepeatedField<double>* v, int d, double value) {
+  if (v->empty()) v->Resize(6, 0.0);
+  v->Set(d, value);
+}
+}  // namespace
+
+RfmsClient::Force& RfmsClient::Force::press(Compliance axis, double setpoint) {
+  const int d = axisOf(axis);
+  setAxis(f_.mutable_force(), d, setpoint);
+  f_.set_force_axes(f_.force_axes() | axis);
+  compliance_ |= axis;
+  return *this;
+}
+
+RfmsClient::Force& RfmsClient::Force::spring(Compliance axis, double stiffness, double damping) {
+  const int d = axisOf(axis);
+  setAxis(f_.mutable_stiffness(), d, stiffness);
+  if (damping != 0.0) setAxis(f_.mutable_damping(), d, damping);
+  compliance_ |= axis;
+  return *this;
+}
+
+RfmsClient::Force& RfmsClient::Force::damp(Compliance axis, double damping) {
+  setAxis(f_.mutable_damping(), axisOf(axis), damping);
+  return *this;
+}
+
+RfmsClient::Force& RfmsClient::Force::inToolFrame() {
+  f_.set_frame(proto::CF_TOOL);
+  return *this;
+}
+
+RfmsClient::Force& RfmsClient::Force::law(proto::ForceLaw law, double kp, double kv_or_ki) {
+  f_.set_law(law);
+  f_.set_kp(kp);
+  f_.set_kv(law == proto::FL_PD ? kv_or_ki : 0.0);
+  f_.set_ki(law == proto::FL_PI ? kv_or_ki : 0.0);
+  return *this;
+}
+
+void RfmsClient::forceMotion(const std::string& name, double segment_s, double accel_s, const Force& force, Mode mode) {
+  proto::TaskRequest r = motionRequest(name, segment_s, accel_s, mode, force.compliance(), false);
+  *r.mutable_motion()->mutable_force() = force.message();
+  require(r, "motion '" + name + "'");
+}
+
 void RfmsClient::guardedMotion(const std::string& name, double segment_s, double accel_s, double guard_n, Mode mode) {
   require(motionRequest(name, segment_s, accel_s, mode, 0, false, guard_n), "motion '" + name + "'");
 }

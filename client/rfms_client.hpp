@@ -84,6 +84,27 @@ class RfmsClient {
   // meeting the force completes as any move does. Needs a force sensor in the cluster's scene.
   void guardedMotion(const std::string& name, double segment_s, double accel_s, double guard_n,
                      Mode mode = kCartesian);
+  // Force and impedance control along axes of the base or the tool frame (docs/force.md), e.g.
+  //   arm.forceMotion("push", 3.0, 0.5, RfmsClient::Force().press(RfmsClient::kZ, -10.0));
+  // press(): the tool applies this force (N) or moment (N m) along the axis, by the force law;
+  // spring(): a stiffness to the path and a damper. A move with it completes with its force
+  // figures (MoveOutcome.force). Force axes need a force sensor in the cluster's scene.
+  class Force {
+   public:
+    Force& press(Compliance axis, double setpoint);
+    Force& spring(Compliance axis, double stiffness, double damping = 0.0);
+    Force& damp(Compliance axis, double damping);
+    Force& inToolFrame();
+    Force& law(proto::ForceLaw law, double kp, double kv_or_ki = 0.0);  // kv for PD, ki for PI
+    const proto::ForceControl& message() const { return f_; }
+    std::uint32_t compliance() const { return compliance_; }
+
+   private:
+    proto::ForceControl f_;
+    std::uint32_t compliance_ = 0;
+  };
+  void forceMotion(const std::string& name, double segment_s, double accel_s, const Force& force,
+                   Mode mode = kCartesian);
   // Queues a move; returns its handle.
   std::uint64_t move(const std::string& position, const std::string& motion);
   // Until the move has ended, and how (a guarded move: where it met its force); throws MoveFailed

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "common/error.hpp"
+#include "common/number_text.hpp"
 #include "common/text_file.hpp"
 #include "common/text_proto.hpp"
 #include "common/transform.hpp"
@@ -36,11 +37,7 @@ struct Checker {
     if (!v.allFinite() || v.cwiseAbs().maxCoeff() > bound) fail(field, "every component must be finite, within +-" + number(bound));
     return v;
   }
-  static std::string number(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return buf;
-  }
+  static std::string number(double v) { return numberText(v); }
 };
 
 Transform orientation(const Checker& c, const std::string& field, const proto::Rpy& r) {

@@ -61,6 +61,14 @@ class LineParser {
   std::istringstream in_;
 };
 
+constexpr const char* kAxisNames[] = {"x", "y", "z", "rx", "ry", "rz"};
+
+int axisIndex(const std::string& name) {
+  for (int b = 0; b < 6; ++b)
+    if (name == kAxisNames[b]) return b;
+  return -1;
+}
+
 std::uint32_t complianceBits(LineParser& p, const std::string& text) {
   if (text == "none") return 0;
   if (text.rfind("0x", 0) == 0) {
@@ -74,15 +82,13 @@ std::uint32_t complianceBits(LineParser& p, const std::string& text) {
     if (used != text.size() || v > 0x3f) p.fail("compliance '" + text + "': expected six bits, 0x0..0x3f");
     return static_cast<std::uint32_t>(v);
   }
-  static const char* kNames[] = {"x", "y", "z", "rx", "ry", "rz"};
   std::uint32_t bits = 0;
   std::istringstream parts(text);
   std::string part;
   while (std::getline(parts, part, ',')) {
-    bool found = false;
-    for (int b = 0; b < 6; ++b)
-      if (part == kNames[b]) bits |= 1u << b, found = true;
-    if (!found) p.fail("compliance '" + part + "': expected none, x, y, z, rx, ry, rz or 0x..");
+    const int b = axisIndex(part);
+    if (b < 0) p.fail("compliance '" + part + "': expected none, x, y, z, rx, ry, rz or 0x..");
+    bits |= 1u << b;
   }
   return bits;
 }
@@ -164,12 +170,57 @@ std::vector<TaskStatement> parseTaskFile(const std::string& text, const std::str
       m->set_mode(mode == "joint" ? proto::MM_JOINT : proto::MM_CARTESIAN);
       m->set_segment_s(p.number("segment time (s)"));
       m->set_accel_s(p.number("acceleration time (s)"));
-      // Then, in any order, "compliance DIRS", "track" and "guard NEWTONS", each at most once.
-      bool compliance = false, guard = false;
+      // Then, in any order, "compliance DIRS", "track" and "guard NEWTONS", each at most once, and
+      // force control: "force AXIS N", "stiffness AXIS K" and "damping AXIS D", once per axis
+      // (each of the first two makes its axis compliant), "frame base|tool" and "law p|pd|pi ...".
+      bool compliance = false, guard = false, frame = false, law = false;
+      std::uint32_t given_force = 0, given_stiffness = 0, given_damping = 0;
+      const auto axisValue = [&](const char* what, std::uint32_t& given, google::protobuf::RepeatedField<double>* v) {
+        const std::string axis = p.need("an axis: x, y, z, rx, ry or rz");
+        const int d = axisIndex(axis);
+        if (d < 0) p.fail(std::string(what) + " axis '" + axis + "': expected x, y, z, rx, ry or rz");
+        if ((given >> d) & 1u) p.fail(std::string(what) + " " + axis + " is given twice");
+        given |= 1u << d;
+        if (v->empty()) v->Resize(6, 0.0);
+        v->Set(d, p.number(what));
+        return d;
+      };
       for (std::string w; p.word(w);) {
         if (w == "compliance" && !compliance) {
           compliance = true;
-          m->set_compliance(complianceBits(p, p.need("compliance directions")));
+          m->set_compliance(m->compliance() | complianceBits(p, p.need("compliance directions")));
+        } else if (w == "force") {
+          const int d = axisValue("force", given_force, m->mutable_force()->mutable_force());
+          m->mutable_force()->set_force_axes(m->force().force_axes() | 1u << d);
+          m->set_compliance(m->compliance() | 1u << d);
+        } else if (w == "stiffness") {
+          const int d = axisValue("stiffness", given_stiffness, m->mutable_force()->mutable_stiffness());
+          m->set_compliance(m->compliance() | 1u << d);
+        } else if (w == "damping") {
+          axisValue("damping", given_damping, m->mutable_force()->mutable_damping());
+        } else if (w == "frame" && !frame) {
+          frame = true;
+          const std::string f = p.need("base or tool");
+          if (f != "base" && f != "tool") p.fail("frame '" + f + "': expected base or tool");
+          m->mutable_force()->set_frame(f == "tool" ? proto::CF_TOOL : proto::CF_BASE);
+        } else if (w == "law" && !law) {
+          law = true;
+          const std::string kind = p.need("a force law: p, pd or pi");
+          proto::ForceControl* f = m->mutable_force();
+          if (kind == "p") {
+            f->set_law(proto::FL_P);
+            f->set_kp(p.number("the law's kp"));
+          } else if (kind == "pd") {
+            f->set_law(proto::FL_PD);
+            f->set_kp(p.number("the law's kp"));
+            f->set_kv(p.number("the law's kv (s)"));
+          } else if (kind == "pi") {
+            f->set_law(proto::FL_PI);
+            f->set_kp(p.number("the law's kp"));
+            f->set_ki(p.number("the law's ki (1/s)"));
+          } else {
+            p.fail("force law '" + kind + "': expected p, pd or pi");
+          }
         } else if (w == "track" && !m->track()) {
           m->set_track(true);
         } else if (w == "guard" && !guard) {
@@ -178,7 +229,8 @@ std::vector<TaskStatement> parseTaskFile(const std::string& text, const std::str
           if (!(n > 0.0)) p.fail("guard force must be more than 0 N");
           m->set_guard_n(n);
         } else {
-          p.fail("expected 'compliance', 'track', 'guard' or the end of the line, got '" + w + "'");
+          p.fail("expected 'compliance', 'force', 'stiffness', 'damping', 'frame', 'law', 'track', 'guard' or the end of "
+                 "the line, got '" + w + "'");
         }
       }
     } else if (keyword == "move") {

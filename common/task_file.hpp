@@ -12,6 +12,9 @@
 //   position grasp righty,up,noflip Z T6 tl = conv obj tool tl  # 'tool NAME' names the tool
 //   motion mjnt joint 2.0 0.2
 //   motion mcartcz cartesian 20 0.5 compliance z      # compliance: none, x,y,z,rx,ry,rz or 0x..
+//   motion press cartesian 2 0.5 force z -10 law pi 0.5 20   # force control (docs/force.md):
+//       force AXIS N, stiffness AXIS K, damping AXIS D (SI: N, N m, N/m, N m/rad, N s/m),
+//       frame base|tool, law p KP | pd KP KV | pi KP KI
 //   move home mcartcz
 //   wait                                              # until every move so far has completed
 //   at 2.5                                            # not before 2.5 s after the statements began

@@ -154,6 +154,7 @@ void JointCore::step(const proto::SMail& s, const proto::ArmSensors& sensors, pr
     const proto::Parcel& p = s.parcel();
     inertia_row_ = decodeJoints(p.inertia_row());
     compliance_row_ = decodeJoints(p.compliance_row());
+    jacobian_column_ = decodeJoints(p.jacobian_column());
     velocity_torque_ = p.velocity_torque();
     gravity_torque_ = p.gravity_torque();
     parcel_period_ = p.angles_period();
@@ -253,6 +254,9 @@ void JointCore::step(const proto::SMail& s, const proto::ArmSensors& sensors, pr
     integral_ = std::clamp(integral_ + config_.ki * kept * config_.dt, -config_.integral_limit, config_.integral_limit);
     tau = config_.kp * kept + config_.kd * (desired_velocity_ - velocity_) + integral_ +
           feedForward(s, moving && following);
+    // Force control: this joint's share of the wrench the supervisor asks the tool to apply.
+    if (following && have_parcel_ && s.force_command_size() == 6)
+      tau += jacobian_column_.dot(decodeJoints(s.force_command()));
   }
   const double limited = std::clamp(tau, -joint_.tau_max, joint_.tau_max);
   saturated_for_ = (powered && limited != tau) ? saturated_for_ + config_.dt : 0.0;

@@ -8,7 +8,8 @@
 //  - servo: PID on the joint angle plus the feed-forward of A.4 from its latest PARCEL,
 //    sum_j D_ij qdd_j + h_i + g_i, and friction; torque saturation; compliance by removing the
 //    compliant part of the servo error (the PARCEL's row of 1 - P, the projection that
-//    math_node/math_core.hpp's complianceMatrix describes);
+//    math_node/math_core.hpp's complianceMatrix describes); force control by adding the joint's
+//    share of the supervisor's force command, the PARCEL's Jacobian column dotted with it;
 //  - encoder <-> angle, CALIB (search for the index pulse, from then on angles are absolute, and
 //    return to where the search began, so that calibration leaves the arm where it was), MANU jog,
 //    FREE (gravity only), HOLD;
@@ -108,6 +109,7 @@ class JointCore {
   // The latest PARCEL for this joint.
   bool have_parcel_ = false;
   JointVec inertia_row_ = JointVec::Zero(), compliance_row_ = JointVec::Zero();
+  JointVec jacobian_column_ = JointVec::Zero();  // d(tool twist)/d(theta_i), for J^T W
   double velocity_torque_ = 0.0, gravity_torque_ = 0.0;
   std::uint64_t parcel_period_ = 0, sequence_ = 0;
 };

@@ -11,7 +11,7 @@ int main(int argc, char** argv) {
       argc, argv, app, [] { return std::string("math"); }, 0,
       [](NodeContext& c) {
         const ClusterSettings& s = c.settings;
-        MathCore math(c.model, mathConfigFor(c.model, c.controller()));
+        MathCore math(c.model, mathConfigFor(c.model, c.controller(), c.scene.tool.frame));
         Transport transport(s, "math", c.log);
         zmq::socket_t sub = transport.connectSubscriber(s.config.supervisor_pub(), {kTopicMMail, kTopicControl});
         zmq::socket_t push = transport.connectPush(s.config.supervisor_pull());

@@ -158,9 +158,10 @@ Pass rerunSupervisor(const LogIndex& log, bool lossy, bool lockstep, const Robot
   return pass;
 }
 
-Pass rerunMath(const LogIndex& log, bool lossy, const RobotModel& model, const proto::ControllerSettings& c) {
+Pass rerunMath(const LogIndex& log, bool lossy, const RobotModel& model, const Scene& scene,
+               const proto::ControllerSettings& c) {
   Pass pass(lossy);
-  MathCore math(model, mathConfigFor(model, c));
+  MathCore math(model, mathConfigFor(model, c, scene.tool.frame));
   proto::Parcel parcel;
   // The math server answers every M_MAIL it gets, in order.
   std::optional<std::uint64_t> previous;
@@ -284,7 +285,7 @@ VerifyResult verifyEachCore(const RunLog& log, const RobotModel& model, const Sc
   passes.push_back(rerunSupervisor(index, lossy, lockstep, model, scene, c, periods, [&](std::uint64_t k) {
     if (progress && k % 1000 == 0) progress(k, work);
   }));
-  passes.push_back(rerunMath(index, lossy, model, c));
+  passes.push_back(rerunMath(index, lossy, model, scene, c));
   for (std::uint32_t j = 1; j <= kJoints; ++j) {
     passes.push_back(rerunJoint(index, lossy, lockstep, model, jointConfigFor(model, c, static_cast<int>(j)), j));
     if (progress) progress(periods + j * periods / (kJoints + 1), work);

@@ -13,7 +13,7 @@ Harness::Harness(const RobotModel& model, const proto::ControllerSettings& setti
     : model_(withTool(model, scene.tool)),
       settings_(checked(settings)),
       supervisor_(model_, supervisorConfigFor(settings, scene)),
-      math_(model_, mathConfigFor(model_, settings)),
+      math_(model_, mathConfigFor(model_, settings, scene.tool.frame)),
       arm_(model_, armConfigFor(model_, settings, scene)) {
   for (int i = 0; i < kJoints; ++i)
     joints_[static_cast<std::size_t>(i)] = std::make_unique<JointCore>(model_, jointConfigFor(model_, settings, i + 1));

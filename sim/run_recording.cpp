@@ -3,7 +3,7 @@
 namespace rfms {
 
 void recordEvents(RunLogger& log, std::uint64_t k, const SupervisorOutbox& out) {
-  proto::LogEvent event;  // no heap: a LogEvent has no strings, repeated or message fields
+  proto::LogEvent event;  // one message for all: toLogEvent clears it first
   for (int i = 0; i < out.event_count; ++i) {
     toLogEvent(k, out.events[static_cast<std::size_t>(i)], event);
     log.log(topic::kEvent, k, event);

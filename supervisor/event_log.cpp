@@ -5,6 +5,9 @@
 namespace rfms {
 
 void toLogEvent(std::uint64_t k, const SupervisorEvent& e, proto::LogEvent& le) {
+  // Callers reuse one message for every event: what a guarded or force-controlled move's event set
+  // must not stay on the next one. Clear() keeps the memory, so reuse stays free of the heap.
+  le.Clear();
   le.set_period(e.period != 0 ? e.period : k);
   switch (e.kind) {
     case SupervisorEvent::kMoveStarted: le.set_kind(proto::LogEvent::MOVE_STARTED); break;
@@ -22,6 +25,7 @@ void toLogEvent(std::uint64_t k, const SupervisorEvent& e, proto::LogEvent& le) 
     encode(e.contact_pose, *le.mutable_contact_pose());
     for (int i = 0; i < 3; ++i) le.add_contact_force(e.contact_force[i]);
   }
+  if (e.force.valid) encode(e.force, *le.mutable_force());
 }
 
 std::vector<proto::LogEvent> eventsOf(std::uint64_t k, const SupervisorOutbox& out) {

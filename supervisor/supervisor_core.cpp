@@ -7,6 +7,7 @@
 #include "common/drive_transform.hpp"
 #include "common/kinematics.hpp"
 #include "common/mail_codec.hpp"
+#include "common/number_text.hpp"
 
 namespace rfms {
 
@@ -45,8 +46,25 @@ constexpr double kMaxJogAngle = std::numbers::pi;
 
 SupervisorCore::SupervisorCore(const RobotModel& model, const SupervisorConfig& config)
     : model_(model), config_(config), ik_(model), world_(config.max_names, config.frames),
-      trajectory_(model, world_, setpointLimits(model, config.tracking), config.tracking.filter()) {
+      trajectory_(model, world_, setpointLimits(model, config.tracking), config.tracking.filter()),
+      force_(config.dt, config.max_force, config.max_moment) {
   trajectory_.reset(JointVec::Zero());
+}
+
+// What the supervisor's settings and scene refuse of a motion's force control (its own soundness
+// is the world model's to check).
+std::string SupervisorCore::forceRefusal(const proto::DefineMotion& d) const {
+  if (!d.has_force()) return "";
+  const proto::ForceControl& f = d.force();
+  if (f.force_axes() != 0 && !config_.force_sensor)
+    return "force control needs a force sensor, and the scene has none";
+  for (int i = 0; i < f.force_size() && i < 6; ++i) {
+    const double limit = i < 3 ? config_.max_force : config_.max_moment;
+    if (std::abs(f.force(i)) >= limit)
+      return "its force setpoint of " + numberText(f.force(i)) + (i < 3 ? " N" : " N m") +
+             " is not below the force limit (controller.force, " + numberText(limit) + "), which would stop the arm";
+  }
+  return "";
 }
 
 bool SupervisorCore::allCalibrated() const {
@@ -70,6 +88,8 @@ proto::TaskReply SupervisorCore::handle(const proto::TaskRequest& request) {
         reason = "motion '" + request.motion().name() + "': its guard of " + std::to_string(request.motion().guard_n()) +
                  " N is not below the force limit (controller.force.max_force_n, " + std::to_string(config_.max_force) +
                  " N), which would stop the arm first";
+      else if (const std::string why = forceRefusal(request.motion()); !why.empty())
+        reason = "motion '" + request.motion().name() + "': " + why;
       else
         reason = world_.defineMotion(request.motion());
       break;
@@ -357,6 +377,10 @@ void SupervisorCore::forwardEvents(std::uint64_t k, TrajectoryEvents& events, Su
     e.period = k;
     e.move_id = t.move_id;
     e.state = state_;
+    if (e.kind == SupervisorEvent::kMoveCompleted && e.move_id == force_stats_move_ && force_stats_move_ != 0) {
+      e.force = force_stats_.figures(config_.dt);
+      e.force.end_pose = forwardKinematics(model_, angle_) * config_.tool.frame;
+    }
     out.add(e);
   }
   events.count = 0;
@@ -440,6 +464,7 @@ void SupervisorCore::step(std::uint64_t k, const SupervisorInbox& in, Supervisor
   if ((state_ == proto::RT_SETP || state_ == proto::RT_STOP) &&
       k % static_cast<std::uint64_t>(config_.update_periods) == 0) {
     TrajectoryEvents events;
+    trajectory_.observe(setpoint_);
     const bool ok = trajectory_.update(config_.update_periods * config_.dt, events);
     forwardEvents(k, events, out);
     if (!ok)
@@ -467,7 +492,13 @@ void SupervisorCore::compose(std::uint64_t k, bool new_setpoint, int jog_now, Su
   s.set_rtstate(state_);
   s.set_traj_state(following ? trajectory_.state() : proto::TS_S0);
   s.set_power(powers(state_));
-  encode(following ? trajectory_.pose() : forwardKinematics(model_, servo_setpoint_), *s.mutable_t6());
+  const MotionRecord* forced = following ? trajectory_.forceMotion() : nullptr;
+  commandForce(forced, s);
+  if (forced != nullptr) {
+    encode(force_.setpoint() * config_.tool.frame.inverse(Eigen::Isometry), *s.mutable_t6());
+  } else {
+    encode(following ? trajectory_.pose() : forwardKinematics(model_, servo_setpoint_), *s.mutable_t6());
+  }
   encode(following ? trajectory_.config() : ik_.configOf(servo_setpoint_), *s.mutable_config());
   s.set_new_setpoint(new_setpoint);
   s.set_update_periods(static_cast<std::uint32_t>(config_.update_periods));
@@ -492,6 +523,32 @@ void SupervisorCore::compose(std::uint64_t k, bool new_setpoint, int jog_now, Su
   m.set_angles_period(angles_period_);
   m.set_compliance(following ? trajectory_.compliance() : 0u);
   m.set_parcel_joint(static_cast<std::uint32_t>(k % kJoints) + 1);
+  m.set_compliance_in_tool(forced != nullptr && forced->force.tool_frame);
+  m.set_at_tool_point(forced != nullptr);
+}
+
+void SupervisorCore::commandForce(const MotionRecord* forced, proto::SMail& s) {
+  if (forced == nullptr) {
+    force_.stop();
+    s.clear_force_command();
+    return;
+  }
+  const ForceInputs in =
+      forceInputsAt(model_, angle_, velocity_, trajectory_.pose(), config_.tool.frame, contactWrench());
+  encode(force_.update(forced->force, forced->compliance, trajectory_.currentMove(), in), s.mutable_force_command());
+
+  const ForceSpec& spec = forced->force;
+  if (spec.force_axes == 0) return;
+  Vec6 setpoint = Vec6::Zero();
+  for (int d = 0; d < 6; ++d)
+    if ((spec.force_axes >> d) & 1u) setpoint[d] = spec.force[d];
+  const double size = setpoint.norm();
+  if (trajectory_.currentMove() != force_stats_move_) {
+    force_stats_move_ = trajectory_.currentMove();
+    force_stats_.begin(size);
+  }
+  const Vec6 applied = force_.appliedForce();
+  force_stats_.add(force_.forceError().norm(), size > 0.0 ? applied.dot(setpoint) / size : 0.0);
 }
 
 }  // namespace rfms

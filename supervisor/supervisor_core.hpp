@@ -23,6 +23,8 @@
 #include "common/scene.hpp"
 #include "proto/mailboxes.pb.h"
 #include "proto/task.pb.h"
+#include "supervisor/force_control.hpp"
+#include "supervisor/force_stats.hpp"
 #include "supervisor/trajectory.hpp"
 #include "supervisor/world_model.hpp"
 
@@ -67,6 +69,8 @@ struct SupervisorEvent {
   bool guarded = false;
   Transform contact_pose = Transform::Identity();
   Vec3 contact_force = Vec3::Zero();
+  // kMoveCompleted by a move under force control: how well it held its force.
+  ForceFigures force;
 };
 
 struct SupervisorOutbox {
@@ -125,6 +129,9 @@ class SupervisorCore {
   // Force limits (an emergency) and the current move's guard (ends it), from the sensor's reading.
   void checkForce(std::uint64_t k, SupervisorOutbox& out);
   void compose(std::uint64_t k, bool new_setpoint, int jog_now, SupervisorOutbox& out);
+  std::string forceRefusal(const proto::DefineMotion& d) const;
+  // This period's force command into S_MAIL (cleared when no move is under force control).
+  void commandForce(const MotionRecord* forced, proto::SMail& s);
   int jogThisPeriod();  // counts the jogged joint moves now (MANU), counting a step down
 
   const RobotModel& model_;
@@ -132,6 +139,9 @@ class SupervisorCore {
   PumaIk ik_;
   WorldModel world_;
   TrajectoryGenerator trajectory_;
+  ForceController force_;
+  ForceStats force_stats_;
+  std::uint64_t force_stats_move_ = 0;  // the move force_stats_ are of (0: none)
 
   Vec6 wrench_ = Vec6::Zero();
   bool has_wrench_ = false;

@@ -25,8 +25,14 @@ void TaskScript::send(SupervisorCore& supervisor, const TaskStatement& st, std::
                            r.reason());
     return;
   }
-  if (st.request.has_move())
-    log_.moves.push_back(MoveRecord{r.move_id(), st.request.move().position(), st.request.move().motion(), st.line});
+  if (st.request.has_move()) {
+    MoveRecord m;
+    m.id = r.move_id();
+    m.position = st.request.move().position();
+    m.motion = st.request.move().motion();
+    m.line = st.line;
+    log_.moves.push_back(m);
+  }
 }
 
 void TaskScript::beforeStep(std::uint64_t k, SupervisorCore& supervisor) {
@@ -115,6 +121,7 @@ void TaskScript::afterStep(std::uint64_t k, const SupervisorCore& supervisor, co
           rec->guarded = e.guarded;
           rec->contact_pose = e.contact_pose;
           rec->contact_force = e.contact_force;
+          rec->force = e.force;
         }
         break;
       case SupervisorEvent::kStateChanged: log_.states.push_back(e.state); break;

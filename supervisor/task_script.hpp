@@ -34,6 +34,7 @@ struct MoveRecord {
   bool guarded = false;
   Transform contact_pose = Transform::Identity();
   Vec3 contact_force = Vec3::Zero();
+  ForceFigures force;  // a move under force control
 };
 
 struct ScriptLog {

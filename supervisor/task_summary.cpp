@@ -47,6 +47,18 @@ void writeSummaryText(std::ostream& o, const ScriptLog& log, double dt, const Fi
                     p.x(), p.y(), p.z());
       o << buf;
     }
+    if (m.force.valid) {
+      const ForceFigures& ff = m.force;
+      std::snprintf(buf, sizeof buf,
+                    "      force %.2f N: error p50 %.3f N, p99 %.3f N, max %.3f N; peak %.2f N (overshoot %.1f %%), %s\n",
+                    ff.setpoint, ff.error_p50, ff.error_p99, ff.error_max, ff.peak, 100.0 * (ff.peak - ff.setpoint) / ff.setpoint,
+                    ff.settle_s >= 0.0 ? ("settled in " + std::to_string(ff.settle_s).substr(0, 5) + " s").c_str()
+                                      : "NOT settled within 5 %");
+      o << buf;
+      const Vec3 p = 1e3 * ff.end_pose.translation();
+      std::snprintf(buf, sizeof buf, "      ended at tool point (%.2f, %.2f, %.2f) mm\n", p.x(), p.y(), p.z());
+      o << buf;
+    }
   }
   for (const std::string& r : log.refused) o << "refused: " << r << "\n";
   std::snprintf(buf, sizeof buf, "final T6 error: %.4f mm, %.4f deg\n", f.mm, f.deg);
@@ -69,6 +81,13 @@ void writeSummaryJson(std::ostream& o, const ScriptLog& log, double dt, const Fi
       const Vec3 p = m.contact_pose.translation();
       o << ",\"guard_met\":{\"force_n\":" << m.contact_force.norm() << ",\"tool_point_m\":[" << p.x() << ','
         << p.y() << ',' << p.z() << "]}";
+    }
+    if (m.force.valid) {
+      const ForceFigures& ff = m.force;
+      o << ",\"force\":{\"setpoint_n\":" << ff.setpoint << ",\"error_p50_n\":" << ff.error_p50
+        << ",\"error_p99_n\":" << ff.error_p99 << ",\"error_max_n\":" << ff.error_max << ",\"peak_n\":" << ff.peak
+        << ",\"settle_s\":" << ff.settle_s << ",\"end_tool_point_m\":[" << ff.end_pose.translation().x() << ','
+        << ff.end_pose.translation().y() << ',' << ff.end_pose.translation().z() << "]}";
     }
     o << "}";
   }

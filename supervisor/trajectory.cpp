@@ -288,9 +288,18 @@ bool TrajectoryGenerator::advance(double h, TrajectoryEvents& events) {
           events.add(fixed_stop_ ? TrajectoryEvent::kAborted : TrajectoryEvent::kCompleted, cur_.spec.id);
           pose_ = ref.pose;
           q_ = ref.q;
+          const bool forced = cur_.motion.has_force;
+          if (forced) {  // at rest where the servo was holding the arm (observe())
+            q_ = observed_;
+            pose_ = forwardKinematics(model_, q_);
+            filter_.reset(q_);
+          }
           rest_config_ = cur_.config;
           fixed_stop_ = false;
           phase_ = Phase::kRest;
+          // A move under force control that follows one starts in this same update: the contact
+          // is held without a period's gap in the force command.
+          if (forced && count_ > 0 && world_.motion(queue_[static_cast<std::size_t>(head_)].motion).has_force) continue;
         }
         if (carry <= kTimeEps) return true;
         continue;
@@ -369,7 +378,9 @@ bool TrajectoryGenerator::advance(double h, TrajectoryEvents& events) {
         // Moves blend when their mode and tool agree: a Cartesian path belongs to one tool frame, and
         // changing the frame mid-transition would make the setpoint jump.
         const MoveSpec* following = count_ > 0 ? &queue_[static_cast<std::size_t>(head_)] : nullptr;
-        const bool blend = following != nullptr &&
+        // A move under force control comes to rest first (see observe()), and one starts from rest.
+        const bool blend = following != nullptr && !cur_.motion.has_force &&
+                           !world_.motion(following->motion).has_force &&
                            world_.motion(following->motion).cartesian == cur_.motion.cartesian &&
                            (!cur_.motion.cartesian ||
                             world_.position(following->position).tool == world_.position(cur_.spec.position).tool);

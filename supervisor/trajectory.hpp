@@ -122,6 +122,13 @@ class TrajectoryGenerator {
   const JointVec& referenceQ() const { return q_; }
   const SetpointFilter& filter() const { return filter_; }
   std::uint32_t compliance() const { return inMove() ? cur_.motion.compliance : 0u; }
+  // The current move's record when it is under force or impedance control, else null.
+  const MotionRecord* forceMotion() const { return inMove() && cur_.motion.has_force ? &cur_.motion : nullptr; }
+  // The joint setpoints the servos hold now (the path moved onto the arm along the compliant axes:
+  // supervisor/force_control.hpp). A move under force control ends at rest there, not where its
+  // path ends: along a force axis the path says nothing about where the surface is, and holding
+  // the path's end there would push into it (or pull away from it).
+  void observe(const JointVec& q) { observed_ = q; }
   // Nothing to do and the setpoint standing on the reference.
   bool atRest() const { return phase_ == Phase::kRest && filter_.settled(); }
   bool tracking() const { return phase_ == Phase::kTrack; }
@@ -184,6 +191,7 @@ class TrajectoryGenerator {
   Transform pose_ = Transform::Identity();
   JointVec q_ = JointVec::Zero();
   ArmConfig rest_config_;
+  JointVec observed_ = JointVec::Zero();
 
   JogSpec jog_;
   Transform jog_start_ = Transform::Identity();

@@ -140,6 +140,12 @@ constexpr double kMaxSegmentS = 3600.0;  // an hour
 constexpr double kMinAccelS = 1e-3;
 }  // namespace
 
+bool operator==(const MotionRecord& a, const MotionRecord& b) {
+  return a.name == b.name && a.segment == b.segment && a.accel == b.accel && a.cartesian == b.cartesian &&
+         a.compliance == b.compliance && a.track == b.track && a.guard == b.guard && a.has_force == b.has_force &&
+         (!a.has_force || a.force == b.force);
+}
+
 std::string WorldModel::defineMotion(const proto::DefineMotion& d) {
   if (!validName(d.name())) return "motion name " + quoted(d.name()) + " is not a name (1 .. 64 letters, digits, _ - .)";
   const int existing = findMotion(d.name());
@@ -158,13 +164,23 @@ std::string WorldModel::defineMotion(const proto::DefineMotion& d) {
     return "motion '" + d.name() + "': mode must be joint or cartesian";
   if (!(std::isfinite(d.guard_n()) && d.guard_n() >= 0.0 && d.guard_n() <= 1e4))
     return "motion '" + d.name() + "': guard must be a force in newtons, 0 .. 10000 (0: not guarded)";
-  const MotionRecord m{d.name(), d.segment_s(), d.accel_s(), d.mode() == proto::MM_CARTESIAN, d.compliance(),
-                       d.track(), d.guard_n()};
+  MotionRecord m;
+  m.name = d.name();
+  m.segment = d.segment_s();
+  m.accel = d.accel_s();
+  m.cartesian = d.mode() == proto::MM_CARTESIAN;
+  m.compliance = d.compliance();
+  m.track = d.track();
+  m.guard = d.guard_n();
+  if (d.has_force()) {
+    m.has_force = true;
+    if (const std::string why = forceSpecOf(d.force(), d.compliance(), m.force); !why.empty())
+      return "motion '" + d.name() + "': " + why;
+  }
   if (existing >= 0) {  // as for positions: the same record again is no change
-    const MotionRecord& e = motion(existing);
-    const bool same = e.segment == m.segment && e.accel == m.accel && e.cartesian == m.cartesian &&
-                      e.compliance == m.compliance && e.track == m.track && e.guard == m.guard;
-    return same ? "" : "motion '" + d.name() + "' is already defined otherwise (motions cannot be redefined: use a new name)";
+    return motion(existing) == m
+               ? ""
+               : "motion '" + d.name() + "' is already defined otherwise (motions cannot be redefined: use a new name)";
   }
   motions_.push_back(m);
   motion_index_[d.name()] = static_cast<int>(motions_.size()) - 1;

@@ -12,6 +12,7 @@
 #include "common/ik_puma.hpp"
 #include "common/types.hpp"
 #include "proto/task.pb.h"
+#include "supervisor/force_control.hpp"
 #include "supervisor/frame_history.hpp"
 
 namespace rfms {
@@ -46,7 +47,12 @@ struct MotionRecord {
   // the next move.
   bool track = false;
   double guard = 0.0;  // N: a guarded motion ends where the contact force reaches this (0: none)
+  // Force or impedance control along the compliant axes (proto ForceControl); without it each
+  // compliant axis of the base frame is free at T6's origin, as the manual's compliance was.
+  bool has_force = false;
+  ForceSpec force;
 };
+bool operator==(const MotionRecord& a, const MotionRecord& b);
 
 // How moving frames are carried on (FrameHistory): the fit's window, how far past the newest
 // update a frame may be carried, and the controller's own delay from a setpoint to the arm, which

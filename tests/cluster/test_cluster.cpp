@@ -89,7 +89,7 @@ std::string configWith(const fs::path& dir, const std::string& name,
   return (dir / name).string();
 }
 
-std::string harnessDigest() {
+std::string harnessDigest(const std::string& task = kExampleTask) {
   const RobotModel model = loadRobotModel(std::string(RFMS_SOURCE_DIR) + "/deploy/robots/puma260.textproto");
   Harness h(model, proto::ControllerSettings{}, loadScene(std::string(RFMS_SOURCE_DIR) + "/deploy/scenes/table.textproto"));
   MailDigest digest;
@@ -109,7 +109,7 @@ std::string harnessDigest() {
       previous_jmail[static_cast<std::size_t>(i)] = *m.jmail[static_cast<std::size_t>(i)];
     previous_parcel = *m.parcel;
   };
-  const RunSummary s = runTask(h, parseTaskFile(kExampleTask, "example"), RunOptions{});
+  const RunSummary s = runTask(h, parseTaskFile(task, "task"), RunOptions{});
   EXPECT_TRUE(s.succeeded());
   return digest.hex();
 }
@@ -138,6 +138,28 @@ TEST(Cluster, LockstepClusterExchangesTheHarnessesMailboxes) {
   const RunLog log = readRunLog((run.path / "run.mcap").string());
   EXPECT_GE(log.torque.size() + kJoints, kJoints * log.smail.size());
   EXPECT_EQ(log.applied.size(), log.torque.size() / kJoints);
+}
+
+// The same under force control: a guarded move finds the table, the probe presses on it with
+// 10 N and slides 100 mm holding it. Contact, the sensor's seeded noise, the force laws and the
+// math server's tool-point Jacobians all travel the mailboxes exactly as in one process.
+TEST(Cluster, LockstepClusterUnderForceControlExchangesTheHarnessesMailboxes) {
+  RunDir run("lockstep-force");
+  const std::string config =
+      configWith(run.path, "patient.textproto", {{"lockstep_timeout_ms: 100", "lockstep_timeout_ms: 5000"}});
+  const fs::path digest = run.path / "digest";
+  const std::string task = std::string(RFMS_SOURCE_DIR) + "/examples/slide.task";
+  const test::Outcome r = test::runCommand(kRfms,
+                                           "run --task " + task + " --config " + config + " --run-dir " +
+                                               run.path.string() + " -- --mail-digest " + digest.string(),
+                                           300);
+  ASSERT_EQ(r.code, 0) << r.out << r.err << readFile(run.path / "supervisor.log");
+  EXPECT_NE(r.out.find("force 10.00 N: error p50"), std::string::npos) << r.out;
+  const std::string cluster = readFile(digest);
+  ASSERT_EQ(cluster.size(), 17u) << cluster;
+  EXPECT_EQ(cluster.substr(0, 16), harnessDigest(readFile(task)));
+  const test::Outcome v = test::runCommand(kBin + "/rfms-replay", "verify " + (run.path / "run.mcap").string(), 300);
+  EXPECT_EQ(v.code, 0) << v.out << v.err;
 }
 
 // A node killed (SIGKILL) or paused (SIGSTOP, then let go) mid-move, in a paced and in a realtime

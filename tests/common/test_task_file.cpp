@@ -102,11 +102,44 @@ TEST(TaskFile, AMotionTracksWhenItSaysSoWithOrWithoutCompliance) {
   EXPECT_TRUE(task[2].request.motion().track());
   EXPECT_EQ(task[2].request.motion().compliance(), 1u);
   EXPECT_FALSE(task[3].request.motion().track());
-  EXPECT_NE(refusal("motion a cartesian 0.5 0.1 track track\n").find("expected 'compliance', 'track'"),
+  EXPECT_NE(refusal("motion a cartesian 0.5 0.1 track track\n").find("expected 'compliance', 'force'"),
             std::string::npos);
-  EXPECT_NE(refusal("motion a cartesian 0.5 0.1 compliance z compliance x\n").find("expected 'compliance', 'track'"),
+  EXPECT_NE(refusal("motion a cartesian 0.5 0.1 compliance z compliance x\n").find("expected 'compliance', 'force'"),
             std::string::npos);
   EXPECT_NE(refusal("motion a cartesian 0.5 0.1 follow\n").find("got 'follow'"), std::string::npos);
+}
+
+TEST(TaskFile, AMotionUnderForceControl) {
+  const auto task = parseTaskFile(
+      "motion press cartesian 2 0.5 force z -10 frame tool law pi 2 30 damping z 40 compliance x\n"
+      "motion soft cartesian 2 0.5 stiffness rx 3 damping rx 0.1 law pd 1 0.01\n",
+      "t.task");
+  const proto::DefineMotion& m = task[0].request.motion();
+  EXPECT_EQ(m.compliance(), 0x5u);  // z by its force, x named
+  ASSERT_TRUE(m.has_force());
+  EXPECT_EQ(m.force().frame(), proto::CF_TOOL);
+  EXPECT_EQ(m.force().force_axes(), 0x4u);
+  ASSERT_EQ(m.force().force_size(), 6);
+  EXPECT_EQ(m.force().force(2), -10.0);  // newtons whatever the length unit
+  EXPECT_EQ(m.force().damping(2), 40.0);
+  EXPECT_EQ(m.force().law(), proto::FL_PI);
+  EXPECT_EQ(m.force().kp(), 2.0);
+  EXPECT_EQ(m.force().ki(), 30.0);
+  const proto::DefineMotion& soft = task[1].request.motion();
+  EXPECT_EQ(soft.compliance(), 0x8u);
+  EXPECT_EQ(soft.force().force_axes(), 0u);
+  EXPECT_EQ(soft.force().stiffness(3), 3.0);
+  EXPECT_EQ(soft.force().law(), proto::FL_PD);
+  EXPECT_EQ(soft.force().kv(), 0.01);
+  // The manual's pattern stays as it was: no force control at all.
+  EXPECT_FALSE(parseTaskFile("motion m cartesian 2 0.5 compliance z\n", "t").front().request.motion().has_force());
+
+  EXPECT_NE(refusal("motion m cartesian 2 0.5 force q 1\n").find("force axis 'q'"), std::string::npos);
+  EXPECT_NE(refusal("motion m cartesian 2 0.5 force z\n").find("expected force"), std::string::npos);
+  EXPECT_NE(refusal("motion m cartesian 2 0.5 force z 1 force z 2\n").find("force z is given twice"), std::string::npos);
+  EXPECT_NE(refusal("motion m cartesian 2 0.5 law x 1\n").find("force law 'x'"), std::string::npos);
+  EXPECT_NE(refusal("motion m cartesian 2 0.5 frame world\n").find("frame 'world'"), std::string::npos);
+  EXPECT_NE(refusal("motion m cartesian 2 0.5 stiffness z ten\n").find("not a number"), std::string::npos);
 }
 
 TEST(TaskFile, ErrorsNameTheLine) {

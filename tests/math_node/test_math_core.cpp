@@ -3,7 +3,9 @@
 #include <Eigen/Eigenvalues>
 #include <random>
 
+#include "common/kinematics.hpp"
 #include "common/mail_codec.hpp"
+#include "common/transform.hpp"
 #include "math_node/math_core.hpp"
 #include "tests/support/test_models.hpp"
 
@@ -74,6 +76,80 @@ TEST(MathCore, ComplianceRemovesExactlyTheCompliantMotions) {
       EXPECT_LT((motion.transpose() * k).norm(), 1e-9 * motion.norm() * k.norm()) << d;
     }
   }
+}
+
+// Force control works at the tool point: the Jacobian there, against finite differences of the
+// forward kinematics, and a compliance along the tool frame's own axes.
+TEST(MathCore, AtTheToolPointAlongTheToolsAxes) {
+  const RobotModel& model = test::puma560();
+  std::mt19937_64 rng(71);
+  const Transform tool = trans(0.01, -0.02, 0.06) * rpy(0.3, -0.2, 0.5);
+  const JointVec stiffness = (JointVec() << 900, 1200, 500, 40, 30, 20).finished();
+  for (int n = 0; n < 100; ++n) {
+    const JointVec q = test::randomConfiguration(model, rng);
+    DynamicsSnapshot s;
+    updateDynamics(model, q, JointVec::Zero(), s);
+    if (s.singular) continue;
+    const Transform t6 = forwardKinematics(model, q);
+    const Transform at = t6 * tool;
+    const Mat6 j = jacobianAtPoint(s.jacobian, t6.translation(), at.translation());
+    constexpr double h = 1e-6;
+    for (int i = 0; i < kJoints; ++i) {
+      JointVec dq = JointVec::Zero();
+      dq[i] = h;
+      const Vec3 v = ((forwardKinematics(model, q + dq) * tool).translation() -
+                      (forwardKinematics(model, q - dq) * tool).translation()) / (2 * h);
+      EXPECT_LT((v - j.block<3, 1>(0, i)).norm(), 1e-6) << i;
+    }
+    // Along the tool frame's axes: a joint error that moves the tool point only along (or turns the
+    // tool only about) a compliant axis of its own frame is not servoed.
+    const std::uint32_t bits = 1u << (n % 6);
+    const Mat6 keep = complianceMatrix(s, bits, stiffness, t6, at);
+    const Mat6 j_inverse = j.inverse();
+    for (int d = 0; d < 6; ++d) {
+      if (!((bits >> d) & 1u)) continue;
+      Vec6 twist = Vec6::Zero();
+      (d < 3 ? twist.head<3>() : twist.tail<3>()) = at.linear().col(d % 3);
+      const Vec6 e = j_inverse * twist;
+      EXPECT_LT((keep * e).norm(), 1e-9 * e.norm()) << d;
+    }
+    // What it keeps of an error moves the tool along none of the compliant axes... in the metric
+    // of the servo: its restoring torques do no work along a compliant motion.
+    const Mat6 k = stiffness.asDiagonal() * keep;
+    for (int d = 0; d < 6; ++d) {
+      if (!((bits >> d) & 1u)) continue;
+      Vec6 twist = Vec6::Zero();
+      (d < 3 ? twist.head<3>() : twist.tail<3>()) = at.linear().col(d % 3);
+      const Vec6 motion = j_inverse * twist;
+      EXPECT_LT((motion.transpose() * k).norm(), 1e-9 * motion.norm() * k.norm()) << d;
+    }
+  }
+}
+
+TEST(MathCore, ParcelsCarryTheJacobianColumnAtThePointAsked) {
+  const RobotModel& model = test::puma260();
+  const Transform tool = trans(0.0, 0.0, 0.06);
+  MathConfig config;
+  config.tool = tool;
+  MathCore math(model, config);
+  proto::MMail in;
+  proto::Parcel out;
+  const JointVec q = (JointVec() << 0.1, -0.8, 0.5, 0.2, 0.7, -0.3).finished();
+  encode(q, in.mutable_angles());
+  encode(JointVec::Zero(), in.mutable_velocities());
+  in.set_at_tool_point(true);
+  in.set_parcel_joint(2);
+  math.step(in, out);
+  const Transform t6 = forwardKinematics(model, q);
+  const Mat6 j = jacobianAtPoint(jacobianBase(model, q), t6.translation(), (t6 * tool).translation());
+  ASSERT_EQ(out.jacobian_column_size(), 6);
+  for (int r = 0; r < 6; ++r) EXPECT_NEAR(out.jacobian_column(r), j(r, 1), 1e-12);
+  // At T6's origin when not asked.
+  in.set_at_tool_point(false);
+  in.mutable_header()->set_period(6);
+  math.step(in, out);
+  const Mat6 j6 = jacobianBase(model, q);
+  for (int r = 0; r < 6; ++r) EXPECT_NEAR(out.jacobian_column(r), j6(r, 1), 1e-12);
 }
 
 }  // namespace

@@ -111,7 +111,7 @@ TEST(ShellAllocation, NoNodesPeriodThreadAllocatesWithTheRunLogOn) {
         trace(
             traces[n], [&] { return shell.run(50) == ArmShell::Ended::kPeriods; }, [&] { return core.period() - 1; });
       } else if (node == proto::NODE_MATH) {
-        MathCore core(model, mathConfigFor(model, settings));
+        MathCore core(model, mathConfigFor(model, settings, Transform::Identity()));
         MathShell shell(core, std::chrono::milliseconds(s.config.orphan_timeout_ms()), *sub, *push);
         trace(
             traces[n], [&] { return shell.run(50) == MathShell::Ended::kAnswers; }, [&] { return shell.lastPeriod(); });
