@@ -1,0 +1,118 @@
+// rfms-bench-force: what force control costs the controller's period, on the mail of a real
+// period: examples/slide.task run in the harness until the probe is halfway along its slide,
+// pressing with 10 N. A joint's step (IK, servo, compliance) with that period's S_MAIL, without
+// and with its force command; and the supervisor's share, the force controller's update with the
+// kinematics it needs (forward kinematics and the Jacobian of the observed angles).
+// (The arm's side, contact in the integrator, is rfms-bench-arm's.)
+//   build/bin/rfms-bench-force [any Google Benchmark flag]
+#include <benchmark/benchmark.h>
+
+#include "common/kinematics.hpp"
+#include "common/robot_model_loader.hpp"
+#include "common/task_file.hpp"
+#include "joint_node/joint_core.hpp"
+#include "sim/harness.hpp"
+#include "supervisor/force_control.hpp"
+
+namespace {
+
+using namespace rfms;
+
+struct Sliding {
+  RobotModel model;
+  Scene scene;
+  proto::SMail smail;
+  proto::ArmSensors sensors;
+  JointVec q = JointVec::Zero(), qd = JointVec::Zero();
+  Transform path = Transform::Identity();
+  Vec6 contact = Vec6::Zero();
+  bool ok = false;
+};
+
+// The harness, halfway along the slide: one period's mail, copied.
+const Sliding& sliding() {
+  static const Sliding s = [] {
+    Sliding out;
+    out.scene = loadScene(RFMS_DEFAULT_SCENE);
+    const RobotModel bare = loadRobotModel(RFMS_DEFAULT_ROBOT);
+    Harness h(bare, proto::ControllerSettings{}, out.scene);
+    out.model = h.model();
+    h.runUntil([] { return false; }, 10);
+    proto::TaskRequest calibrate;
+    calibrate.mutable_control()->set_command(proto::CC_CALIBRATE);
+    h.request(calibrate);
+    if (!h.runUntil([&] { return h.supervisor().rtstate() == proto::RT_HOLD; }, 60000)) return out;
+    for (const TaskStatement& st : loadTaskFile(RFMS_SLIDE_TASK))
+      if (st.kind == TaskStatement::kRequest && !h.request(st.request).accepted()) return out;
+    const SupervisorCore& sup = h.supervisor();
+    std::uint64_t sliding_since = 0;
+    PeriodMail mail;
+    h.on_period = [&](const PeriodMail& m) { mail = m; };
+    const bool there = h.runUntil(
+        [&] {
+          const MotionRecord* f = sup.trajectory().forceMotion();
+          if (f == nullptr || f->name != "slide") return false;
+          if (sliding_since == 0) sliding_since = h.period();
+          return h.period() > sliding_since + 2500;
+        },
+        60000);
+    if (!there || mail.smail == nullptr || mail.smail->force_command_size() != 6) return out;
+    out.smail = *mail.smail;
+    out.sensors = *mail.sensors;
+    out.q = sup.observedAngles();
+    for (int i = 0; i < kJoints; ++i) out.qd[i] = mail.jmail[static_cast<std::size_t>(i)]->velocity();
+    out.path = sup.trajectory().pose();
+    out.contact = sup.contactWrench();
+    out.ok = true;
+    return out;
+  }();
+  return s;
+}
+
+// Joint 3's step on that period's mail: 0 without the force command, 1 with it.
+void jointStep(benchmark::State& state) {
+  const Sliding& s = sliding();
+  if (!s.ok) {
+    state.SkipWithError("the slide did not get under way");
+    return;
+  }
+  proto::SMail smail = s.smail;
+  if (state.range(0) == 0) smail.clear_force_command();
+  JointCore joint(s.model, jointConfigFor(s.model, proto::ControllerSettings{}, 3));
+  proto::JMail out;
+  proto::TorqueCommand torque;
+  std::uint64_t k = smail.header().period();
+  for (auto _ : state) {
+    smail.mutable_header()->set_period(++k);
+    joint.step(smail, s.sensors, out, torque);
+    benchmark::DoNotOptimize(torque);
+  }
+}
+BENCHMARK(jointStep)->Arg(0)->Arg(1)->Unit(benchmark::kNanosecond);
+
+// The supervisor's force control for one period: the inputs from the observed angles and the
+// law's update, as SupervisorCore::commandForce does it.
+void supervisorForce(benchmark::State& state) {
+  const Sliding& s = sliding();
+  if (!s.ok) {
+    state.SkipWithError("the slide did not get under way");
+    return;
+  }
+  proto::ForceControl f;
+  f.set_force_axes(4);
+  for (int d = 0; d < 6; ++d) f.add_force(d == 2 ? -10.0 : 0.0);
+  ForceSpec spec;
+  forceSpecOf(f, 4, spec);
+  ForceController c(1e-3, 60.0, 4.0);
+  const Transform& e = s.scene.tool.frame;
+  for (auto _ : state) {
+    const ForceInputs in = forceInputsAt(s.model, s.q, s.qd, s.path, e, s.contact);
+    benchmark::DoNotOptimize(c.update(spec, 4, 1, in));
+    benchmark::DoNotOptimize(c.setpoint());
+  }
+}
+BENCHMARK(supervisorForce)->Unit(benchmark::kNanosecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
