@@ -4,7 +4,7 @@
 
 namespace rfms {
 
-double ForceLaw::update(double desired, double measured) {
+double ForceLaw::update(double desired, double measured, bool integrate) {
   const double e = desired - measured;
   // The first period has no earlier measurement to take a rate from.
   const double rate = primed_ ? (measured - last_measured_) / dt_ : 0.0;
@@ -14,7 +14,7 @@ double ForceLaw::update(double desired, double measured) {
     case ForceLawKind::kP: return gains_.kp * e;
     case ForceLawKind::kPD: return gains_.kp * (e - gains_.kv * rate);
     case ForceLawKind::kPI:
-      integral_ = std::clamp(integral_ + e * dt_, -gains_.integral_limit, gains_.integral_limit);
+      if (integrate) integral_ = std::clamp(integral_ + e * dt_, -gains_.integral_limit, gains_.integral_limit);
       return gains_.kp * (e + gains_.ki * integral_);
   }
   return 0.0;

@@ -34,8 +34,10 @@ class ForceLaw {
  public:
   ForceLaw(const ForceGains& gains, double dt) : gains_(gains), dt_(dt) {}
 
-  // One period: the drive for the measured force and the desired one.
-  double update(double desired, double measured);
+  // One period: the drive for the measured force and the desired one. `integrate` false holds a
+  // PI law's integral where it is (out of contact, where the error says nothing of the contact
+  // and an integral would only wind up).
+  double update(double desired, double measured, bool integrate = true);
   // Forget the past (a new contact): no integral, no rate from before.
   void reset();
 

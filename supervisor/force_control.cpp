@@ -61,6 +61,9 @@ std::string forceSpecOf(const proto::ForceControl& f, std::uint32_t compliance, 
   if (std::string why = axisValues(f.force(), "force", true, 1e4, 1e3, out.force); !why.empty()) return why;
   if (std::string why = axisValues(f.stiffness(), "stiffness", false, 1e6, 1e4, out.stiffness); !why.empty()) return why;
   if (std::string why = axisValues(f.damping(), "damping", false, 1e5, 1e3, out.damping); !why.empty()) return why;
+  if (f.damping().empty())
+    for (int d = 0; d < 6; ++d)
+      if ((out.force_axes >> d) & 1u) out.damping[d] = d < 3 ? kDefaultForceDamping : kDefaultMomentDamping;
   for (int d = 0; d < 6; ++d) {
     const bool force_axis = (out.force_axes >> d) & 1u;
     if (out.force[d] != 0.0 && !force_axis)
@@ -159,7 +162,9 @@ Vec6 ForceController::update(const ForceSpec& spec, std::uint32_t compliance, st
     if (((compliance >> d) & 1u) == 0) continue;
     if ((spec.force_axes >> d) & 1u) {
       error_[d] = spec.force[d] - applied[d];
-      w[d] = laws_[static_cast<std::size_t>(d)].update(spec.force[d], applied[d]);
+      // In contact when the tool applies at least a tenth of the setpoint, the way it points.
+      const bool touching = applied[d] * spec.force[d] >= 0.1 * spec.force[d] * spec.force[d];
+      w[d] = laws_[static_cast<std::size_t>(d)].update(spec.force[d], applied[d], touching);
     } else {
       w[d] = spec.stiffness[d] * offset[d];
     }

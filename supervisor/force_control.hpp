@@ -10,7 +10,11 @@
 // Per compliant axis d of the compliance frame (base, or the tool frame as it stands now):
 //   force axis      W_d = law(F_d, F_d measured) - D_d v_d   the law is A.1's P, PD or PI on the
 //                                                            force the tool applies (the sensor's
-//                                                            contact estimate, negated)
+//                                                            contact estimate, negated); a PI law
+//                                                            integrates only in contact (at least
+//                                                            a tenth of F_d applied): in the air
+//                                                            its integral would wind up and slam
+//                                                            the tool onto the surface
 //   impedance axis  W_d = K_d (x_path - x)_d - D_d v_d       a spring to the path and a damper;
 //                                                            K = D = 0 leaves the axis free
 // The command is bounded by the controller's force limits, so that no law, however tuned, asks the
@@ -44,6 +48,11 @@ bool operator==(const ForceSpec& a, const ForceSpec& b);
 // force/torque sensor and the table of the default scene without ringing (docs/force.md).
 inline constexpr double kDefaultForceKp = 1.0;
 inline constexpr double kDefaultForceKi = 40.0;  // 1/s
+// The damping of a force axis when a motion gives none: A.1's C_r, the arm's own damping in the
+// paper's case. It bounds the speed at which a force setpoint drives the tool through the air onto
+// a surface (10 N: 50 mm/s), and costs nothing once the tool rests on it.
+inline constexpr double kDefaultForceDamping = 200.0;   // N s/m
+inline constexpr double kDefaultMomentDamping = 2.0;    // N m s/rad
 
 // Checks a motion's force control against its compliance bits and fills `out`, defaults in; ""
 // when it is sound, else what is wrong ("force z: ...").

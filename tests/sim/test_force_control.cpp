@@ -35,16 +35,16 @@ struct Contact {
   ForceFigures figures;
 };
 
-// Finds the table with a guarded move, then runs `motion` (defined by the line, named "m") from
-// there towards p_below.
-Contact pressWith(const std::string& motion) {
+// Finds the table with a guarded move (or, without `touch_first`, starts from 23 mm above it), then
+// runs `motion` (defined by the line, named "m") from there towards p_below.
+Contact pressWith(const std::string& motion, bool touch_first = true) {
   const Scene scene = loadScene(std::string(RFMS_SCENES_DIR) + "/table.textproto");
   Harness h(test::puma260(), proto::ControllerSettings{}, scene);
   h.runUntil([] { return false; }, 10);
   EXPECT_TRUE(h.request(test::controlRequest(proto::CC_CALIBRATE)).accepted());
   EXPECT_TRUE(h.runUntil([&] { return h.supervisor().rtstate() == proto::RT_HOLD; }, 60000));
-  for (const TaskStatement& st : parseTaskFile(std::string(kPlaces) + motion + "\nmove p_above reach\nmove p_below touch\n",
-                                               "press")) {
+  const std::string moves = touch_first ? "move p_above reach\nmove p_below touch\n" : "move p_above reach\n";
+  for (const TaskStatement& st : parseTaskFile(std::string(kPlaces) + motion + "\n" + moves, "press")) {
     const proto::TaskReply r = h.request(st.request);
     EXPECT_TRUE(r.accepted()) << st.line << ": " << r.reason();
   }
@@ -112,6 +112,19 @@ TEST(ForceControl, APLawLeavesOneOverOnePlusKpOfTheSetpointOnTheFullArm) {
     EXPECT_NEAR(error, expected, 0.1 * expected) << "kp " << kp << ": force " << c.force;
     RecordProperty("error_kp" + std::to_string(static_cast<int>(kp)), std::to_string(error));
   }
+}
+
+// Force control from the air: the probe starts 23 mm above the table. The law's drive, bounded by
+// the force axis's damping, brings it down at some 50 mm/s; its integral waits for the contact.
+TEST(ForceControl, FromTheAirTheProbeComesDownAndSettlesWithoutHittingTheLimit) {
+  const Contact c = pressWith("motion m cartesian 3 0.5 force z -10", false);
+  ASSERT_FALSE(c.emergency);
+  ASSERT_TRUE(c.completed);
+  EXPECT_NEAR(c.force, 10.0, 0.1);
+  EXPECT_LT(c.figures.peak, 20.0);
+  EXPECT_GE(c.figures.settle_s, 0.0);
+  EXPECT_LT(c.figures.settle_s, 2.0);
+  RecordProperty("peak_n", std::to_string(c.figures.peak));
 }
 
 // An impedance along z: a spring of 500 N/m from the tool to its path. The path runs 27 mm into the

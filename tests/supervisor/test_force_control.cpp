@@ -36,6 +36,7 @@ TEST(ForceSpec, DefaultsAreAPiLawAndEveryFieldIsChecked) {
   EXPECT_EQ(s.gains.ki, kDefaultForceKi);
   EXPECT_EQ(s.force[2], -10.0);
   EXPECT_FALSE(s.tool_frame);
+  EXPECT_EQ(s.damping, (Vec6() << 0, 0, kDefaultForceDamping, 0, 0, 0).finished());  // none given
 
   EXPECT_NE(refusal(pressZ(-10), 0u).find("among the compliance axes"), std::string::npos);
   proto::ForceControl f = pressZ(-10);
@@ -87,6 +88,20 @@ TEST(ForceController, AForceAxisIsDrivenByItsLawOnTheForceTheToolApplies) {
   // Forces along the servo's axes are not the law's business.
   in.contact[0] = 5.0;
   EXPECT_NEAR(c.update(spec, kZ, 1, in)[0], 0.0, 1e-12);
+}
+
+TEST(ForceController, OutOfContactAPiLawDoesNotWindUp) {
+  const ForceSpec spec = specOf(pressZ(-10), kZ);
+  ForceController c(kDt, 60.0, 4.0);
+  ForceInputs air;
+  Vec6 w;
+  for (int k = 0; k < 5000; ++k) w = c.update(spec, kZ, 1, air);
+  EXPECT_NEAR(w[2], kDefaultForceKp * -10.0, 1e-12);  // the proportional drive alone, after 5 s
+  // Touching with a tenth of the setpoint or more, it integrates.
+  ForceInputs touching;
+  touching.contact[2] = 1.0;
+  w = c.update(spec, kZ, 1, touching);
+  EXPECT_NEAR(w[2], kDefaultForceKp * (-9.0 + kDefaultForceKi * -9.0 * kDt), 1e-12);
 }
 
 TEST(ForceController, NoLawAsksForMoreThanTheForceLimit) {
