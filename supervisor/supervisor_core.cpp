@@ -331,9 +331,9 @@ void SupervisorCore::emergency(proto::EmergencyReason reason, proto::Node node, 
   out.add(e);
 }
 
-Vec6 SupervisorCore::contactWrench() const {
-  if (!has_wrench_) return Vec6::Zero();
-  return contactFromReading(config_.tool, model_.gravity, forwardKinematics(model_, angle_), wrench_);
+void SupervisorCore::estimateContact() {
+  contact_ = has_wrench_ ? contactFromReading(config_.tool, model_.gravity, forwardKinematics(model_, angle_), wrench_)
+                         : Vec6::Zero();
 }
 
 void SupervisorCore::collect(std::uint64_t k, const SupervisorInbox& in) {
@@ -360,6 +360,7 @@ void SupervisorCore::collect(std::uint64_t k, const SupervisorInbox& in) {
     angles_period_ = k - 1;
     have_joint_mail_ = true;
   }
+  estimateContact();
   fresh_parcel_ = nullptr;
   if (in.parcel != nullptr && k > 0 && in.parcel->header().period() == k - 1) {
     last_seen_[proto::NODE_MATH] = k;

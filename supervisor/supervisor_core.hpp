@@ -112,7 +112,8 @@ class SupervisorCore {
   std::uint32_t wrenchSaturated() const { return wrench_saturated_; }
   // The wrench the world puts on the tool, estimated from that reading less the tool's weight:
   // base axes, the moment about the tool point. Zero without a sensor.
-  Vec6 contactWrench() const;
+  // Estimated once a period, from the reading and the angles it collected.
+  const Vec6& contactWrench() const { return contact_; }
 
  private:
   std::string acceptMove(const proto::Move& move, std::uint64_t& id);
@@ -125,6 +126,7 @@ class SupervisorCore {
   static proto::Node culprit(std::uint32_t missing_commands);
   void emergency(proto::EmergencyReason reason, proto::Node node, std::uint64_t k, SupervisorOutbox& out);
   void collect(std::uint64_t k, const SupervisorInbox& in);
+  void estimateContact();  // contact_ from this period's reading and angles
   void forwardEvents(std::uint64_t k, TrajectoryEvents& events, SupervisorOutbox& out);
   // Force limits (an emergency) and the current move's guard (ends it), from the sensor's reading.
   void checkForce(std::uint64_t k, SupervisorOutbox& out);
@@ -146,6 +148,7 @@ class SupervisorCore {
   Vec6 wrench_ = Vec6::Zero();
   bool has_wrench_ = false;
   std::uint32_t wrench_saturated_ = 0;
+  Vec6 contact_ = Vec6::Zero();
 
   proto::RtState state_ = proto::RT_IDLE;
   proto::RtState requested_ = proto::RT_IDLE;  // set by handle(), applied by step()
