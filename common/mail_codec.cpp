@@ -71,10 +71,7 @@ void copyParcel(const proto::Parcel& from, proto::Parcel& to) {
   to.set_gravity_torque(from.gravity_torque());
   encode(decodeJoints(from.compliance_row()), to.mutable_compliance_row());
   to.set_jacobian_singular(from.jacobian_singular());
-  if (from.jacobian_column_size() == kJoints)
-    encode(decodeJoints(from.jacobian_column()), to.mutable_jacobian_column());
-  else
-    to.clear_jacobian_column();
+  encode(decodeJoints(from.jacobian_column()), to.mutable_jacobian_column());
 }
 
 void copyTorque(const proto::TorqueCommand& from, proto::TorqueCommand& to) {

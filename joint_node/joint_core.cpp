@@ -154,9 +154,6 @@ void JointCore::step(const proto::SMail& s, const proto::ArmSensors& sensors, pr
     const proto::Parcel& p = s.parcel();
     inertia_row_ = decodeJoints(p.inertia_row());
     compliance_row_ = decodeJoints(p.compliance_row());
-    // A column comes only under force control; until this joint's first such PARCEL it has none
-    // and adds no force share (at most six periods: the PARCELs go round robin).
-    have_column_ = p.jacobian_column_size() == kJoints;
     jacobian_column_ = decodeJoints(p.jacobian_column());
     velocity_torque_ = p.velocity_torque();
     gravity_torque_ = p.gravity_torque();
@@ -258,7 +255,7 @@ void JointCore::step(const proto::SMail& s, const proto::ArmSensors& sensors, pr
     tau = config_.kp * kept + config_.kd * (desired_velocity_ - velocity_) + integral_ +
           feedForward(s, moving && following);
     // Force control: this joint's share of the wrench the supervisor asks the tool to apply.
-    if (following && have_column_ && s.force_command_size() == 6)
+    if (following && have_parcel_ && s.force_command_size() == 6)
       tau += jacobian_column_.dot(decodeJoints(s.force_command()));
   }
   const double limited = std::clamp(tau, -joint_.tau_max, joint_.tau_max);

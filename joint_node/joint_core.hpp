@@ -110,7 +110,6 @@ class JointCore {
   bool have_parcel_ = false;
   JointVec inertia_row_ = JointVec::Zero(), compliance_row_ = JointVec::Zero();
   JointVec jacobian_column_ = JointVec::Zero();  // d(tool twist)/d(theta_i), for J^T W
-  bool have_column_ = false;
   double velocity_torque_ = 0.0, gravity_torque_ = 0.0;
   std::uint64_t parcel_period_ = 0, sequence_ = 0;
 };

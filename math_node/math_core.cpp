@@ -77,11 +77,9 @@ void MathCore::backgroundUpdate() {
     if (!compliance_in_tool_) frame.linear() = Mat3::Identity();
     compliance_[back] = complianceMatrix(d, compliance_bits_, config_.stiffness, t6, frame);
     jacobian_[back] = jacobianAtPoint(d.jacobian, t6.translation(), frame.translation());
-    tool_point_[back] = true;
   } else {
     compliance_[back] = complianceMatrix(d, compliance_bits_, config_.stiffness);
     jacobian_[back] = d.jacobian;
-    tool_point_[back] = false;
   }
   angles_period_[back] = latest_period_;
   front_ = back;  // publish: the real-time side reads only the front copy
@@ -114,11 +112,7 @@ void MathCore::step(const proto::MMail& in, proto::Parcel& out) {
   out.set_gravity_torque(s.gravity[i]);
   encode(JointVec(compliance_[front_].row(i).transpose()), out.mutable_compliance_row());
   out.set_jacobian_singular(s.singular);
-  // Only force control reads the column: without it the PARCEL stays as small as it was.
-  if (tool_point_[front_])
-    encode(JointVec(jacobian_[front_].col(i)), out.mutable_jacobian_column());
-  else
-    out.clear_jacobian_column();
+  encode(JointVec(jacobian_[front_].col(i)), out.mutable_jacobian_column());
 }
 
 }  // namespace rfms

@@ -56,7 +56,6 @@ class MathCore {
   std::array<std::uint64_t, 2> angles_period_{};
   std::array<Mat6, 2> compliance_{Mat6::Identity(), Mat6::Identity()};
   std::array<Mat6, 2> jacobian_{Mat6::Zero(), Mat6::Zero()};  // at the point M_MAIL asked for
-  std::array<bool, 2> tool_point_{};  // that point was the tool point (a force move's)
   int front_ = 0;
   bool have_angles_ = false, have_results_ = false;
   JointVec latest_q_ = JointVec::Zero(), latest_qd_ = JointVec::Zero();
