@@ -49,11 +49,15 @@ void writeSummaryText(std::ostream& o, const ScriptLog& log, double dt, const Fi
     }
     if (m.force.valid) {
       const ForceFigures& ff = m.force;
+      char settled[48];
+      if (ff.settle_s >= 0.0)
+        std::snprintf(settled, sizeof settled, "settled in %.3f s", ff.settle_s);
+      else
+        std::snprintf(settled, sizeof settled, "NOT settled within 5 %%");
       std::snprintf(buf, sizeof buf,
                     "      force %.2f N: error p50 %.3f N, p99 %.3f N, max %.3f N; peak %.2f N (overshoot %.1f %%), %s\n",
-                    ff.setpoint, ff.error_p50, ff.error_p99, ff.error_max, ff.peak, 100.0 * (ff.peak - ff.setpoint) / ff.setpoint,
-                    ff.settle_s >= 0.0 ? ("settled in " + std::to_string(ff.settle_s).substr(0, 5) + " s").c_str()
-                                      : "NOT settled within 5 %");
+                    ff.setpoint, ff.error_p50, ff.error_p99, ff.error_max, ff.peak,
+                    100.0 * (ff.peak - ff.setpoint) / ff.setpoint, settled);
       o << buf;
       const Vec3 p = 1e3 * ff.end_pose.translation();
       std::snprintf(buf, sizeof buf, "      ended at tool point (%.2f, %.2f, %.2f) mm\n", p.x(), p.y(), p.z());
