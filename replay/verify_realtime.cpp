@@ -9,6 +9,7 @@
 // A lockstep or paced log whose run went on without some mail (a node paused, stalled or killed)
 // is re-run the same way: such periods have a timing record saying what the supervisor read, and
 // every other period read all its mail, of its own period.
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <type_traits>
@@ -61,6 +62,11 @@ struct Pass {
   bool lossy() const { return lossy_; }
   Pass& missing(std::uint64_t k, std::string what) {
     if (!lossy_) return fail(k, std::move(what));
+    stopped = Divergence{k, std::move(what)};
+    return *this;
+  }
+  // An input the log cannot hold whatever the logger did: the re-run ends without a verdict.
+  Pass& unknowable(std::uint64_t k, std::string what) {
     stopped = Divergence{k, std::move(what)};
     return *this;
   }
@@ -208,7 +214,14 @@ Pass rerunJoint(const LogIndex& log, bool lossy, bool lockstep, const RobotModel
     if (unanswered > 0 && pass.lossy())
       return pass.missing(first_unanswered,
                           at(first_unanswered) + "joint " + std::to_string(j) + "'s J_MAIL is not in the log");
-    const auto sensors = log.sensors.find(logged->second->sensors_period());
+    const std::uint64_t read = logged->second->sensors_period();
+    const auto sensors = log.sensors.find(read);
+    if (sensors == log.sensors.end() && (log.sensors.empty() || read > log.sensors.rbegin()->first))
+      // The arm was killed or paused while its sensors were on their way: the joint had them, the
+      // supervisor (which logs them) never did, and the arm sent nothing after. What the joint
+      // computed from them cannot be known from the log.
+      return pass.unknowable(k, at(k) + "joint " + std::to_string(j) + " read the arm's sensors of its period " +
+                                    std::to_string(read) + ", sent after the last the supervisor logged");
     if (sensors == log.sensors.end())
       return pass.missing(k, at(k) + "joint " + std::to_string(j) + " read the arm's sensors of its period " +
                                  std::to_string(logged->second->sensors_period()) + ", which are not in the log");
@@ -305,9 +318,10 @@ VerifyResult verifyEachCore(const RunLog& log, const RobotModel& model, const Sc
     if (p.divergence && (first == nullptr || p.divergence->period < first->period)) first = &*p.divergence;
   }
   r.periods = first != nullptr ? first->period : periods;
+  const bool all_followed = std::none_of(passes.begin(), passes.end(), [](const Pass& p) { return p.stopped.has_value(); });
   if (first != nullptr) {
     r.divergence = first->what;
-  } else if (!lossy && r.compared != index.mailboxes()) {
+  } else if (!lossy && all_followed && r.compared != index.mailboxes()) {
     r.divergence = std::to_string(index.mailboxes() - r.compared) + " logged messages were not produced again (of " +
                    std::to_string(index.mailboxes()) + ")";
   }

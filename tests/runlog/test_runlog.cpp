@@ -615,6 +615,48 @@ TEST(Replay, ALogThatWentOnWithoutSomeMailIsVerifiedCoreByCore) {
   EXPECT_NE(v.divergence.find("period 12000, /rfms/smail"), std::string::npos) << v.divergence;
 }
 
+// An arm killed or paused while its sensors were on their way: a joint had them, the supervisor
+// (which logs them) never did, and the arm sent nothing after. The joint's answers from then on
+// cannot be checked; the verifier says so and checks the rest, rather than calling the run
+// diverged. Sensors missing from inside the log are still a fault of the log.
+TEST(Replay, AJointThatReadSensorsSentAfterTheLastLoggedIsCheckedUpToThere) {
+  proto::ControllerSettings c;
+  RunLog log = readRunLog(exampleLog("late-sensors.mcap", c, c));
+  proto::PeriodTiming missed;
+  missed.set_period(12000);
+  missed.set_missed(1u << proto::NODE_JOINT2);
+  missed.set_used((1u << proto::NODE_ARM) | (1u << proto::NODE_MATH) | (0x3fu << proto::NODE_JOINT1));
+  missed.set_sensors_period(12000);
+  log.timing.push_back(missed);
+  const std::uint64_t last = log.periods() - 1;
+  auto answer = [](RunLog& in, std::uint64_t k, std::uint32_t joint) -> proto::JMail& {
+    for (proto::JMail& m : in.jmail)
+      if (m.header().period() == k && m.joint() == joint) return m;
+    throw std::runtime_error("no J_MAIL of joint " + std::to_string(joint) + " at period " + std::to_string(k));
+  };
+
+  RunLog beyond = log;
+  answer(beyond, last, 4).set_sensors_period(last + 1000);
+  VerifyResult v = verifyLog(beyond);
+  EXPECT_TRUE(v.ok) << v.divergence;
+  ASSERT_EQ(v.unchecked.size(), 1u);
+  EXPECT_NE(v.unchecked[0].find("joint 4 checked up to period " + std::to_string(last)), std::string::npos)
+      << v.unchecked[0];
+  EXPECT_NE(v.unchecked[0].find("sent after the last the supervisor logged"), std::string::npos) << v.unchecked[0];
+
+  RunLog inside = log;
+  answer(inside, last - 10, 4).set_sensors_period(last + 1000000);
+  answer(inside, last, 4).set_sensors_period(last + 1000);
+  v = verifyLog(inside);
+  EXPECT_TRUE(v.ok) << v.divergence;  // one joint stops at its first unknowable answer
+  inside.sensors.erase(std::remove_if(inside.sensors.begin(), inside.sensors.end(),
+                                      [&](const proto::ArmSensors& s) { return s.header().period() == last - 20; }),
+                       inside.sensors.end());
+  v = verifyLog(inside);
+  EXPECT_FALSE(v.ok);
+  EXPECT_NE(v.divergence.find("which are not in the log"), std::string::npos) << v.divergence;
+}
+
 // A log whose writer was killed ends in the middle of a record: what it holds is the run up to
 // there, verified that far (and said so); damage inside the file is still refused.
 TEST(Replay, ALogCutShortIsVerifiedAsFarAsItGoes) {
