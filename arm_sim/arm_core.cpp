@@ -29,14 +29,24 @@ ArmSimConfig armConfigFor(const RobotModel& model, const proto::ControllerSettin
 
 namespace {
 constexpr double kTwoPi = 2.0 * std::numbers::pi;
-using State = Eigen::Matrix<double, 2 * kJoints, 1>;
 }  // namespace
 
 ArmCore::ArmCore(const RobotModel& model, const ArmSimConfig& config)
-    : model_(model), config_(config), q_(config.q_initial), qd_(JointVec::Zero()), q_power_up_(config.q_initial) {
+    : model_(config.scene.sensor == SensorKind::kCompliantWrist ? withoutTool(model, config.scene.tool) : model),
+      config_(config),
+      q_(config.q_initial),
+      qd_(JointVec::Zero()),
+      q_power_up_(config.q_initial) {
   substeps_ = std::max(1, static_cast<int>(std::ceil(config.dt / config.max_substep - 1e-9)));
   locked_.fill(true);  // powered down: the brakes hold every joint
   if (config.scene.sensor == SensorKind::kForceTorque) ft_.emplace(config.scene.force_torque, config.dt);
+  if (config.scene.sensor == SensorKind::kCompliantWrist) {
+    wrist_.emplace(config.scene.wrist);
+    const Transform t6 = forwardKinematics(model_, q_);
+    body_ = toolBodyAtRest(config.scene.wrist, config.scene.tool, t6, model_.gravity);
+    wrist_load_ = rfms::wristLoad(config.scene.wrist, config.scene.tool, t6, Vec6::Zero(), body_);
+    wrist_->sample(wrist_load_.deflection);
+  }
 }
 
 std::int64_t ArmCore::encoderCount(int i, double q) const {
@@ -57,6 +67,11 @@ void ArmCore::sense(proto::ArmSensors& out) const {
     out.mutable_wrench()->Resize(6, 0.0);
     for (int i = 0; i < 6; ++i) out.mutable_wrench()->Set(i, ft_->reading()[i]);
     out.set_wrench_saturated(ft_->saturated());
+  }
+  if (wrist_) {
+    out.mutable_deflection()->Resize(6, 0.0);
+    for (int i = 0; i < 6; ++i) out.mutable_deflection()->Set(i, wrist_->reading()[i]);
+    out.set_wrench_saturated(wrist_->atStops());
   }
   out.mutable_index()->Resize(kJoints, false);
   for (int i = 0; i < kJoints; ++i) {
@@ -88,9 +103,74 @@ Vec6 ArmCore::flangeWrench(const Transform& t6, const Vec6& twist, const Vec6& c
   return w;
 }
 
-Transform ArmCore::toolPose() const { return forwardKinematics(model_, q_) * config_.scene.tool.frame; }
+Transform ArmCore::toolPose() const {
+  if (wrist_) return toolFrameOf(config_.scene.tool, body_);
+  return forwardKinematics(model_, q_) * config_.scene.tool.frame;
+}
 
-JointVec ArmCore::acceleration(const JointVec& q, const JointVec& qd, double t) const {
+ToolBody ArmCore::bodyOf(const State& y) {
+  ToolBody b;
+  b.x = y.segment<3>(12);
+  b.v = y.segment<3>(15);
+  b.r = Eigen::Quaterniond(y[18], y[19], y[20], y[21]);
+  b.w = y.segment<3>(22);
+  return b;
+}
+
+ContactWrench ArmCore::bodyContact(const ToolBody& b, double t, Vec3& lever) const {
+  lever = b.r * (config_.scene.tool.frame.translation() - config_.scene.tool.com);
+  return contactWrench(config_.scene, b.x + lever, b.v + b.w.cross(lever), b.w, t);
+}
+
+void ArmCore::toolBodyRate(const ToolBody& b, const WristLoad& load, double t, State& dy) const {
+  const ToolModel& tool = config_.scene.tool;
+  const Mat3 r = b.r.toRotationMatrix();
+  Vec3 force = load.force + tool.inertia.mass * model_.gravity;
+  Vec3 moment = load.moment;
+  if (!config_.scene.surfaces.empty()) {
+    Vec3 lever;
+    const ContactWrench c = bodyContact(b, t, lever);
+    force += c.force;
+    moment += c.moment + lever.cross(c.force);
+  }
+  const Mat3 inertia = r * tool.inertia_at_com * r.transpose();
+  dy.segment<3>(12) = b.v;
+  dy.segment<3>(15) = force / tool.inertia.mass;
+  const Eigen::Quaterniond spin(0.0, b.w.x(), b.w.y(), b.w.z());
+  const Eigen::Quaterniond turn = spin * b.r;  // q' = (0, w) q / 2, w in base axes
+  dy.segment<4>(18) << 0.5 * turn.w(), 0.5 * turn.x(), 0.5 * turn.y(), 0.5 * turn.z();
+  dy.segment<3>(22) = inertia.ldlt().solve(moment - b.w.cross(inertia * b.w));
+}
+
+ArmCore::State ArmCore::derivative(double t, const State& y) const {
+  const JointVec q = y.head<kJoints>(), qd = y.segment<kJoints>(kJoints);
+  State dy = State::Zero();
+  dy.head<kJoints>() = qd;
+  Vec6 wrench = wrench_;
+  if (!config_.scene.surfaces.empty() || wrist_ || !wrench_.isZero()) {
+    LinkFrames frames;
+    linkFrames(model_, q, frames);
+    const Mat6 j = jacobianBase(frames);
+    const Transform& t6 = frames[kJoints];
+    if (wrist_) {
+      const ToolBody b = bodyOf(y);
+      const WristLoad load = rfms::wristLoad(config_.scene.wrist, config_.scene.tool, t6, j * qd, b);
+      wrench += load.onFlange(t6, b);
+      toolBodyRate(b, load, t, dy);
+    } else if (!config_.scene.surfaces.empty()) {
+      ContactWrench unused;
+      wrench += contactAtFlange(t6, j * qd, t, unused);
+    }
+    dy.segment<kJoints>(kJoints) = acceleration(q, qd, j.transpose() * wrench);
+  } else {
+    dy.segment<kJoints>(kJoints) = acceleration(q, qd, JointVec::Zero());
+  }
+  for (int i = 0; i < kJoints; ++i)
+    if (locked_[i]) dy[i] = 0.0;
+  return dy;
+}
+
+JointVec ArmCore::acceleration(const JointVec& q, const JointVec& qd, const Vec6& external) const {
   JointVec tau;
   for (int i = 0; i < kJoints; ++i) {
     const JointModel& j = model_.joints[i];
@@ -103,17 +183,7 @@ JointVec ArmCore::acceleration(const JointVec& q, const JointVec& qd, double t) 
     const double coulomb = j.coulomb * std::tanh(qd[i] / config_.stiction_velocity);
     tau[i] = motor - coulomb - j.viscous * qd[i];
   }
-  if (!config_.scene.surfaces.empty() || !wrench_.isZero()) {
-    LinkFrames frames;
-    linkFrames(model_, q, frames);
-    const Mat6 j = jacobianBase(frames);
-    Vec6 w = wrench_;
-    if (!config_.scene.surfaces.empty()) {
-      ContactWrench unused;
-      w += contactAtFlange(frames[kJoints], j * qd, t, unused);
-    }
-    tau += j.transpose() * w;
-  }
+  tau += external;
 
   // M qdd = tau - bias over the joints that are free; locked joints do not accelerate.
   JointMat m = massMatrix(model_, q);
@@ -164,16 +234,10 @@ void ArmCore::step(const std::array<const proto::TorqueCommand*, kJoints>& comma
   const JointVec q_start = q_;
   const double h = config_.dt / substeps_;
   State x;
-  x << q_, qd_;
+  x << q_, qd_, body_.x, body_.v, body_.r.w(), body_.r.x(), body_.r.y(), body_.r.z(), body_.w;
   for (int s = 0; s < substeps_; ++s) {
-    rk4Step(x, time() + s * h, h, [this](double t, const State& y) {
-      State dy;
-      dy.head<kJoints>() = y.tail<kJoints>();
-      dy.tail<kJoints>() = acceleration(y.head<kJoints>(), y.tail<kJoints>(), t);
-      for (int i = 0; i < kJoints; ++i)
-        if (locked_[i]) dy[i] = 0.0;
-      return dy;
-    });
+    rk4Step(x, time() + s * h, h, [this](double t, const State& y) { return derivative(t, y); });
+    if (wrist_) x.segment<4>(18).normalize();
     if (!powered_) {
       // The brakes, as dry friction applied after the smooth dynamics: each takes up to
       // B h / M_ii of its joint's speed per sub-step, and a joint it stops is held fast. (A brake
@@ -193,7 +257,8 @@ void ArmCore::step(const std::array<const proto::TorqueCommand*, kJoints>& comma
     }
   }
   q_ = x.head<kJoints>();
-  qd_ = x.tail<kJoints>();
+  qd_ = x.segment<kJoints>(kJoints);
+  if (wrist_) body_ = bodyOf(x);
 
   // Index pulses: once per joint revolution, where the angle passes the model's index angle.
   for (int i = 0; i < kJoints; ++i) {
@@ -204,12 +269,19 @@ void ArmCore::step(const std::array<const proto::TorqueCommand*, kJoints>& comma
     if (index_fired_[i]) index_count_[i] = encoderCount(i, index + std::max(before, after) * kTwoPi);
   }
   ++period_;
-  if (!config_.scene.surfaces.empty() || ft_) {
+  if (!config_.scene.surfaces.empty() || ft_ || wrist_) {
     LinkFrames frames;
     linkFrames(model_, q_, frames);
     Vec6 at_flange = Vec6::Zero();
     const Vec6 twist = jacobianBase(frames) * qd_;
-    if (!config_.scene.surfaces.empty()) at_flange = contactAtFlange(frames[kJoints], twist, time(), contact_);
+    if (wrist_) {
+      wrist_load_ = rfms::wristLoad(config_.scene.wrist, config_.scene.tool, frames[kJoints], twist, body_);
+      wrist_->sample(wrist_load_.deflection);
+      Vec3 lever;
+      if (!config_.scene.surfaces.empty()) contact_ = bodyContact(body_, time(), lever);
+    } else if (!config_.scene.surfaces.empty()) {
+      at_flange = contactAtFlange(frames[kJoints], twist, time(), contact_);
+    }
     if (ft_) ft_->sample(flangeWrench(frames[kJoints], twist, at_flange));
   }
 }

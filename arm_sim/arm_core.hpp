@@ -4,6 +4,8 @@
 // the model's counts with an index pulse (and a latched index count) at the model's index angle,
 // brakes that lock each joint when the power is off, contact between the tool and the scene's
 // solids (arm_sim/contact.hpp) computed in every stage of every sub-step, and an external wrench.
+// The tool sits on a force/torque sensor, rigidly, or rides on a compliant wrist as a body of its
+// own (arm_sim/compliant_wrist.hpp), integrated with the arm.
 //
 // A pure per-period core: sense() reports period k, step() integrates [k, k+1]. No clocks, no
 // sockets; allocation only in the constructor.
@@ -13,6 +15,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "arm_sim/compliant_wrist.hpp"
 #include "arm_sim/contact.hpp"
 #include "arm_sim/force_sensor.hpp"
 #include "common/controller_settings.hpp"
@@ -43,7 +46,8 @@ struct ArmSimConfig {
   // command of a late joint for a period or two; one whose sender is gone must not drive it on.
   std::uint32_t command_timeout_periods = 10;
   // What the arm carries and can touch. The tool's mass properties belong to the model the arm is
-  // built with (withTool()); the scene gives the tool point and the solids.
+  // built with (withTool()); the scene gives the tool point and the solids. On a compliant wrist
+  // the arm takes the tool off link 6 again and moves it as a body of its own.
   Scene scene;
 };
 
@@ -82,13 +86,28 @@ class ArmCore {
   const ContactWrench& contact() const { return contact_; }
   // The force/torque sensor, when the scene has one.
   const ForceTorqueSensor* forceSensor() const { return ft_ ? &*ft_ : nullptr; }
+  // The compliant wrist, when the scene has one: the tool body and the springs' load at the end of
+  // the last period.
+  bool hasWrist() const { return wrist_.has_value(); }
+  const ToolBody& toolBody() const { return body_; }
+  const WristLoad& wristLoad() const { return wrist_load_; }
   // The tool frame T6 E at the end of the last period.
   Transform toolPose() const;
   // Seconds since power-up: the time moving surfaces have moved for.
   double time() const { return static_cast<double>(period_) * config_.dt; }
 
  private:
-  JointVec acceleration(const JointVec& q, const JointVec& qd, double t) const;
+  // The arm's joints, then the tool body's centre of mass, velocity, orientation (w x y z) and
+  // angular velocity (used only on a compliant wrist).
+  using State = Eigen::Matrix<double, 2 * kJoints + 13, 1>;
+  State derivative(double t, const State& y) const;
+  // The joints' acceleration with `external` joint torques (J^T of the wrenches on the flange).
+  JointVec acceleration(const JointVec& q, const JointVec& qd, const JointVec& external) const;
+  // The body's rate of change under its springs, the contact at its tool point and gravity.
+  void toolBodyRate(const ToolBody& b, const WristLoad& load, double t, State& dy) const;
+  // The scene's contact with the tool body's ball, and the ball's lever from the centre of mass.
+  ContactWrench bodyContact(const ToolBody& b, double t, Vec3& lever) const;
+  static ToolBody bodyOf(const State& y);
   // The scene's contact with frame 6 at `t6` moving at `twist` (J qd: its origin's velocity and
   // its angular velocity) at time t, as a wrench at frame 6's origin in base coordinates (the form
   // J^T takes); `at_tool` receives it about the tool point.
@@ -101,13 +120,16 @@ class ArmCore {
   const proto::TorqueCommand* renewed(int i, const proto::TorqueCommand* c);
   std::int64_t encoderCount(int joint, double q) const;
 
-  const RobotModel& model_;
+  RobotModel model_;  // the arm; without the tool when it rides on a compliant wrist
   ArmSimConfig config_;
   JointVec q_, qd_, q_power_up_;
   JointVec command_ = JointVec::Zero(), applied_ = JointVec::Zero();
   Vec6 wrench_ = Vec6::Zero();
   ContactWrench contact_;
   std::optional<ForceTorqueSensor> ft_;
+  std::optional<WristPotentiometers> wrist_;
+  ToolBody body_;
+  WristLoad wrist_load_;
   Vec3 last_com_velocity_ = Vec3::Zero();
   std::array<bool, kJoints> locked_{}, index_fired_{};
   std::array<std::int64_t, kJoints> index_count_{};

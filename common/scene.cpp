@@ -55,6 +55,8 @@ ToolModel convertTool(const Checker& c, const proto::Tool& t) {
   if (Eigen::SelfAdjointEigenSolver<Mat3>(ic).eigenvalues().minCoeff() < -1e-12)
     c.fail("tool.inertia_kgm2", "must be positive semi-definite (a real body's)");
   tool.inertia = LinkInertia::fromCom(m, com, ic);
+  tool.com = com;
+  tool.inertia_at_com = ic;
   tool.frame = orientation(c, "tool.rpy", t.rpy());
   tool.frame.translation() = c.finite("tool.tip_m", vec(t.tip_m()), 2.0);
   tool.tip_radius = c.range("tool.tip_radius_m", t.tip_radius_m(), 0.0, 0.1);
@@ -106,6 +108,37 @@ ForceTorqueModel convertForceTorque(const Checker& c, const proto::ForceTorqueSe
   m.seed = f.seed();
   return m;
 }
+WristModel convertWrist(const Checker& c, const proto::CompliantWrist& w, const ToolModel& tool) {
+  const std::string at = "sensor.compliant_wrist.";
+  WristModel m;
+  m.stiffness = c.range(at + "stiffness_n_per_m", w.stiffness_n_per_m(), 100.0, 1e6);
+  m.stiffness_turn = c.range(at + "stiffness_nm_per_rad", w.stiffness_nm_per_rad(), 1.0, 1e5);
+  m.damping = c.range(at + "damping_n_s_per_m", w.damping_n_s_per_m(), 0.0, 1e4);
+  m.damping_turn = c.range(at + "damping_nm_s_per_rad", w.damping_nm_s_per_rad(), 0.0, 1e3);
+  m.resolution = c.range(at + "resolution_m", w.resolution_m(), 1e-8, 1e-3);
+  m.resolution_turn = c.range(at + "resolution_rad", w.resolution_rad(), 1e-7, 1e-2);
+  m.noise = c.range(at + "noise_m", w.noise_m(), 0.0, 1e-3);
+  m.noise_turn = c.range(at + "noise_rad", w.noise_rad(), 0.0, 1e-2);
+  m.travel = c.range(at + "travel_m", w.travel_m(), 1e-4, 0.1);
+  m.travel_turn = c.range(at + "travel_rad", w.travel_rad(), 1e-3, 0.5);
+  m.seed = w.seed();
+  // The tool becomes a body of its own on the wrist's springs: it needs mass and inertia for the
+  // arm's integrator to move it, and not so little that its springs ring faster than a sub-step.
+  if (tool.inertia.mass < 0.05) c.fail("tool.mass_kg", "a tool on a compliant wrist needs at least 0.05 kg");
+  const double least = Eigen::SelfAdjointEigenSolver<Mat3>(tool.inertia_at_com).eigenvalues().minCoeff();
+  if (least < 1e-6)
+    c.fail("tool.inertia_kgm2", "a tool on a compliant wrist needs every principal inertia of at least 1e-6 kg m^2");
+  // The arm integrates with RK4 in sub-steps of 0.25 ms: K/m beyond 1e7 /s^2 rings, and C/m beyond
+  // 4000 /s decays, too fast for it to follow (explicit steps then grow instead).
+  const double mass = tool.inertia.mass;
+  if (m.stiffness / mass > 1e7) c.fail(at + "stiffness_n_per_m", "at most 1e7 times the tool's mass (kg), got " + Checker::number(m.stiffness));
+  if (m.stiffness_turn / least > 1e7)
+    c.fail(at + "stiffness_nm_per_rad", "at most 1e7 times the tool's least principal inertia (kg m^2), got " + Checker::number(m.stiffness_turn));
+  if (m.damping / mass > 4000.0) c.fail(at + "damping_n_s_per_m", "at most 4000 times the tool's mass (kg), got " + Checker::number(m.damping));
+  if (m.damping_turn / least > 4000.0)
+    c.fail(at + "damping_nm_s_per_rad", "at most 4000 times the tool's least principal inertia (kg m^2), got " + Checker::number(m.damping_turn));
+  return m;
+}
 }  // namespace
 
 Scene sceneFromProto(const proto::Scene& p, const std::string& source) {
@@ -122,6 +155,10 @@ Scene sceneFromProto(const proto::Scene& p, const std::string& source) {
     case proto::Sensor::kForceTorque:
       s.sensor = SensorKind::kForceTorque;
       s.force_torque = convertForceTorque(c, p.sensor().force_torque());
+      break;
+    case proto::Sensor::kCompliantWrist:
+      s.sensor = SensorKind::kCompliantWrist;
+      s.wrist = convertWrist(c, p.sensor().compliant_wrist(), s.tool);
       break;
     case proto::Sensor::KIND_NOT_SET: break;
   }
@@ -147,13 +184,28 @@ Vec6 contactFromReading(const ToolModel& tool, const Vec3& gravity, const Transf
   return w;
 }
 
-RobotModel withTool(const RobotModel& model, const ToolModel& tool) {
+Vec6 wrenchFromDeflection(const WristModel& wrist, const ToolModel& tool, const Vec6& deflection) {
+  // The tool sits on the springs deflected by d: they push the flange with K d at its centre of
+  // mass, and turn it with K_r a.
+  const Vec3 force = wrist.stiffness * deflection.head<3>();
+  Vec6 w;
+  w << force, wrist.stiffness_turn * deflection.tail<3>() + tool.com.cross(force);
+  return w;
+}
+
+namespace {
+RobotModel addedToLink6(const RobotModel& model, const ToolModel& tool, double sign) {
   RobotModel m = model;
   LinkInertia& l = m.joints[kJoints - 1].link;
-  l.mass += tool.inertia.mass;
-  l.first_moment += tool.inertia.first_moment;
-  l.inertia += tool.inertia.inertia;
+  l.mass += sign * tool.inertia.mass;
+  l.first_moment += sign * tool.inertia.first_moment;
+  l.inertia += sign * tool.inertia.inertia;
   return m;
 }
+}  // namespace
+
+RobotModel withTool(const RobotModel& model, const ToolModel& tool) { return addedToLink6(model, tool, 1.0); }
+
+RobotModel withoutTool(const RobotModel& model, const ToolModel& tool) { return addedToLink6(model, tool, -1.0); }
 
 }  // namespace rfms

@@ -15,6 +15,8 @@ namespace rfms {
 
 struct ToolModel {
   LinkInertia inertia;                     // in frame 6, about its origin (zero mass: no tool)
+  Vec3 com = Vec3::Zero();                 // its centre of mass, frame 6
+  Mat3 inertia_at_com = Mat3::Zero();      // about its centre of mass, frame 6 axes
   Transform frame = Transform::Identity(); // E: T6 E is the tool frame; its origin is the tool point
   double tip_radius = 0.005;               // m: the tool touches as a ball at the tool point
 };
@@ -41,7 +43,18 @@ struct ForceTorqueModel {
   std::uint64_t seed = 1;
 };
 
-enum class SensorKind { kNone, kForceTorque };
+// The compliant wrist between flange and tool (proto CompliantWrist): its springs and dampers act
+// at the tool's centre of mass, along and about T6's axes.
+struct WristModel {
+  double stiffness = 0.0, stiffness_turn = 0.0;  // N/m, N m/rad
+  double damping = 0.0, damping_turn = 0.0;      // N s/m, N m s/rad
+  double resolution = 0.0, resolution_turn = 0.0;  // m, rad
+  double noise = 0.0, noise_turn = 0.0;            // standard deviations, m and rad
+  double travel = 0.0, travel_turn = 0.0;          // m, rad
+  std::uint64_t seed = 1;
+};
+
+enum class SensorKind { kNone, kForceTorque, kCompliantWrist };
 
 struct Scene {
   std::string name;
@@ -51,6 +64,7 @@ struct Scene {
   double slip_velocity = 0.005;  // m/s
   SensorKind sensor = SensorKind::kNone;
   ForceTorqueModel force_torque;  // when sensor is kForceTorque
+  WristModel wrist;               // when sensor is kCompliantWrist
 
   bool empty() const { return surfaces.empty() && tool.inertia.mass == 0.0; }
 };
@@ -64,8 +78,15 @@ Scene sceneFromProto(const proto::Scene& p, const std::string& source);
 // T6's origin) at pose t6, less the tool's weight: base axes, the moment about the tool point.
 Vec6 contactFromReading(const ToolModel& tool, const Vec3& gravity, const Transform& t6, const Vec6& reading);
 
+// What a compliant wrist's deflection reading (dx dy dz rx ry rz, T6's axes) says the tool puts on
+// the flange through its springs: the same wrench a force/torque sensor would read, in T6's axes
+// about T6's origin. The dampers' share is not measured; at rest there is none.
+Vec6 wrenchFromDeflection(const WristModel& wrist, const ToolModel& tool, const Vec6& deflection);
+
 // The model with the tool's mass properties added to link 6's: what the arm is with it on, for
 // the plant and for the controller alike.
 RobotModel withTool(const RobotModel& model, const ToolModel& tool);
+// The same taken off again: the arm alone, when the tool rides on a compliant wrist.
+RobotModel withoutTool(const RobotModel& model, const ToolModel& tool);
 
 }  // namespace rfms

@@ -12,6 +12,7 @@
 #include "common/kinematics.hpp"
 #include "common/mail_codec.hpp"
 #include "common/robot_model_loader.hpp"
+#include "common/sensed_wrench.hpp"
 
 namespace rfms {
 
@@ -34,7 +35,7 @@ void plotLog(const RunLog& log, const std::string& output) {
     if (j.joint() >= 1 && j.joint() <= 6) joints[j.header().period()][j.joint() - 1] = &j;
   std::map<std::uint64_t, const proto::ArmSensors*> sensed;
   for (const auto& s : log.sensors)
-    if (s.wrench_size() == 6) sensed[s.header().period()] = &s;
+    if (s.wrench_size() == 6 || s.deflection_size() == 6) sensed[s.header().period()] = &s;
   bool any_force = false;
   const double dt = log.dtMs() * 1e-3, deg = 180.0 / M_PI;
   const std::size_t every = std::max<std::size_t>(1, log.smail.size() / 4000);
@@ -62,8 +63,9 @@ void plotLog(const RunLog& log, const std::string& output) {
       d << " NaN";
     for (int k = 0; k < 6; ++k) d << " " << j->second[static_cast<std::size_t>(k)]->torque();
     if (const auto f = sensed.find(s.header().period()); f != sensed.end()) {
-      Vec6 reading;
-      for (int k = 0; k < 6; ++k) reading[k] = f->second->wrench(k);
+      Vec6 reading = Vec6::Zero();
+      const WristModel* wrist = arm.scene.sensor == SensorKind::kCompliantWrist ? &arm.scene.wrist : nullptr;
+      sensedFlangeWrench(*f->second, wrist, arm.scene.tool, reading);
       const Vec6 c = contactFromReading(arm.scene.tool, model.gravity, forwardKinematics(model, q), reading);
       d << " " << c[0] << " " << c[1] << " " << c[2] << " " << c.head<3>().norm();
       any_force = true;
@@ -95,7 +97,7 @@ void plotLog(const RunLog& log, const std::string& output) {
     g << (k ? ", " : "") << "'" << data.string() << "' using 1:" << 15 + k << " with lines lc " << k + 1
       << " title 'joint " << k + 1 << "'";
   if (any_force) {
-    g << "\nset title 'contact force on the tool (force sensor less the tool weight, base axes)'\nset ylabel 'N'\nplot ";
+    g << "\nset title 'contact force on the tool (the force sensor or wrist less the tool weight, base axes)'\nset ylabel 'N'\nplot ";
     const char* names[] = {"x", "y", "z", "|F|"};
     for (int k = 0; k < 4; ++k)
       g << (k ? ", " : "") << "'" << data.string() << "' using 1:" << 21 + k << " with lines lc " << k + 1

@@ -8,6 +8,7 @@
 #include "common/kinematics.hpp"
 #include "common/mail_codec.hpp"
 #include "common/number_text.hpp"
+#include "common/sensed_wrench.hpp"
 
 namespace rfms {
 
@@ -15,6 +16,7 @@ SupervisorConfig supervisorConfigFor(const proto::ControllerSettings& s, const S
   SupervisorConfig c;
   c.tool = scene.tool;
   c.force_sensor = scene.sensor != SensorKind::kNone;
+  if (scene.sensor == SensorKind::kCompliantWrist) c.wrist = scene.wrist;
   c.max_force = s.force().max_force_n();
   c.max_moment = s.force().max_moment_nm();
   c.dt = sampleSeconds(s);
@@ -340,8 +342,8 @@ void SupervisorCore::collect(std::uint64_t k, const SupervisorInbox& in) {
   // The arm keeps its own clock in realtime: its mail counts when the shell passes it on (the
   // shell decides what is fresh: of period k in lockstep, of the last period or two in realtime).
   if (in.arm != nullptr) last_seen_[proto::NODE_ARM] = k;
-  if (in.arm != nullptr && in.arm->wrench_size() == 6) {
-    for (int i = 0; i < 6; ++i) wrench_[i] = in.arm->wrench(i);
+  if (in.arm != nullptr &&
+      sensedFlangeWrench(*in.arm, config_.wrist ? &*config_.wrist : nullptr, config_.tool, wrench_)) {
     wrench_saturated_ = in.arm->wrench_saturated();
     has_wrench_ = true;
   }

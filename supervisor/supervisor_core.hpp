@@ -15,6 +15,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "common/controller_settings.hpp"
@@ -46,6 +47,7 @@ struct SupervisorConfig {
   FrameTracking frames;                // how moving frames are carried on
   ToolModel tool;                      // the scene's tool: its weight is taken off the force sensor's reading
   bool force_sensor = false;           // the scene has one: guarded motions and force limits work
+  std::optional<WristModel> wrist;     // the sensor is a compliant wrist: its deflection is read
   double max_force = 60.0;             // N: controller.force.max_force_n
   double max_moment = 4.0;             // N m: controller.force.max_moment_nm
 };

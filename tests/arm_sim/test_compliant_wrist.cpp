@@ -1,0 +1,142 @@
+// The compliant wrist of the report's appendix A.1 in the emulated arm: the tool is a body of its
+// own on six springs. It hangs by its weight and the reading says so; alone on its springs it
+// neither gains nor loses energy; dropped onto a table with the arm held still, its bounces decay.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "arm_sim/arm_core.hpp"
+#include "common/error.hpp"
+#include "common/kinematics.hpp"
+#include "common/text_proto.hpp"
+#include "tests/support/test_models.hpp"
+
+namespace rfms {
+namespace {
+
+const JointVec kPose = (JointVec() << 0.1, -0.4, 0.3, 0.2, 1.3, 0.3).finished();
+const std::array<const proto::TorqueCommand*, kJoints> kNoCommands{};  // the power off: the brakes hold
+
+Scene wristScene(const std::string& wrist) {
+  proto::Scene p;
+  parseTextProto("tool { mass_kg: 0.5 com_m { z: 0.03 } inertia_kgm2 { xx: 2e-4 yy: 2e-4 zz: 5e-5 } tip_m { z: 0.06 } "
+                 "tip_radius_m: 0.005 }\nsensor { compliant_wrist { " +
+                     wrist + " } }",
+                 p, "test");
+  return sceneFromProto(p, "test");
+}
+
+ArmSimConfig heldAt(const Scene& scene) {
+  ArmSimConfig c;
+  c.q_initial = kPose;
+  c.scene = scene;
+  return c;
+}
+
+// The tool body's energy: its motion, its height, what the wrist's and the contact's springs hold.
+double energy(const ArmCore& arm, const Scene& scene, const Vec3& gravity) {
+  const ToolBody& b = arm.toolBody();
+  const Mat3 r = b.r.toRotationMatrix();
+  const double m = scene.tool.inertia.mass;
+  return 0.5 * m * b.v.squaredNorm() + 0.5 * b.w.dot(r * scene.tool.inertia_at_com * r.transpose() * b.w) -
+         m * gravity.dot(b.x) + arm.wristLoad().energy + arm.contact().energy;
+}
+
+TEST(CompliantWrist, TheToolHangsOnItsSpringsByItsWeightAndTheReadingSaysSo) {
+  const RobotModel model = withTool(test::puma260(), wristScene("").tool);
+  const Scene scene = wristScene("");
+  ArmCore arm(model, heldAt(scene));
+  for (int k = 0; k < 500; ++k) arm.step(kNoCommands);
+  const Transform t6 = forwardKinematics(model, arm.q());
+  // The springs carry the weight: the body sits m g / K below its rest on the flange.
+  const Vec3 sag = arm.toolBody().x - t6 * scene.tool.com;
+  EXPECT_LT((sag - 0.5 * model.gravity / 4000.0).norm(), 1e-7) << sag.transpose();
+  EXPECT_NEAR(arm.toolBody().v.norm(), 0.0, 1e-9);
+
+  proto::ArmSensors s;
+  arm.sense(s);
+  ASSERT_EQ(s.deflection_size(), 6);
+  EXPECT_EQ(s.wrench_size(), 0);
+  Vec6 d;
+  for (int i = 0; i < 6; ++i) d[i] = s.deflection(i);
+  // Read through the springs, less the tool's weight: no contact, to the reading's noise (2 um,
+  // 8 mN) and resolution (1 um).
+  const Vec6 contact = contactFromReading(scene.tool, model.gravity, t6, wrenchFromDeflection(scene.wrist, scene.tool, d));
+  EXPECT_LT(contact.head<3>().norm(), 0.05) << contact.transpose();
+  EXPECT_LT(contact.tail<3>().norm(), 0.005) << contact.transpose();
+  // The deflection is read in whole counts of the converters.
+  for (int i = 0; i < 3; ++i) EXPECT_NEAR(d[i] / 1e-6, std::round(d[i] / 1e-6), 1e-6);
+}
+
+// A table into the ball at the start, the arm braked: the contact throws the tool up on its
+// springs. Without damping anywhere the energy stays what it was, to the integrator's error at
+// each contact's onset; with it, it only falls, and the tool comes to rest on the table.
+struct Bounce {
+  std::vector<double> energy;
+  int onsets = 0;
+  double final_speed = 0.0;
+};
+
+Bounce bounce(double wrist_damping, double table_damping, double overlap, int periods) {
+  const std::string damping = "damping_n_s_per_m: " + std::to_string(wrist_damping) +
+                              " damping_nm_s_per_rad: " + std::to_string(wrist_damping / 2500.0) +
+                              " noise_m: 0 noise_rad: 0";
+  Scene scene = wristScene(damping);
+  const RobotModel model = withTool(test::puma260(), scene.tool);
+  {
+    const ArmCore probe(model, heldAt(scene));
+    SurfaceModel table;
+    table.name = "table";
+    table.pose.translation() = probe.toolPose().translation() - Vec3(0, 0, scene.tool.tip_radius - overlap);
+    table.stiffness = 50000.0;
+    table.damping = table_damping;
+    table.friction = 0.0;
+    scene.surfaces.push_back(table);
+  }
+  ArmCore arm(model, heldAt(scene));
+  Bounce b;
+  bool touching = true;
+  for (int k = 0; k < periods; ++k) {
+    arm.step(kNoCommands);
+    b.energy.push_back(energy(arm, scene, model.gravity));
+    const bool now = arm.contact().depth > 0.0;
+    if (now && !touching) ++b.onsets;
+    touching = now;
+  }
+  b.final_speed = arm.toolBody().v.norm();
+  return b;
+}
+
+TEST(CompliantWrist, WithoutDampingTheToolKeepsItsEnergyOnItsSpringsAndTheTable) {
+  // 1 mm into the table: the contact's spring holds 25 mJ, and the tool bounces on and off it.
+  const Bounce b = bounce(0.0, 0.0, 0.001, 1000);
+  EXPECT_GT(b.onsets, 3);
+  const auto [lo, hi] = std::minmax_element(b.energy.begin(), b.energy.end());
+  EXPECT_LT(*hi - b.energy.front(), 1e-5) << "gained, from " << b.energy.front() << " J";
+  EXPECT_LT(b.energy.front() - *lo, 2e-4) << "lost, from " << b.energy.front() << " J";  // under 1 % of 25 mJ
+}
+
+TEST(CompliantWrist, DroppedOnTheTableWithTheArmHeldTheBouncesDecay) {
+  const Bounce b = bounce(50.0, 300.0, 0.003, 2000);
+  for (std::size_t k = 1; k < b.energy.size(); ++k)
+    ASSERT_LE(b.energy[k], b.energy[k - 1] + 1e-9) << "period " << k;
+  EXPECT_LT(b.energy.back(), b.energy.front() - 1e-3);
+  EXPECT_LT(b.final_speed, 1e-4);
+}
+
+TEST(CompliantWrist, ATooLightToolIsRefusedByName) {
+  proto::Scene p;
+  parseTextProto("tool { mass_kg: 0.01 inertia_kgm2 { xx: 1e-4 yy: 1e-4 zz: 1e-4 } }\nsensor { compliant_wrist { } }", p,
+                 "light");
+  std::string why;
+  try {
+    sceneFromProto(p, "light.textproto");
+  } catch (const ConfigError& e) {
+    why = e.what();
+  }
+  EXPECT_EQ(why, "light.textproto: tool.mass_kg: a tool on a compliant wrist needs at least 0.05 kg");
+}
+
+}  // namespace
+}  // namespace rfms
