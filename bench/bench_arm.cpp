@@ -1,7 +1,8 @@
 // rfms-bench-arm: what the scene costs the emulated arm's period (ArmCore::step, four RK4
 // sub-steps): no scene; the default scene (a tool, its force/torque sensor, one surface) with the
-// tool in the air; and the same with the tool pressing on the surface, friction and all. The
-// arm's period must stay well inside the 1 ms sample period.
+// tool in the air; and the same with the tool pressing on the surface, friction and all; then the
+// same two with the tool on a compliant wrist (deploy/scenes/wrist_table.textproto: the tool a
+// body of its own, 13 more states). The arm's period must stay well inside the 1 ms sample period.
 //   build/bin/rfms-bench-arm [any Google Benchmark flag]
 #include <benchmark/benchmark.h>
 
@@ -18,13 +19,13 @@ using namespace rfms;
 const JointVec kPose = JointVec::Zero();
 
 // 0: no scene; 1: the default scene in the air; 2: the default scene's tool resting 0.2 mm into a
-// plane at its tool point.
+// plane at its tool point; 3 and 4: the same as 1 and 2 on the compliant wrist.
 void armStep(benchmark::State& state) {
   static const RobotModel bare = loadRobotModel(RFMS_DEFAULT_ROBOT);
   Scene scene;
-  if (state.range(0) > 0) scene = loadScene(RFMS_DEFAULT_SCENE);
+  if (state.range(0) > 0) scene = loadScene(state.range(0) > 2 ? RFMS_WRIST_SCENE : RFMS_DEFAULT_SCENE);
   const RobotModel model = withTool(bare, scene.tool);
-  if (state.range(0) == 2) {
+  if (state.range(0) == 2 || state.range(0) == 4) {
     SurfaceModel floor = scene.surfaces.front();
     floor.shape = SurfaceModel::Shape::kPlane;
     floor.pose = Transform::Identity();
@@ -55,7 +56,7 @@ void armStep(benchmark::State& state) {
   }
   state.counters["in_contact"] = arm.contact().surface >= 0 ? 1 : 0;
 }
-BENCHMARK(armStep)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond);
+BENCHMARK(armStep)->Arg(0)->Arg(1)->Arg(2)->Arg(3)->Arg(4)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 

@@ -152,6 +152,13 @@ void RfmsClient::guardedMotion(const std::string& name, double segment_s, double
   require(motionRequest(name, segment_s, accel_s, mode, 0, false, guard_n), "motion '" + name + "'");
 }
 
+void RfmsClient::compensatedMotion(const std::string& name, double segment_s, double accel_s, double k1, Mode mode,
+                                   std::uint32_t compliance) {
+  proto::TaskRequest r = motionRequest(name, segment_s, accel_s, mode, compliance, false);
+  r.mutable_motion()->set_compensation(k1);
+  require(r, "motion '" + name + "'");
+}
+
 std::uint64_t RfmsClient::move(const std::string& position, const std::string& motion) {
   proto::TaskRequest r;
   r.mutable_move()->set_position(position);

@@ -170,10 +170,10 @@ std::vector<TaskStatement> parseTaskFile(const std::string& text, const std::str
       m->set_mode(mode == "joint" ? proto::MM_JOINT : proto::MM_CARTESIAN);
       m->set_segment_s(p.number("segment time (s)"));
       m->set_accel_s(p.number("acceleration time (s)"));
-      // Then, in any order, "compliance DIRS", "track" and "guard NEWTONS", each at most once, and
+      // Then, in any order, "compliance DIRS", "track", "guard NEWTONS" and "compensate K1", each at most once, and
       // force control: "force AXIS N", "stiffness AXIS K" and "damping AXIS D", once per axis
       // (each of the first two makes its axis compliant), "frame base|tool" and "law p|pd|pi ...".
-      bool compliance = false, guard = false, frame = false, law = false;
+      bool compliance = false, guard = false, frame = false, law = false, compensate = false;
       std::uint32_t given_force = 0, given_stiffness = 0, given_damping = 0;
       const auto axisValue = [&](const char* what, std::uint32_t& given, google::protobuf::RepeatedField<double>* v) {
         const std::string axis = p.need("an axis: x, y, z, rx, ry or rz");
@@ -223,14 +223,17 @@ std::vector<TaskStatement> parseTaskFile(const std::string& text, const std::str
           }
         } else if (w == "track" && !m->track()) {
           m->set_track(true);
+        } else if (w == "compensate" && !compensate) {
+          compensate = true;
+          m->set_compensation(p.number("the compensation gain K1 (0 .. 1)"));
         } else if (w == "guard" && !guard) {
           guard = true;
           const double n = p.number("guard force (N)");
           if (!(n > 0.0)) p.fail("guard force must be more than 0 N");
           m->set_guard_n(n);
         } else {
-          p.fail("expected 'compliance', 'force', 'stiffness', 'damping', 'frame', 'law', 'track', 'guard' or the end of "
-                 "the line, got '" + w + "'");
+          p.fail("expected 'compliance', 'force', 'stiffness', 'damping', 'frame', 'law', 'track', 'guard', "
+                 "'compensate' or the end of the line, got '" + w + "'");
         }
       }
     } else if (keyword == "move") {

@@ -56,6 +56,8 @@ SupervisorCore::SupervisorCore(const RobotModel& model, const SupervisorConfig& 
 // What the supervisor's settings and scene refuse of a motion's force control (its own soundness
 // is the world model's to check).
 std::string SupervisorCore::forceRefusal(const proto::DefineMotion& d) const {
+  if (d.compensation() > 0.0 && !config_.wrist)
+    return "deflection compensation needs a compliant wrist, and the scene has none";
   if (!d.has_force()) return "";
   const proto::ForceControl& f = d.force();
   if (f.force_axes() != 0 && !config_.force_sensor)
@@ -342,6 +344,8 @@ void SupervisorCore::collect(std::uint64_t k, const SupervisorInbox& in) {
   // The arm keeps its own clock in realtime: its mail counts when the shell passes it on (the
   // shell decides what is fresh: of period k in lockstep, of the last period or two in realtime).
   if (in.arm != nullptr) last_seen_[proto::NODE_ARM] = k;
+  if (in.arm != nullptr && in.arm->deflection_size() == 6)
+    for (int i = 0; i < 6; ++i) deflection_[i] = in.arm->deflection(i);
   if (in.arm != nullptr &&
       sensedFlangeWrench(*in.arm, config_.wrist ? &*config_.wrist : nullptr, config_.tool, wrench_)) {
     wrench_saturated_ = in.arm->wrench_saturated();
@@ -497,10 +501,14 @@ void SupervisorCore::compose(std::uint64_t k, bool new_setpoint, int jog_now, Su
   s.set_power(powers(state_));
   const MotionRecord* forced = following ? trajectory_.forceMotion() : nullptr;
   commandForce(forced, s);
-  if (forced != nullptr) {
-    encode(force_.setpoint() * config_.tool.frame.inverse(Eigen::Isometry), *s.mutable_t6());
+  if (following && forced == nullptr) {
+    encode(compensated(trajectory_.pose()), *s.mutable_t6());
   } else {
-    encode(following ? trajectory_.pose() : forwardKinematics(model_, servo_setpoint_), *s.mutable_t6());
+    // A move's compensation is in the setpoints the arm holds when it ends; the next starts anew.
+    compensation_.setZero();
+    encode(forced != nullptr ? force_.setpoint() * config_.tool.frame.inverse(Eigen::Isometry)
+                             : forwardKinematics(model_, servo_setpoint_),
+           *s.mutable_t6());
   }
   encode(following ? trajectory_.config() : ik_.configOf(servo_setpoint_), *s.mutable_config());
   s.set_new_setpoint(new_setpoint);
@@ -528,6 +536,24 @@ void SupervisorCore::compose(std::uint64_t k, bool new_setpoint, int jog_now, Su
   m.set_parcel_joint(static_cast<std::uint32_t>(k % kJoints) + 1);
   m.set_compliance_in_tool(forced != nullptr && forced->force.tool_frame);
   m.set_at_tool_point(forced != nullptr);
+}
+
+Transform SupervisorCore::compensated(const Transform& t6) {
+  const double k1 = trajectory_.compensation();
+  if (!config_.wrist) return t6;
+  // A.1's Eq. 15: the flange is moved back by K1 of the tool's measured deflection, along the
+  // position-controlled axes (the compliant ones are the arm's to yield along), so that the tool
+  // settles where the path puts it: X/F = (1 - K1) / K.
+  Vec3 back = -k1 * (forwardKinematics(model_, angle_).linear() * deflection_.head<3>());
+  for (int d = 0; d < 3; ++d)
+    if ((trajectory_.compliance() >> d) & 1u) back[d] = 0.0;
+  // Through a 5 Hz low pass, so that the setpoint never steps: the joints' IK extrapolates from
+  // successive setpoints, and a jump of millimetres in one period reads as metres a second.
+  constexpr double kCompensationHz = 5.0;
+  compensation_ += (1.0 - std::exp(-2.0 * std::numbers::pi * kCompensationHz * config_.dt)) * (back - compensation_);
+  Transform t = t6;
+  t.translation() += compensation_;
+  return t;
 }
 
 void SupervisorCore::commandForce(const MotionRecord* forced, proto::SMail& s) {

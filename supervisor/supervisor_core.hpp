@@ -134,6 +134,9 @@ class SupervisorCore {
   void checkForce(std::uint64_t k, SupervisorOutbox& out);
   void compose(std::uint64_t k, bool new_setpoint, int jog_now, SupervisorOutbox& out);
   std::string forceRefusal(const proto::DefineMotion& d) const;
+  // The path's T6 moved back against the compliant wrist's deflection by the move's K1 (A.1, Eq. 15).
+  // Called once a period while following a path.
+  Transform compensated(const Transform& t6);
   // This period's force command into S_MAIL (cleared when no move is under force control).
   void commandForce(const MotionRecord* forced, proto::SMail& s);
   int jogThisPeriod();  // counts the jogged joint moves now (MANU), counting a step down
@@ -150,6 +153,8 @@ class SupervisorCore {
   Vec6 wrench_ = Vec6::Zero();
   bool has_wrench_ = false;
   std::uint32_t wrench_saturated_ = 0;
+  Vec6 deflection_ = Vec6::Zero();  // the compliant wrist's, as last read (T6 axes)
+  Vec3 compensation_ = Vec3::Zero();  // m, base axes: how far the flange is moved back now
   Vec6 contact_ = Vec6::Zero();
 
   proto::RtState state_ = proto::RT_IDLE;

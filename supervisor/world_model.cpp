@@ -142,7 +142,7 @@ constexpr double kMinAccelS = 1e-3;
 
 bool operator==(const MotionRecord& a, const MotionRecord& b) {
   return a.name == b.name && a.segment == b.segment && a.accel == b.accel && a.cartesian == b.cartesian &&
-         a.compliance == b.compliance && a.track == b.track && a.guard == b.guard && a.has_force == b.has_force &&
+         a.compliance == b.compliance && a.track == b.track && a.guard == b.guard && a.has_force == b.has_force && a.compensation == b.compensation &&
          (!a.has_force || a.force == b.force);
 }
 
@@ -164,8 +164,14 @@ std::string WorldModel::defineMotion(const proto::DefineMotion& d) {
     return "motion '" + d.name() + "': mode must be joint or cartesian";
   if (!(std::isfinite(d.guard_n()) && d.guard_n() >= 0.0 && d.guard_n() <= 1e4))
     return "motion '" + d.name() + "': guard must be a force in newtons, 0 .. 10000 (0: not guarded)";
+  if (!(std::isfinite(d.compensation()) && d.compensation() >= 0.0 && d.compensation() <= 1.0))
+    return "motion '" + d.name() + "': compensation (K1) must be 0 .. 1 (1 takes back all of the wrist's deflection)";
+  if (d.compensation() > 0.0 && d.has_force())
+    return "motion '" + d.name() +
+           "': compensation is for position-controlled motions; under force control the wrist's deflection is the force";
   MotionRecord m;
   m.name = d.name();
+  m.compensation = d.compensation();
   m.segment = d.segment_s();
   m.accel = d.accel_s();
   m.cartesian = d.mode() == proto::MM_CARTESIAN;

@@ -51,6 +51,7 @@ struct MotionRecord {
   // compliant axis of the base frame is free at T6's origin, as the manual's compliance was.
   bool has_force = false;
   ForceSpec force;
+  double compensation = 0.0;  // K1 of A.1's Eq. 15: how much of the wrist's deflection the servo takes back
 };
 bool operator==(const MotionRecord& a, const MotionRecord& b);
 
