@@ -110,10 +110,10 @@ Transform ArmCore::toolPose() const {
 
 ToolBody ArmCore::bodyOf(const State& y) {
   ToolBody b;
-  b.x = y.segment<3>(12);
-  b.v = y.segment<3>(15);
-  b.r = Eigen::Quaterniond(y[18], y[19], y[20], y[21]);
-  b.w = y.segment<3>(22);
+  b.x = y.segment<3>(kBodyX);
+  b.v = y.segment<3>(kBodyV);
+  b.r = Eigen::Quaterniond(y[kBodyR], y[kBodyR + 1], y[kBodyR + 2], y[kBodyR + 3]);
+  b.w = y.segment<3>(kBodyW);
   return b;
 }
 
@@ -134,12 +134,12 @@ void ArmCore::toolBodyRate(const ToolBody& b, const WristLoad& load, double t, S
     moment += c.moment + lever.cross(c.force);
   }
   const Mat3 inertia = r * tool.inertia_at_com * r.transpose();
-  dy.segment<3>(12) = b.v;
-  dy.segment<3>(15) = force / tool.inertia.mass;
+  dy.segment<3>(kBodyX) = b.v;
+  dy.segment<3>(kBodyV) = force / tool.inertia.mass;
   const Eigen::Quaterniond spin(0.0, b.w.x(), b.w.y(), b.w.z());
   const Eigen::Quaterniond turn = spin * b.r;  // q' = (0, w) q / 2, w in base axes
-  dy.segment<4>(18) << 0.5 * turn.w(), 0.5 * turn.x(), 0.5 * turn.y(), 0.5 * turn.z();
-  dy.segment<3>(22) = inertia.ldlt().solve(moment - b.w.cross(inertia * b.w));
+  dy.segment<4>(kBodyR) << 0.5 * turn.w(), 0.5 * turn.x(), 0.5 * turn.y(), 0.5 * turn.z();
+  dy.segment<3>(kBodyW) = inertia.ldlt().solve(moment - b.w.cross(inertia * b.w));
 }
 
 ArmCore::State ArmCore::derivative(double t, const State& y) const {
@@ -170,7 +170,7 @@ ArmCore::State ArmCore::derivative(double t, const State& y) const {
   return dy;
 }
 
-JointVec ArmCore::acceleration(const JointVec& q, const JointVec& qd, const Vec6& external) const {
+JointVec ArmCore::acceleration(const JointVec& q, const JointVec& qd, const JointVec& external) const {
   JointVec tau;
   for (int i = 0; i < kJoints; ++i) {
     const JointModel& j = model_.joints[i];
@@ -237,7 +237,7 @@ void ArmCore::step(const std::array<const proto::TorqueCommand*, kJoints>& comma
   x << q_, qd_, body_.x, body_.v, body_.r.w(), body_.r.x(), body_.r.y(), body_.r.z(), body_.w;
   for (int s = 0; s < substeps_; ++s) {
     rk4Step(x, time() + s * h, h, [this](double t, const State& y) { return derivative(t, y); });
-    if (wrist_) x.segment<4>(18).normalize();
+    if (wrist_) x.segment<4>(kBodyR).normalize();
     if (!powered_) {
       // The brakes, as dry friction applied after the smooth dynamics: each takes up to
       // B h / M_ii of its joint's speed per sub-step, and a joint it stops is held fast. (A brake

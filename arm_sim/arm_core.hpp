@@ -99,7 +99,8 @@ class ArmCore {
  private:
   // The arm's joints, then the tool body's centre of mass, velocity, orientation (w x y z) and
   // angular velocity (used only on a compliant wrist).
-  using State = Eigen::Matrix<double, 2 * kJoints + 13, 1>;
+  static constexpr int kBodyX = 2 * kJoints, kBodyV = kBodyX + 3, kBodyR = kBodyV + 3, kBodyW = kBodyR + 4;
+  using State = Eigen::Matrix<double, kBodyW + 3, 1>;
   State derivative(double t, const State& y) const;
   // The joints' acceleration with `external` joint torques (J^T of the wrenches on the flange).
   JointVec acceleration(const JointVec& q, const JointVec& qd, const JointVec& external) const;
