@@ -540,17 +540,22 @@ void SupervisorCore::compose(std::uint64_t k, bool new_setpoint, int jog_now, Su
 
 Transform SupervisorCore::compensated(const Transform& t6) {
   const double k1 = trajectory_.compensation();
-  if (!config_.wrist) return t6;
+  if (k1 <= 0.0 && compensation_.isZero()) return t6;
   // A.1's Eq. 15: the flange is moved back by K1 of the tool's measured deflection, along the
   // position-controlled axes (the compliant ones are the arm's to yield along), so that the tool
   // settles where the path puts it: X/F = (1 - K1) / K.
-  Vec3 back = -k1 * (forwardKinematics(model_, angle_).linear() * deflection_.head<3>());
-  for (int d = 0; d < 3; ++d)
-    if ((trajectory_.compliance() >> d) & 1u) back[d] = 0.0;
+  Vec3 back = Vec3::Zero();
+  if (k1 > 0.0) {
+    back = -k1 * (forwardKinematics(model_, angle_).linear() * deflection_.head<3>());
+    for (int d = 0; d < 3; ++d)
+      if ((trajectory_.compliance() >> d) & 1u) back[d] = 0.0;
+  }
   // Through a 5 Hz low pass, so that the setpoint never steps: the joints' IK extrapolates from
-  // successive setpoints, and a jump of millimetres in one period reads as metres a second.
+  // successive setpoints, and a jump of millimetres in one period reads as metres a second. (A
+  // move without compensation blended onto one with it lets the offset decay the same way.)
   constexpr double kCompensationHz = 5.0;
   compensation_ += (1.0 - std::exp(-2.0 * std::numbers::pi * kCompensationHz * config_.dt)) * (back - compensation_);
+  if (k1 <= 0.0 && compensation_.norm() < 1e-9) compensation_.setZero();
   Transform t = t6;
   t.translation() += compensation_;
   return t;
