@@ -9,6 +9,7 @@
 #include "arm_sim/arm_core.hpp"
 #include "common/error.hpp"
 #include "common/kinematics.hpp"
+#include "common/sensed_wrench.hpp"
 #include "common/text_proto.hpp"
 #include "tests/support/test_models.hpp"
 
@@ -136,6 +137,50 @@ TEST(CompliantWrist, ATooLightToolIsRefusedByName) {
     why = e.what();
   }
   EXPECT_EQ(why, "light.textproto: tool.mass_kg: a tool on a compliant wrist needs at least 0.05 kg");
+}
+
+// The wrist's fields are checked as every scene field is, and what the integrator cannot follow is
+// refused by name rather than left to blow up (a 0.5 N m s/rad damper on a 2e-5 kg m^2 probe did).
+TEST(CompliantWrist, SpringsAndDampersTheArmCannotIntegrateAreRefusedByName) {
+  const auto refusal = [](const std::string& wrist) {
+    proto::Scene p;
+    parseTextProto("tool { mass_kg: 0.25 inertia_kgm2 { xx: 1e-4 yy: 1e-4 zz: 2e-5 } }\nsensor { compliant_wrist { " +
+                       wrist + " } }",
+                   p, "wrist");
+    try {
+      sceneFromProto(p, "w.textproto");
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(refusal(""), "accepted");
+  EXPECT_EQ(refusal("damping_nm_s_per_rad: 0.5"),
+            "w.textproto: sensor.compliant_wrist.damping_nm_s_per_rad: at most 4000 times the tool's least principal "
+            "inertia (kg m^2), got 0.5");
+  EXPECT_NE(refusal("stiffness_nm_per_rad: 1000").find("stiffness_nm_per_rad: at most 1e7 times"), std::string::npos);
+  EXPECT_NE(refusal("damping_n_s_per_m: 2000").find("damping_n_s_per_m: at most 4000 times"), std::string::npos);
+  EXPECT_NE(refusal("resolution_m: 0").find("resolution_m: must be"), std::string::npos);
+  EXPECT_NE(refusal("travel_rad: nan").find("travel_rad: must be"), std::string::npos);
+}
+
+// The controller reads either sensor through one function: the force/torque sensor's wrench as it
+// is, the wrist's deflection through its springs, K d at the centre of mass and K_r a.
+TEST(CompliantWrist, ItsDeflectionReadsAsTheWrenchItsSpringsPutOnTheFlange) {
+  const Scene scene = wristScene("");
+  proto::ArmSensors s;
+  for (const double d : {0.001, -0.002, 0.0025, 0.01, 0.0, -0.02}) s.add_deflection(d);
+  Vec6 w;
+  ASSERT_TRUE(sensedFlangeWrench(s, &scene.wrist, scene.tool, w));
+  const Vec3 force(4.0, -8.0, 10.0);  // 4000 N/m times d
+  EXPECT_TRUE(w.head<3>().isApprox(force, 1e-12)) << w.transpose();
+  EXPECT_TRUE(w.tail<3>().isApprox(Vec3(1.0, 0.0, -2.0) + scene.tool.com.cross(force), 1e-12)) << w.transpose();
+  EXPECT_FALSE(sensedFlangeWrench(s, nullptr, scene.tool, w));  // a deflection without its wrist says nothing
+  proto::ArmSensors ft;
+  for (int i = 0; i < 6; ++i) ft.add_wrench(i + 1.0);
+  ASSERT_TRUE(sensedFlangeWrench(ft, nullptr, scene.tool, w));
+  EXPECT_EQ(w, (Vec6() << 1, 2, 3, 4, 5, 6).finished());
+  EXPECT_FALSE(sensedFlangeWrench(proto::ArmSensors(), &scene.wrist, scene.tool, w));
 }
 
 }  // namespace
