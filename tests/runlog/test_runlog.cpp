@@ -584,6 +584,17 @@ TEST(Replay, ARunDrivenByAClientIsRerunFromItsRequests) {
 namespace rfms {
 namespace {
 
+// The timing record of period 12000 of a lockstep log: joint 2's mail missed its period, and the
+// supervisor read everything (the test says whether that is so).
+proto::PeriodTiming joint2MissedAt12000() {
+  proto::PeriodTiming missed;
+  missed.set_period(12000);
+  missed.set_missed(1u << proto::NODE_JOINT2);
+  missed.set_used((1u << proto::NODE_ARM) | (1u << proto::NODE_MATH) | (0x3fu << proto::NODE_JOINT1));
+  missed.set_sensors_period(12000);
+  return missed;
+}
+
 // A lockstep or paced period that went on without a node's mail (it came later than
 // lockstep_timeout_ms, or never) is recorded with what the supervisor did read. A lockstep re-run
 // of the whole controller would have all the mail, so such a log is verified core by core, each
@@ -592,11 +603,7 @@ namespace {
 TEST(Replay, ALogThatWentOnWithoutSomeMailIsVerifiedCoreByCore) {
   proto::ControllerSettings c;
   RunLog log = readRunLog(exampleLog("missed.mcap", c, c));
-  proto::PeriodTiming missed;
-  missed.set_period(12000);
-  missed.set_missed(1u << proto::NODE_JOINT2);
-  missed.set_used((1u << proto::NODE_ARM) | (1u << proto::NODE_MATH) | (0x3fu << proto::NODE_JOINT1));
-  missed.set_sensors_period(12000);
+  proto::PeriodTiming missed = joint2MissedAt12000();
   RunLog consistent = log;
   consistent.timing.push_back(missed);
   VerifyResult v = verifyLog(consistent);
@@ -622,11 +629,7 @@ TEST(Replay, ALogThatWentOnWithoutSomeMailIsVerifiedCoreByCore) {
 TEST(Replay, AJointThatReadSensorsSentAfterTheLastLoggedIsCheckedUpToThere) {
   proto::ControllerSettings c;
   RunLog log = readRunLog(exampleLog("late-sensors.mcap", c, c));
-  proto::PeriodTiming missed;
-  missed.set_period(12000);
-  missed.set_missed(1u << proto::NODE_JOINT2);
-  missed.set_used((1u << proto::NODE_ARM) | (1u << proto::NODE_MATH) | (0x3fu << proto::NODE_JOINT1));
-  missed.set_sensors_period(12000);
+  proto::PeriodTiming missed = joint2MissedAt12000();
   log.timing.push_back(missed);
   const std::uint64_t last = log.periods() - 1;
   auto answer = [](RunLog& in, std::uint64_t k, std::uint32_t joint) -> proto::JMail& {
