@@ -177,7 +177,7 @@ int main(int argc, char** argv) {
                       << r.refused.size() << " refused, " << r.seconds << " s\n";
             for (const auto& why : r.refused) std::cout << "  refused: " << why << "\n";
             if (!r.failure.empty()) std::cout << "  failed: " << r.failure << "\n";
-            // Guarded moves that met their force, and where (the status keeps the last 64 ended).
+            // What the task's moves report: force held, yield, guard met (the status keeps the last 64 ended).
             const proto::ArmStatus after = client.status();
             for (const proto::MoveOutcome& o : after.recent_ended()) {
               if (o.has_force() && std::find(r.moves.begin(), r.moves.end(), o.id()) != r.moves.end()) {
@@ -188,6 +188,10 @@ int main(int argc, char** argv) {
                           << (f.settle_s() >= 0.0 ? "settled in " + std::to_string(f.settle_s()) + " s" : "not settled")
                           << "\n";
               }
+              if (o.yielded_m_size() == 3 && std::find(r.moves.begin(), r.moves.end(), o.id()) != r.moves.end())
+                std::cout << "  move " << o.id() << ": yielded (" << o.yielded_m(0) * 1e3 << ", "
+                          << o.yielded_m(1) * 1e3 << ", " << o.yielded_m(2) * 1e3
+                          << ") mm from its path's end, and rests there\n";
               Transform at;
               if (!o.guard_tripped() || o.contact_force_size() != 3 || !decode(o.contact_pose(), at) ||
                   std::find(r.moves.begin(), r.moves.end(), o.id()) == r.moves.end())

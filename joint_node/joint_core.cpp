@@ -106,7 +106,7 @@ double JointCore::solveSetpoint(const proto::SMail& s) {
   JointVec near = known;
   near[index_] = ik_setpoint_;
   JointSolution sol;
-  if (s.serial_ik()) {
+  if (s.serial_ik() || s.setpoint_restart()) {
     // The exact solution: solve the inner joints first from this period's T6.
     for (int j = 1; j <= config_.joint; ++j) {
       sol = ik_.solveJoint(j, t6, known, config, near);
@@ -214,7 +214,13 @@ void JointCore::step(const proto::SMail& s, const proto::ArmSensors& sensors, pr
     case proto::RT_HOLD: setpoint = ik_setpoint_ = hold_target_; break;
     case proto::RT_SETP:
     case proto::RT_STOP: {
-      if (s.new_setpoint()) {
+      if (s.new_setpoint() && s.setpoint_restart()) {
+        // A step, not a path: the setpoints before it say nothing of the velocity, and
+        // extrapolating the inner joints across it would add the step twice.
+        enterSetpointMode();
+        hold_target_ = sp_previous_ = sp_next_ = ik_setpoint_ = solveSetpoint(s);
+        update_periods_ = std::max<int>(1, static_cast<int>(s.update_periods()));
+      } else if (s.new_setpoint()) {
         ik_setpoint_ = solveSetpoint(s);
         sp_previous_ = sp_next_;
         sp_next_ = ik_setpoint_;

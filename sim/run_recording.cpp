@@ -3,7 +3,12 @@
 namespace rfms {
 
 void recordEvents(RunLogger& log, std::uint64_t k, const SupervisorOutbox& out) {
-  proto::LogEvent event;  // one message for all: toLogEvent clears it first
+  // One message for all the thread's events, grown for any event the first time through.
+  thread_local proto::LogEvent event = [] {
+    proto::LogEvent e;
+    prepareLogEvent(e);
+    return e;
+  }();
   for (int i = 0; i < out.event_count; ++i) {
     toLogEvent(k, out.events[static_cast<std::size_t>(i)], event);
     log.log(topic::kEvent, k, event);

@@ -26,6 +26,16 @@ void toLogEvent(std::uint64_t k, const SupervisorEvent& e, proto::LogEvent& le) 
     for (int i = 0; i < 3; ++i) le.add_contact_force(e.contact_force[i]);
   }
   if (e.force.valid) encode(e.force, *le.mutable_force());
+  if (e.yielded)
+    for (int i = 0; i < 3; ++i) le.add_yielded_m(e.yield[i]);
+}
+
+void prepareLogEvent(proto::LogEvent& out) {
+  SupervisorEvent every;
+  every.kind = SupervisorEvent::kMoveCompleted;
+  every.guarded = every.yielded = every.force.valid = true;
+  toLogEvent(0, every, out);
+  out.Clear();
 }
 
 std::vector<proto::LogEvent> eventsOf(std::uint64_t k, const SupervisorOutbox& out) {

@@ -189,6 +189,8 @@ void RemoteDesk::observe(std::uint64_t k, const SupervisorInbox& in, const Super
       for (int j = 0; j < 3; ++j) o.add_contact_force(e.contact_force[j]);
     }
     if (e.force.valid) encode(e.force, *o.mutable_force());
+    if (e.yielded)
+      for (int j = 0; j < 3; ++j) o.add_yielded_m(e.yield[j]);
     recent_.push_back(o);
     if (recent_.size() > kRecent) recent_.pop_front();
     // Moves end in the order they were accepted.

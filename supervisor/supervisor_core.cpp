@@ -388,6 +388,10 @@ void SupervisorCore::forwardEvents(std::uint64_t k, TrajectoryEvents& events, Su
       e.force = force_stats_.figures(config_.dt);
       e.force.end_pose = forwardKinematics(model_, angle_) * config_.tool.frame;
     }
+    if (e.kind == SupervisorEvent::kMoveCompleted && trajectory_.restarted()) {
+      e.yielded = true;
+      e.yield = trajectory_.yielded();
+    }
     out.add(e);
   }
   events.count = 0;
@@ -471,7 +475,7 @@ void SupervisorCore::step(std::uint64_t k, const SupervisorInbox& in, Supervisor
   if ((state_ == proto::RT_SETP || state_ == proto::RT_STOP) &&
       k % static_cast<std::uint64_t>(config_.update_periods) == 0) {
     TrajectoryEvents events;
-    trajectory_.observe(setpoint_);
+    trajectory_.observe(setpoint_, angle_);
     const bool ok = trajectory_.update(config_.update_periods * config_.dt, events);
     forwardEvents(k, events, out);
     if (!ok)
@@ -512,6 +516,7 @@ void SupervisorCore::compose(std::uint64_t k, bool new_setpoint, int jog_now, Su
   }
   encode(following ? trajectory_.config() : ik_.configOf(servo_setpoint_), *s.mutable_config());
   s.set_new_setpoint(new_setpoint);
+  s.set_setpoint_restart(new_setpoint && trajectory_.restarted());
   s.set_update_periods(static_cast<std::uint32_t>(config_.update_periods));
   encodeSetpoints(setpoint_, s);
   encode(desired_acc_, s.mutable_desired_acceleration());

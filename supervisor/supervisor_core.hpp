@@ -73,6 +73,10 @@ struct SupervisorEvent {
   Vec3 contact_force = Vec3::Zero();
   // kMoveCompleted by a move under force control: how well it held its force.
   ForceFigures force;
+  // kMoveCompleted by a move with the manual's compliance bits alone: where it came to rest less
+  // where its path ended (m, base axes): how far the arm yielded along the compliant axes.
+  bool yielded = false;
+  Vec3 yield = Vec3::Zero();
 };
 
 struct SupervisorOutbox {

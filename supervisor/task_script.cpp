@@ -122,6 +122,8 @@ void TaskScript::afterStep(std::uint64_t k, const SupervisorCore& supervisor, co
           rec->contact_pose = e.contact_pose;
           rec->contact_force = e.contact_force;
           rec->force = e.force;
+          rec->yielded = e.yielded;
+          rec->yield = e.yield;
         }
         break;
       case SupervisorEvent::kStateChanged: log_.states.push_back(e.state); break;

@@ -35,6 +35,9 @@ struct MoveRecord {
   Transform contact_pose = Transform::Identity();
   Vec3 contact_force = Vec3::Zero();
   ForceFigures force;  // a move under force control
+  // A move with compliance bits alone: where it came to rest less its path's end (m, base axes).
+  bool yielded = false;
+  Vec3 yield = Vec3::Zero();
 };
 
 struct ScriptLog {

@@ -47,6 +47,12 @@ void writeSummaryText(std::ostream& o, const ScriptLog& log, double dt, const Fi
                     p.x(), p.y(), p.z());
       o << buf;
     }
+    if (m.yielded) {
+      const Vec3 y = 1e3 * m.yield;
+      std::snprintf(buf, sizeof buf, "      yielded (%.2f, %.2f, %.2f) mm from its path's end, and rests there\n",
+                    y.x(), y.y(), y.z());
+      o << buf;
+    }
     if (m.force.valid) {
       const ForceFigures& ff = m.force;
       char settled[48];
@@ -86,6 +92,7 @@ void writeSummaryJson(std::ostream& o, const ScriptLog& log, double dt, const Fi
       o << ",\"guard_met\":{\"force_n\":" << m.contact_force.norm() << ",\"tool_point_m\":[" << p.x() << ','
         << p.y() << ',' << p.z() << "]}";
     }
+    if (m.yielded) o << ",\"yielded_m\":[" << m.yield.x() << ',' << m.yield.y() << ',' << m.yield.z() << ']';
     if (m.force.valid) {
       const ForceFigures& ff = m.force;
       o << ",\"force\":{\"setpoint_n\":" << ff.setpoint << ",\"error_p50_n\":" << ff.error_p50

@@ -201,7 +201,33 @@ void TrajectoryGenerator::halt(const JointVec& q, TrajectoryEvents& events) {
   rest_config_ = ik_.configOf(q_);
 }
 
+TrajectoryGenerator::Frame TrajectoryGenerator::yieldedEnd(const Frame& end, std::uint32_t compliance) const {
+  // The manual's bits name base axes at T6's origin (translations x y z, rotations x y z).
+  const Transform arm = forwardKinematics(model_, arm_);
+  Frame out = end;
+  for (int d = 0; d < 3; ++d)
+    if ((compliance >> d) & 1u) out.pose.translation()[d] = arm.translation()[d];
+  if ((compliance >> 3) & 7u) {
+    // The turn from the path's end to the arm, about the compliant base axes only.
+    const Eigen::AngleAxisd turn(arm.linear() * end.pose.linear().transpose());
+    Vec3 r = turn.angle() * turn.axis();
+    for (int d = 0; d < 3; ++d)
+      if (((compliance >> (3 + d)) & 1u) == 0) r[d] = 0.0;
+    if (r.norm() > 0.0)
+      out.pose.linear() = Eigen::AngleAxisd(r.norm(), r.normalized()).toRotationMatrix() * end.pose.linear();
+  }
+  const IkSolution s = ik_.solveSerial(out.pose, cur_.config, arm_);
+  if (usable(s.status)) {
+    out.q = s.q;
+  } else {  // not in the move's configuration (it cannot be, the arm is there): rest on the arm
+    out.q = arm_;
+    out.pose = arm;
+  }
+  return out;
+}
+
 bool TrajectoryGenerator::update(double h, TrajectoryEvents& events) {
+  restarted_ = false;
   if (!advance(h, events)) return false;
   filter_.update(q_, h);
   out_pose_ = filter_.onReference() ? pose_ : forwardKinematics(model_, filter_.q());
@@ -293,6 +319,13 @@ bool TrajectoryGenerator::advance(double h, TrajectoryEvents& events) {
             q_ = observed_;
             pose_ = forwardKinematics(model_, q_);
             filter_.reset(q_);
+          } else if (cur_.motion.compliance != 0) {
+            const Frame rest = yieldedEnd(ref, cur_.motion.compliance);
+            q_ = rest.q;
+            pose_ = rest.pose;
+            filter_.reset(q_);
+            restarted_ = true;
+            yielded_ = rest.pose.translation() - ref.pose.translation();
           }
           rest_config_ = cur_.config;
           fixed_stop_ = false;
@@ -378,8 +411,9 @@ bool TrajectoryGenerator::advance(double h, TrajectoryEvents& events) {
         // Moves blend when their mode and tool agree: a Cartesian path belongs to one tool frame, and
         // changing the frame mid-transition would make the setpoint jump.
         const MoveSpec* following = count_ > 0 ? &queue_[static_cast<std::size_t>(head_)] : nullptr;
-        // A move under force control comes to rest first (see observe()), and one starts from rest.
-        const bool blend = following != nullptr && !cur_.motion.has_force &&
+        // A move that yields comes to rest first (see observe()); one under force control starts
+        // from rest.
+        const bool blend = following != nullptr && !cur_.motion.has_force && cur_.motion.compliance == 0 &&
                            !world_.motion(following->motion).has_force &&
                            world_.motion(following->motion).cartesian == cur_.motion.cartesian &&
                            (!cur_.motion.cartesian ||

@@ -127,10 +127,21 @@ class TrajectoryGenerator {
   // The current move's record when it is under force or impedance control, else null.
   const MotionRecord* forceMotion() const { return inMove() && cur_.motion.has_force ? &cur_.motion : nullptr; }
   // The joint setpoints the servos hold now (the path moved onto the arm along the compliant axes:
-  // supervisor/force_control.hpp). A move under force control ends at rest there, not where its
-  // path ends: along a force axis the path says nothing about where the surface is, and holding
-  // the path's end there would push into it (or pull away from it).
-  void observe(const JointVec& q) { observed_ = q; }
+  // supervisor/force_control.hpp) and the angles the arm is at. A move that yields ends at rest
+  // where the arm yielded to, not where its path ends: along a force or compliant axis the path
+  // says nothing about where a surface is, and holding the path's end there would push into it
+  // (or pull away from it) the moment the axis turns stiff. A move under force control ends on
+  // the held setpoints; one with the manual's compliance bits alone, whose setpoint went on along
+  // its path, ends on its path's end moved onto the arm along its compliant axes (restarted()).
+  void observe(const JointVec& held, const JointVec& arm) {
+    observed_ = held;
+    arm_ = arm;
+  }
+  // The latest update moved the setpoint in one step rather than continuing it: the joints must
+  // solve it afresh (S_MAIL.setpoint_restart) instead of extrapolating from their last setpoints.
+  bool restarted() const { return restarted_; }
+  // Where that move came to rest less where its path ended (m, base axes, T6's origin).
+  const Vec3& yielded() const { return yielded_; }
   // Nothing to do and the setpoint standing on the reference.
   bool atRest() const { return phase_ == Phase::kRest && filter_.settled(); }
   bool tracking() const { return phase_ == Phase::kTrack; }
@@ -171,6 +182,8 @@ class TrajectoryGenerator {
           Frame& out) const;
   Transform toolOf(const Active& m) const { return world_.tool(m.spec.position); }
   bool straightAt(double s, Frame& out) const;  // the current segment at local time s
+  // Where a move with compliance bits alone rests: `end` moved onto the arm along those axes.
+  Frame yieldedEnd(const Frame& end, std::uint32_t compliance) const;
   void beginStop(double s);
   bool popNext(MoveSpec& out);
   void dropQueue(TrajectoryEvents& events);
@@ -194,6 +207,9 @@ class TrajectoryGenerator {
   JointVec q_ = JointVec::Zero();
   ArmConfig rest_config_;
   JointVec observed_ = JointVec::Zero();
+  JointVec arm_ = JointVec::Zero();
+  bool restarted_ = false;
+  Vec3 yielded_ = Vec3::Zero();
 
   JogSpec jog_;
   Transform jog_start_ = Transform::Identity();

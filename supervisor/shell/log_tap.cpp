@@ -6,7 +6,9 @@
 
 namespace rfms {
 
-LogTap::LogTap(RunLogger* log, proto::ClockMode clock) : log_(log), every_mail_(!waitsForMail(clock)) {}
+LogTap::LogTap(RunLogger* log, proto::ClockMode clock) : log_(log), every_mail_(!waitsForMail(clock)) {
+  prepareLogEvent(event_);
+}
 
 void LogTap::arrived(const proto::Envelope& mail) {
   if (log_ == nullptr || !every_mail_) return;

@@ -121,6 +121,50 @@ TEST_F(JointTest, EveryJointSolvesItsOwnAngleFromT6AndThePreviousSines) {
   }
 }
 
+// A compliant move ends with its setpoint moved onto the arm in one step (supervisor/trajectory.hpp).
+// The other joints' setpoints in that S_MAIL are still from before the step, and extrapolating from
+// them adds the step again: only the restart flag's exact solve lands on the new pose, at rest.
+TEST_F(JointTest, ASetpointRestartIsSolvedExactlyAndNotExtrapolatedAcross) {
+  const PumaIk ik(model());
+  const JointVec path = (JointVec() << 0.3, -0.5, 0.6, 0.2, -0.7, 0.3).finished();
+  const JointVec rate = (JointVec() << 2e-4, -3e-4, 4e-4, 1e-4, 2e-4, -1e-4).finished();  // rad a period
+  const JointVec step_to = path + 30.0 * rate + (JointVec() << 0.0, 0.04, -0.06, 0.0, 0.03, 0.0).finished();
+  for (bool restart : {false, true}) {
+    for (int joint = 1; joint <= kJoints; ++joint) {
+      make(joint);
+      ASSERT_TRUE(config_.pik == PikScheme::kDecoupledExtrapolated);  // the default extrapolates
+      smail_ = proto::SMail();
+      smail_.set_update_periods(1);
+      smail_.set_new_setpoint(true);
+      const auto send = [&](const JointVec& target, const JointVec& known, bool restarts) {
+        encode(forwardKinematics(model(), target), *smail_.mutable_t6());
+        encode(ik.configOf(target), *smail_.mutable_config());
+        encodeSetpoints(known, smail_);
+        smail_.set_setpoint_restart(restarts);
+        step(proto::RT_SETP);
+      };
+      // Along a path: the others' setpoints of the period before, as the supervisor sends them.
+      for (int n = 1; n <= 30; ++n) send(path + n * rate, path + (n - 1) * rate, false);
+      ASSERT_NEAR(jmail_.setpoint(), path[joint - 1] + 30 * rate[joint - 1], 1e-6) << "joint " << joint;
+      // The step, then the same pose held with everyone's answers to it.
+      send(step_to, path + 30 * rate, restart);
+      const double at_step = jmail_.setpoint(), velocity = jmail_.desired_velocity();
+      send(step_to, step_to, false);
+      const double after = jmail_.setpoint();
+      if (restart) {
+        EXPECT_NEAR(at_step, step_to[joint - 1], 1e-9) << "joint " << joint;
+        EXPECT_EQ(velocity, 0.0) << "joint " << joint;
+        EXPECT_NEAR(after, step_to[joint - 1], 1e-9) << "joint " << joint;
+      } else if (joint >= 4) {
+        // Joints 1 to 3 place the wrist's centre from joint 1 alone, which did not step; the
+        // wrist's joints need the arm's three and miss, at the step or after it.
+        EXPECT_GT(std::max(std::abs(at_step - step_to[joint - 1]), std::abs(after - step_to[joint - 1])), 1e-3)
+            << "joint " << joint;
+      }
+    }
+  }
+}
+
 TEST_F(JointTest, JogMovesFourCountsAPeriod) {
   make(4);
   step(proto::RT_HOLD);

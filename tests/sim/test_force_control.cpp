@@ -10,6 +10,7 @@
 #include "common/kinematics.hpp"
 #include "common/task_file.hpp"
 #include "sim/harness.hpp"
+#include "tests/support/harness_calibration.hpp"
 #include "tests/support/task_builders.hpp"
 #include "tests/support/test_models.hpp"
 
@@ -40,9 +41,7 @@ struct Contact {
 Contact pressWith(const std::string& motion, bool touch_first = true, const std::string& scene_file = "table.textproto") {
   const Scene scene = loadScene(std::string(RFMS_SCENES_DIR) + "/" + scene_file);
   Harness h(test::puma260(), proto::ControllerSettings{}, scene);
-  h.runUntil([] { return false; }, 10);
-  EXPECT_TRUE(h.request(test::controlRequest(proto::CC_CALIBRATE)).accepted());
-  EXPECT_TRUE(h.runUntil([&] { return h.supervisor().rtstate() == proto::RT_HOLD; }, 60000));
+  EXPECT_TRUE(test::calibrate(h));
   const std::string moves = touch_first ? "move p_above reach\nmove p_below touch\n" : "move p_above reach\n";
   for (const TaskStatement& st : parseTaskFile(std::string(kPlaces) + motion + "\n" + moves, "press")) {
     const proto::TaskReply r = h.request(st.request);
@@ -164,6 +163,54 @@ TEST(ForceControl, AnImpedanceAxisYieldsAsItsSpringWhileTheOthersStayStiff) {
   EXPECT_NEAR(c.force, 500.0 * c.height_mm * 1e-3, 0.3) << "height above the path " << c.height_mm << " mm";
   EXPECT_LT(c.lateral_mm, 0.3);
   EXPECT_FALSE(c.figures.valid);  // no force axis, no force figures
+}
+
+// The manual's compliance bits alone (pumatask's mcartcz): the path runs 27 mm into the table, z
+// yields onto it, x and y follow the path. The move ends resting where the arm yielded to, so that
+// z turning stiff again pushes nowhere, and the next move lifts the probe off.
+TEST(ForceControl, TheManualsCompliantMoveRestsOnTheTableAndTheNextMoveLiftsOff) {
+  const Scene scene = loadScene(std::string(RFMS_SCENES_DIR) + "/table.textproto");
+  Harness h(test::puma260(), proto::ControllerSettings{}, scene);
+  ASSERT_TRUE(test::calibrate(h));
+  std::vector<std::uint64_t> ids;
+  for (const TaskStatement& st :
+       parseTaskFile(std::string(kPlaces) + "motion mcartcz cartesian 3 0.5 compliance z\n"
+                                            "move p_above reach\nmove p_below mcartcz\nmove p_above reach\n",
+                     "manual")) {
+    const proto::TaskReply r = h.request(st.request);
+    ASSERT_TRUE(r.accepted()) << st.line << ": " << r.reason();
+    if (r.move_id() != 0) ids.push_back(r.move_id());
+  }
+  ASSERT_EQ(ids.size(), 3u);
+  const SupervisorCore& s = h.supervisor();
+  const Transform& tool = scene.tool.frame;
+  int completed = 0, restarts = 0;
+  Vec3 rest_arm = Vec3::Zero(), rest_setpoint = Vec3::Zero(), path_end = Vec3::Zero();
+  h.on_period = [&](const PeriodMail& mail) {
+    restarts += mail.supervisor->smail.setpoint_restart() ? 1 : 0;
+    for (int i = 0; i < mail.supervisor->event_count; ++i) {
+      const SupervisorEvent& e = mail.supervisor->events[static_cast<std::size_t>(i)];
+      if (e.kind != SupervisorEvent::kMoveCompleted) continue;
+      ++completed;
+      if (e.move_id != ids[1]) continue;
+      rest_arm = (forwardKinematics(h.model(), s.observedAngles()) * tool).translation();
+      rest_setpoint = (s.trajectory().referencePose() * tool).translation();
+      path_end = (s.world().solve(s.world().findPosition("p_below")) * tool).translation();
+    }
+  };
+  h.runUntil([&] { return completed == 3 || s.rtstate() == proto::RT_EMGCY; }, 60000);
+  ASSERT_NE(s.rtstate(), proto::RT_EMGCY) << describe(s.emergencyReason());
+  ASSERT_EQ(completed, 3);
+  EXPECT_EQ(restarts, 1);
+  // On the table: the 10 mm ball's centre 5 mm above its top at -200 mm, 27 mm above the path's end.
+  EXPECT_NEAR(1e3 * rest_arm.z(), -195.0, 1.0);
+  EXPECT_NEAR(1e3 * (rest_arm.z() - path_end.z()), 27.0, 1.5);
+  // Stiff along x and y, to within the servo's error there: the integral restarts as compliance
+  // begins, and the probe's ball rests 1.6 mm off the path (1.8 mm at T6's origin).
+  EXPECT_LT(1e3 * (rest_arm - path_end).head<2>().norm(), 2.5);
+  // The move ended resting there, not at its path's end.
+  EXPECT_NEAR(1e3 * rest_setpoint.z(), 1e3 * rest_arm.z(), 0.5);
+  EXPECT_LT(1e3 * (rest_setpoint - path_end).head<2>().norm(), 1e-6);
 }
 
 TEST(ForceControl, ForceControlNeedsASensorAndASetpointBelowTheLimit) {

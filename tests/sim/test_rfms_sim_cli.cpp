@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
+#include <sstream>
 
 #include "tests/support/run_command.hpp"
 #include "tests/support/temp_dir.hpp"
@@ -33,6 +35,22 @@ TEST(RfmsSimCli, TheReadmesLineExampleStaysOnItsLine) {
   const auto at = r.out.find("\"max_setpoint_deviation_mm\":");
   ASSERT_NE(at, std::string::npos);
   EXPECT_LT(std::stod(r.out.substr(at + 28)), 0.2) << r.out;
+}
+
+// The manual's pumatask with its home on the table: the move complying along z comes to rest on the
+// table, says how far it yielded, and the joint move after it lifts the probe off.
+TEST(RfmsSimCli, TheManualsCompliantExampleRestsOnTheTableAndLiftsOff) {
+  const test::Outcome r = rfmsSim(std::string("--json --task ") + RFMS_SOURCE_DIR + "/examples/manual_compliance.task");
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("\"emergency\":false"), std::string::npos) << r.out;
+  const auto at = r.out.find("\"yielded_m\":[");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  std::istringstream in(r.out.substr(at + 13));
+  double x = 0.0, y = 0.0, z = 0.0;
+  char comma = 0;
+  ASSERT_TRUE(in >> x >> comma >> y >> comma >> z) << r.out;
+  EXPECT_NEAR(1e3 * z, 27.0, 1.5) << r.out;  // its path went 27 mm into the table
+  EXPECT_LT(1e3 * std::hypot(x, y), 2.5) << r.out;
 }
 
 TEST(RfmsSimCli, RefusedMovesAndBadInput) {

@@ -208,8 +208,9 @@ TEST(ForceStats, MedianPercentileAndSettlingOfAKnownSeries) {
   EXPECT_EQ(s.figures(1e-3).settle_s, -1.0);
 }
 
-// The run log writes every event through one reused message: a guarded move's contact, or a force
-// move's figures, must not stay on the event after it (the move started in the same period).
+// The run log writes every event through one reused message: a guarded move's contact, a force
+// move's figures or a compliant move's yield must not stay on the event after it (the move started
+// in the same period).
 TEST(EventLog, AReusedMessageCarriesNothingOfTheLastEvent) {
   SupervisorEvent guarded;
   guarded.kind = SupervisorEvent::kMoveCompleted;
@@ -218,6 +219,8 @@ TEST(EventLog, AReusedMessageCarriesNothingOfTheLastEvent) {
   guarded.contact_force = Vec3(0, 0, 5);
   guarded.force.valid = true;
   guarded.force.setpoint = 10.0;
+  guarded.yielded = true;
+  guarded.yield = Vec3(0, 0, 0.027);
   SupervisorEvent started;
   started.kind = SupervisorEvent::kMoveStarted;
   started.move_id = 3;
@@ -225,6 +228,8 @@ TEST(EventLog, AReusedMessageCarriesNothingOfTheLastEvent) {
   toLogEvent(7, guarded, le);
   EXPECT_TRUE(le.guard_tripped());
   EXPECT_TRUE(le.has_force());
+  ASSERT_EQ(le.yielded_m_size(), 3);
+  EXPECT_EQ(le.yielded_m(2), 0.027);
   toLogEvent(7, started, le);
   proto::LogEvent fresh;
   toLogEvent(7, started, fresh);
