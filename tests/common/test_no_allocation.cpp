@@ -23,6 +23,7 @@
 #include "sim/run_recording.hpp"
 #include "sim/watch_load.hpp"
 #include "tests/support/allocation_counter.hpp"
+#include "tests/support/harness_calibration.hpp"
 #include "tests/support/task_builders.hpp"
 #include "tests/support/test_models.hpp"
 
@@ -100,9 +101,7 @@ TEST(NoAllocation, EveryCoresStepIsAllocationFreeWhileTheArmMoves) {
   // servo), math server (background update, parcels) and arm (RK4 sub-steps), mail copies included.
   const RobotModel& model = test::puma260();
   Harness h(model, proto::ControllerSettings{});
-  h.runUntil([] { return false; }, 10);
-  ASSERT_TRUE(h.request(test::controlRequest(proto::CC_CALIBRATE)).accepted());
-  ASSERT_TRUE(h.runUntil([&] { return h.supervisor().rtstate() == proto::RT_HOLD; }, 60000));
+  ASSERT_TRUE(test::calibrate(h));
   JointVec target = h.supervisor().observedAngles();
   target[0] += 0.3;
   target[4] -= 0.4;

@@ -12,6 +12,7 @@
 #include "common/transform.hpp"
 #include "sim/task_runner.hpp"
 #include "sim/tracking_scenarios.hpp"
+#include "tests/support/harness_calibration.hpp"
 #include "tests/support/task_builders.hpp"
 #include "tests/support/test_models.hpp"
 
@@ -21,11 +22,7 @@ namespace {
 const RobotModel& puma() { return test::puma260(); }
 
 // Powers up, calibrates and returns once the controller holds.
-void calibrate(Harness& h) {
-  h.runUntil([] { return false; }, 10);
-  ASSERT_TRUE(h.request(test::controlRequest(proto::CC_CALIBRATE)).accepted());
-  ASSERT_TRUE(h.runUntil([&] { return h.supervisor().rtstate() == proto::RT_HOLD; }, 60000));
-}
+void calibrate(Harness& h) { ASSERT_TRUE(test::calibrate(h)); }
 
 void accept(Harness& h, const proto::TaskRequest& r) {
   const proto::TaskReply reply = h.request(r);

@@ -6,6 +6,7 @@
 #include "common/mail_names.hpp"
 #include "common/task_file.hpp"
 #include "sim/harness.hpp"
+#include "tests/support/harness_calibration.hpp"
 #include "tests/support/task_builders.hpp"
 #include "tests/support/test_models.hpp"
 
@@ -16,9 +17,7 @@ TEST(ForceSensing, TheSupervisorSeesTheToolsWeightAndNoContactInTheAir) {
   const Scene scene = loadScene(std::string(RFMS_SCENES_DIR) + "/table.textproto");
   ASSERT_EQ(scene.sensor, SensorKind::kForceTorque);
   Harness h(test::puma260(), proto::ControllerSettings{}, scene);
-  h.runUntil([] { return false; }, 10);
-  ASSERT_TRUE(h.request(test::controlRequest(proto::CC_CALIBRATE)).accepted());
-  ASSERT_TRUE(h.runUntil([&] { return h.supervisor().rtstate() == proto::RT_HOLD; }, 60000));
+  ASSERT_TRUE(test::calibrate(h));
   h.runUntil([] { return false; }, 500);
   const SupervisorCore& s = h.supervisor();
   ASSERT_TRUE(s.sensesForce());
@@ -56,9 +55,7 @@ struct Guarded {
 Guarded guardedTouch(double guard_n) {
   const Scene scene = loadScene(std::string(RFMS_SCENES_DIR) + "/table.textproto");
   Harness h(test::puma260(), proto::ControllerSettings{}, scene);
-  h.runUntil([] { return false; }, 10);
-  EXPECT_TRUE(h.request(test::controlRequest(proto::CC_CALIBRATE)).accepted());
-  EXPECT_TRUE(h.runUntil([&] { return h.supervisor().rtstate() == proto::RT_HOLD; }, 60000));
+  EXPECT_TRUE(test::calibrate(h));
   const std::string task =
       "units mm deg\n"
       "transform above rpy 220 -130 -120 0 150 0\n"
@@ -135,9 +132,7 @@ TEST(ForceLimit, PressingHarderThanTheLimitIsAnEmergencyNamingTheForce) {
   // An unguarded move 27 mm into the table: the contact force passes 60 N within a millimetre or two.
   const Scene scene = loadScene(std::string(RFMS_SCENES_DIR) + "/table.textproto");
   Harness h(test::puma260(), proto::ControllerSettings{}, scene);
-  h.runUntil([] { return false; }, 10);
-  ASSERT_TRUE(h.request(test::controlRequest(proto::CC_CALIBRATE)).accepted());
-  ASSERT_TRUE(h.runUntil([&] { return h.supervisor().rtstate() == proto::RT_HOLD; }, 60000));
+  ASSERT_TRUE(test::calibrate(h));
   for (const TaskStatement& st : parseTaskFile("units mm deg\n"
                                                "transform above rpy 220 -130 -120 0 150 0\n"
                                                "transform into rpy 220 -130 -170 0 150 0\n"

@@ -12,6 +12,7 @@
 #include "common/task_file.hpp"
 #include "common/text_proto.hpp"
 #include "sim/harness.hpp"
+#include "tests/support/harness_calibration.hpp"
 #include "tests/support/task_builders.hpp"
 #include "tests/support/test_models.hpp"
 
@@ -36,9 +37,7 @@ struct Held {
 Held holdWith(const std::string& compensate) {
   const Scene scene = heavyToolOnAWrist();
   Harness h(test::puma260(), proto::ControllerSettings{}, scene);
-  h.runUntil([] { return false; }, 10);
-  EXPECT_TRUE(h.request(test::controlRequest(proto::CC_CALIBRATE)).accepted());
-  EXPECT_TRUE(h.runUntil([&] { return h.supervisor().rtstate() == proto::RT_HOLD; }, 60000));
+  EXPECT_TRUE(test::calibrate(h));
   const std::string task = "units mm deg\ntransform t2 trans 203.2 -126.23 203.2\n"
                            "position home righty,down,flip T6 = t2 TL T6\nmotion reach joint 2 0.2\n"
                            "motion hold cartesian 4 0.5" + compensate + "\nmove home reach\n";
