@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <thread>
 
 #include "common/mail_codec.hpp"
@@ -34,8 +35,7 @@ ArmShell::Ended ArmShell::run(std::uint64_t periods) {
     arm_.sense(*out_.mutable_sensors());
     send(pub_, kTopicArm, out_, buffer_);
     if (lockstep_) {
-      if (!awaitSupervisor(k)) return ended_;
-      collectLockstep(k);
+      if (!collectLockstep(k) || !awaitSupervisor(k)) return ended_;
     } else {
       collectLatest();
       std::this_thread::sleep_until(t0_ + static_cast<SteadyClock::rep>(k + 1) * period_);
@@ -128,15 +128,24 @@ void ArmShell::take(int j) {
 
 // Lockstep: the six commands of period k. A joint silent for the watchdog's N periods after it was
 // heard is not waited for any more (its torque is missing, so the power is off): waiting would
-// only slow the stop.
-void ArmShell::collectLockstep(std::uint64_t k) {
+// only slow the stop. False when a stop came.
+//
+// The joints answer the S_MAIL of k, so the wait for them is timed from it. It is read when the
+// first command comes rather than when it arrives, which would wake this thread once more a
+// period; without commands, a look every `timeout_ / 2` finds it. A missing joint thus holds the
+// arm at most three quarters of the supervisor's own wait, and the sensors still come in time.
+bool ArmShell::collectLockstep(std::uint64_t k) {
   commands_.fill(nullptr);
   int have = 0, expected = 0;
   for (std::size_t j = 0; j < kJoints; ++j) expected += !heard_[j] || silent_[j] < watchdog_;
-  const auto deadline = SteadyClock::now() + timeout_;
+  std::optional<SteadyClock::time_point> deadline;
   while (have < expected && !stopRequested()) {
     if (!receive(pull_, in_, 0)) {
-      if (!waitForMail({&pull_}, deadline)) break;
+      if (!deadline) {
+        if (!drainSupervisor()) return false;
+        if (supervisor_period_ >= static_cast<std::int64_t>(k)) deadline = SteadyClock::now() + timeout_;
+      }
+      if (!waitForMail({&pull_}, deadline.value_or(SteadyClock::now() + timeout_ / 2))) break;
       continue;
     }
     const proto::Envelope& e = in_.mail();
@@ -149,6 +158,7 @@ void ArmShell::collectLockstep(std::uint64_t k) {
   }
   missing_ += kJoints - have;
   for (std::size_t j = 0; j < kJoints; ++j) silent_[j] = commands_[j] != nullptr ? 0 : silent_[j] + 1;
+  return true;
 }
 
 // Realtime: the latest command of each joint.

@@ -43,7 +43,7 @@ class ArmShell {
   void goSafe();
   bool drainSupervisor();
   void take(int j);
-  void collectLockstep(std::uint64_t k);
+  bool collectLockstep(std::uint64_t k);
   void collectLatest();
   void integrate(std::uint64_t k);
   void reportWatchdog(std::uint32_t stale) const;

@@ -21,7 +21,11 @@ JointShell::JointShell(JointCore& core, bool lockstep, std::chrono::milliseconds
 JointShell::Ended JointShell::run(std::uint64_t answers) {
   for (std::uint64_t sent = 0; !stopRequested();) {
     if (silence_.gone()) return Ended::kSupervisorGone;
-    const int which = pollAny({&supervisor_, &arm_}, 100);
+    // Lockstep: the arm's sensors of period k come before the S_MAIL of k (the supervisor waits
+    // for them), so they wait unread until the S_MAIL is in. Polling the arm's socket meanwhile
+    // would wake this thread twice a period, and six joints waking while the supervisor computes
+    // take the CPU from it.
+    const int which = lockstep_ && !have_smail_ ? pollAny({&supervisor_}, 100) : pollAny({&supervisor_, &arm_}, 100);
     if (which == 0 && receive(supervisor_, *in_, 0)) {
       silence_.heard();
       if (in_->mail().has_stop()) {
@@ -38,8 +42,9 @@ JointShell::Ended JointShell::run(std::uint64_t answers) {
     // Lockstep: both mails of the same period; realtime: each S_MAIL with the latest sensors.
     if (lockstep_ && smail.header().period() != sensors.header().period()) continue;
     core_.step(smail, sensors, *jmail_.mutable_jmail(), *torque_.mutable_torque());
-    send(to_supervisor_, kTopicControl, jmail_, buffer_);
+    // The torque first: the arm waits for it, and the supervisor waits for the arm.
     send(to_arm_, kTopicControl, torque_, buffer_);
+    send(to_supervisor_, kTopicControl, jmail_, buffer_);
     last_period_ = smail.header().period();
     have_smail_ = false;
     if (lockstep_) have_sensors_ = false;

@@ -38,10 +38,18 @@ void MailCollector::collect(std::uint64_t k, Clock::time_point tick, SupervisorI
   missed_ = 0;
   for (;;) {
     while (receive(arm_, *in_, 0)) takeFromArm(k, in_->mail());
-    while (receive(pull_, *in_, 0)) takeFromPull(k, asked, in_->mail());
+    // Lockstep: the arm's sensors of k come last, since the arm integrates only once every joint's
+    // torque of k-1 is in, and each joint sends its J_MAIL beside its torque. Until they come, the
+    // joints' and the math server's mail waits unread: reading each as it arrives would wake this
+    // thread up to seven more times a period, while the arm integrates on the same two cores.
+    const bool arm_first = wait_all_ && !have_sensors_ && !gone(proto::NODE_ARM);
+    if (!arm_first) drainPull(k, asked);
     // A stop signal does not cut the wait short: the stop is a sequence of ordinary periods.
     if (wait_all_ && complete(k)) break;
-    if (!waitForMail({&arm_, &pull_}, deadline)) break;
+    if (!(arm_first ? waitForMail({&arm_}, deadline) : waitForMail({&arm_, &pull_}, deadline))) {
+      drainPull(k, asked);  // what came in time counts, whatever the arm did
+      break;
+    }
   }
   tally(k, in);
 }
@@ -91,10 +99,15 @@ void MailCollector::takeFromPull(std::uint64_t k, Clock::time_point asked, const
   }
 }
 
+void MailCollector::drainPull(std::uint64_t k, Clock::time_point asked) {
+  while (receive(pull_, *in_, 0)) takeFromPull(k, asked, in_->mail());
+}
+
+// A node silent for the watchdog's N periods is not waited for any more: the watchdog has already
+// named it, and waiting would only slow the emergency stop.
+bool MailCollector::gone(proto::Node node) const { return silent_[static_cast<std::size_t>(node)] >= watchdog_; }
+
 bool MailCollector::complete(std::uint64_t k) const {
-  // A node silent for the watchdog's N periods is not waited for any more: the watchdog has
-  // already named it, and waiting would only slow the emergency stop.
-  auto gone = [&](proto::Node node) { return silent_[static_cast<std::size_t>(node)] >= watchdog_; };
   if (!have_sensors_ && !gone(proto::NODE_ARM)) return false;
   if (k == 0) return true;
   for (int j = 0; j < kJoints; ++j)

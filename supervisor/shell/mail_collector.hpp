@@ -36,6 +36,8 @@ class MailCollector {
  private:
   void takeFromArm(std::uint64_t k, proto::Envelope& mail);
   void takeFromPull(std::uint64_t k, Clock::time_point asked, const proto::Envelope& mail);
+  void drainPull(std::uint64_t k, Clock::time_point asked);
+  bool gone(proto::Node node) const;
   bool complete(std::uint64_t k) const;
   void tally(std::uint64_t k, SupervisorInbox& in);
   void count(proto::Node node, bool arrived);
