@@ -42,9 +42,8 @@ JointShell::Ended JointShell::run(std::uint64_t answers) {
     // Lockstep: both mails of the same period; realtime: each S_MAIL with the latest sensors.
     if (lockstep_ && smail.header().period() != sensors.header().period()) continue;
     core_.step(smail, sensors, *jmail_.mutable_jmail(), *torque_.mutable_torque());
-    // The torque first: the arm waits for it, and the supervisor waits for the arm.
-    send(to_arm_, kTopicControl, torque_, buffer_);
     send(to_supervisor_, kTopicControl, jmail_, buffer_);
+    send(to_arm_, kTopicControl, torque_, buffer_);
     last_period_ = smail.header().period();
     have_smail_ = false;
     if (lockstep_) have_sensors_ = false;

@@ -47,7 +47,7 @@ void MailCollector::collect(std::uint64_t k, Clock::time_point tick, SupervisorI
     // A stop signal does not cut the wait short: the stop is a sequence of ordinary periods.
     if (wait_all_ && complete(k)) break;
     if (!(arm_first ? waitForMail({&arm_}, deadline) : waitForMail({&arm_, &pull_}, deadline))) {
-      drainPull(k, asked);  // what came in time counts, whatever the arm did
+      if (arm_first) drainPull(k, asked);  // what came in time counts, whatever the arm did
       break;
     }
   }
