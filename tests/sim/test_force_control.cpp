@@ -205,8 +205,8 @@ TEST(ForceControl, TheManualsCompliantMoveRestsOnTheTableAndTheNextMoveLiftsOff)
   // On the table: the 10 mm ball's centre 5 mm above its top at -200 mm, 27 mm above the path's end.
   EXPECT_NEAR(1e3 * rest_arm.z(), -195.0, 1.0);
   EXPECT_NEAR(1e3 * (rest_arm.z() - path_end.z()), 27.0, 1.5);
-  // Stiff along x and y, to within the servo's error there: the integral restarts as compliance
-  // begins, and the probe's ball rests 1.6 mm off the path (1.8 mm at T6's origin).
+  // Stiff along x and y, to within what the joints' linear projection of a joint error this large
+  // leaves: the probe's ball rests 1.6 mm off the path (1.8 mm at T6's origin; docs/force.md).
   EXPECT_LT(1e3 * (rest_arm - path_end).head<2>().norm(), 2.5);
   // The move ended resting there, not at its path's end.
   EXPECT_NEAR(1e3 * rest_setpoint.z(), 1e3 * rest_arm.z(), 0.5);
