@@ -18,7 +18,7 @@ int runNode(int argc, char** argv, CLI::App& app, const std::function<std::strin
         NodeContext c{loadClusterConfig(options.config, options.run_dir), RobotModel{}, Scene{}, *log, options};
         if (!c.settings.config.scene().empty()) c.scene = loadScene(c.settings.config.scene());
         c.model = withTool(loadRobotModel(c.settings.config.robot()), c.scene.tool);
-        applySchedulingSettings(c.settings, *log, priority_offset);
+        applyRealtimeSettings(c.settings, *log, priority_offset);
         return body(c);
       },
       [&](const std::string& message) { log->error("{}", message); });

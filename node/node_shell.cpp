@@ -47,24 +47,13 @@ void addNodeOptions(CLI::App& app, NodeOptions& options) {
   app.add_option("--run-dir", options.run_dir, "run directory, for ipc endpoints written {run}")->capture_default_str();
 }
 
-void applySchedulingSettings(const ClusterSettings& s, spdlog::logger& log, int priority_offset) {
+void applyRealtimeSettings(const ClusterSettings& s, spdlog::logger& log, int priority_offset) {
   if (s.config.rt_priority() > 0) {
     sched_param p{};
     p.sched_priority = std::clamp(static_cast<int>(s.config.rt_priority()) + priority_offset, 1, 99);
     if (sched_setscheduler(0, SCHED_FIFO, &p) != 0)
       log.warn("real-time priority {} not permitted ({}); running at normal priority", p.sched_priority,
                std::strerror(errno));
-  } else if (s.config.clock() == proto::CM_LOCKSTEP) {
-    // A lockstep period is a chain of hand-offs: the arm's sensors wake the supervisor, its S_MAIL
-    // six joints, their torques the arm, and every message wakes ZeroMQ's I/O threads on the way.
-    // Under the normal policy each thread that wakes preempts the one computing on its core, which
-    // only adds switches; lockstep has no deadline to win by it. Batch threads run until they
-    // block, so the same work takes fewer switches (docs/cluster.md gives the figures). The
-    // policy asks for no privilege, gives the nodes no advantage over other programs, and is inherited
-    // by the threads started after it (ZeroMQ's among them).
-    const sched_param p{};
-    if (sched_setscheduler(0, SCHED_BATCH, &p) != 0)
-      log.warn("batch scheduling not permitted ({}); lockstep runs under the normal policy", std::strerror(errno));
   }
   if (s.config.lock_memory() && mlockall(MCL_CURRENT | MCL_FUTURE) != 0)
     log.warn("cannot lock memory ({}); page faults may delay periods", std::strerror(errno));

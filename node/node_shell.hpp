@@ -34,10 +34,9 @@ void addNodeOptions(CLI::App& app, NodeOptions& options);
 
 proto::Hello helloFor(proto::Node node, const ClusterSettings& s);
 
-// Applies the configuration's scheduling settings to this process: FIFO priority and locked memory
-// where configured; without a priority, a lockstep node runs under the batch policy (no wake-up
-// preemption). Where the system refuses, logs one warning naming what was refused and carries on.
-// The supervisor, the clock, runs one step above the nodes it waits for (priority_offset 1).
-void applySchedulingSettings(const ClusterSettings& s, spdlog::logger& log, int priority_offset = 0);
+// Applies the configuration's real-time settings (FIFO priority, locked memory) to this process;
+// where the system refuses, logs one warning naming what was refused and carries on. The
+// supervisor, the clock, runs one step above the nodes it waits for (priority_offset 1).
+void applyRealtimeSettings(const ClusterSettings& s, spdlog::logger& log, int priority_offset = 0);
 
 }  // namespace rfms
