@@ -1,8 +1,10 @@
 // rfms-arm: the emulated arm as a cluster node (arm_sim/shell/arm_shell.hpp).
 #include "arm_sim/arm_core.hpp"
 #include "arm_sim/shell/arm_shell.hpp"
+#include "node/mail_port.hpp"
 #include "node/node_main.hpp"
 #include "node/start_handshake.hpp"
+#include "node/transport.hpp"
 
 int main(int argc, char** argv) {
   using namespace rfms;
@@ -13,16 +15,13 @@ int main(int argc, char** argv) {
         const ClusterSettings& s = c.settings;
         ArmCore arm(c.model, armConfigFor(c.model, c.controller(), c.scene));
         Transport transport(s, "arm", c.log);
-        zmq::socket_t pub = transport.bindPublisher(s.config.arm_pub());
-        zmq::socket_t pull = transport.bindPull(s.config.arm_pull());
-        zmq::socket_t sub = transport.connectSubscriber(s.config.supervisor_pub(), {kTopicSMail, kTopicControl});
-        zmq::socket_t push = transport.connectPush(s.config.supervisor_pull());
-        c.log.info("waiting for the supervisor ({})", s.config.supervisor_pub());
-        const StartResult start = awaitStart(proto::NODE_ARM, s, sub, push, nullptr, &pub, transport, c.log);
+        const std::unique_ptr<MailPort> port = openMailPort(s, proto::NODE_ARM, c.options.run_dir, transport, c.log);
+        c.log.info("waiting for the supervisor (mail over {})", port->describe());
+        const StartResult start = awaitStart(proto::NODE_ARM, s, *port, c.log);
         if (start == StartResult::kRefused) return 2;
         if (start == StartResult::kStopped) return 0;
         c.log.info("ready: {} at {} ms, {}", c.model.name, c.controller().dt_ms(), clockName(s.config.clock()));
-        ArmShell shell(arm, s, pub, pull, sub, c.log);
+        ArmShell shell(arm, s, *port, c.log);
         switch (shell.run()) {
           case ArmShell::Ended::kSupervisorGone: return 3;  // goSafe() said why
           case ArmShell::Ended::kSignal:

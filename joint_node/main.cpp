@@ -1,8 +1,10 @@
 // rfms-joint --joint N: one joint server as a cluster node (joint_node/shell/joint_shell.hpp).
 #include "joint_node/joint_core.hpp"
 #include "joint_node/shell/joint_shell.hpp"
+#include "node/mail_port.hpp"
 #include "node/node_main.hpp"
 #include "node/start_handshake.hpp"
+#include "node/transport.hpp"
 
 int main(int argc, char** argv) {
   using namespace rfms;
@@ -16,22 +18,20 @@ int main(int argc, char** argv) {
         JointCore core(c.model, jointConfigFor(c.model, c.controller(), joint));
         const auto node = static_cast<proto::Node>(proto::NODE_JOINT1 + joint - 1);
         Transport transport(s, "joint" + std::to_string(joint), c.log);
-        zmq::socket_t sup = transport.connectSubscriber(s.config.supervisor_pub(), {kTopicSMail, kTopicControl});
-        zmq::socket_t arm = transport.connectSubscriber(s.config.arm_pub(), {kTopicArm, kTopicControl});
-        zmq::socket_t to_supervisor = transport.connectPush(s.config.supervisor_pull());
-        zmq::socket_t to_arm = transport.connectPush(s.config.arm_pull());
-        const StartResult start = awaitStart(node, s, sup, to_supervisor, &arm, nullptr, transport, c.log);
+        const std::unique_ptr<MailPort> port = openMailPort(s, node, c.options.run_dir, transport, c.log);
+        const StartResult start = awaitStart(node, s, *port, c.log);
         if (start == StartResult::kRefused) return 2;
         if (start == StartResult::kStopped) return 0;
-        c.log.info("ready");
-        JointShell shell(core, waitsForMail(s.config.clock()), std::chrono::milliseconds(s.config.orphan_timeout_ms()),
-                         sup, arm, to_supervisor, to_arm);
+        c.log.info("ready; mail over {}", port->describe());
+        JointShell shell(core, joint, ClockRules(s.config.clock()),
+                         std::chrono::milliseconds(s.config.orphan_timeout_ms()), *port);
         switch (shell.run()) {
           case JointShell::Ended::kStopMail: c.log.info("stop: {}", shell.stopReason()); return 0;
           case JointShell::Ended::kSupervisorGone:
-            c.log.error("the supervisor has been silent for {} s (orphan_timeout_ms): no torque command since period {}; "
-                        "exiting",
-                        shell.orphanSeconds(), shell.lastPeriod());
+            c.log.error(
+                "the supervisor has been silent for {} s (orphan_timeout_ms): no torque command since period {}; "
+                "exiting",
+                shell.orphanSeconds(), shell.lastPeriod());
             return 3;
           default: c.log.info("stopped by signal"); return 0;
         }

@@ -1,8 +1,10 @@
 // rfms-math: the math server as a cluster node (math_node/shell/math_shell.hpp).
 #include "math_node/math_core.hpp"
 #include "math_node/shell/math_shell.hpp"
+#include "node/mail_port.hpp"
 #include "node/node_main.hpp"
 #include "node/start_handshake.hpp"
+#include "node/transport.hpp"
 
 int main(int argc, char** argv) {
   using namespace rfms;
@@ -13,13 +15,12 @@ int main(int argc, char** argv) {
         const ClusterSettings& s = c.settings;
         MathCore math(c.model, mathConfigFor(c.model, c.controller(), c.scene.tool.frame));
         Transport transport(s, "math", c.log);
-        zmq::socket_t sub = transport.connectSubscriber(s.config.supervisor_pub(), {kTopicMMail, kTopicControl});
-        zmq::socket_t push = transport.connectPush(s.config.supervisor_pull());
-        const StartResult start = awaitStart(proto::NODE_MATH, s, sub, push, nullptr, nullptr, transport, c.log);
+        const std::unique_ptr<MailPort> port = openMailPort(s, proto::NODE_MATH, c.options.run_dir, transport, c.log);
+        const StartResult start = awaitStart(proto::NODE_MATH, s, *port, c.log);
         if (start == StartResult::kRefused) return 2;
         if (start == StartResult::kStopped) return 0;
-        c.log.info("ready");
-        MathShell shell(math, std::chrono::milliseconds(s.config.orphan_timeout_ms()), sub, push);
+        c.log.info("ready; mail over {}", port->describe());
+        MathShell shell(math, std::chrono::milliseconds(s.config.orphan_timeout_ms()), *port);
         switch (shell.run()) {
           case MathShell::Ended::kStopMail:
             c.log.info("stop: {} ({} parcels sent)", shell.stopReason(), shell.answered());

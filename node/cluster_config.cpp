@@ -93,6 +93,12 @@ ClusterSettings loadClusterConfig(const std::string& path, const std::string& ru
   checkControllerSettings(c.controller(), path + ": controller");
   if (!proto::ClockMode_IsValid(c.clock()))
     fail("clock", "must be CM_LOCKSTEP, CM_REALTIME or CM_PACED, got " + std::to_string(c.clock()));
+  if (!proto::MailTransport_IsValid(c.mail_transport()))
+    fail("mail_transport", "must be MT_SHARED_MEMORY or MT_ZEROMQ, got " + std::to_string(c.mail_transport()));
+  // The supervisor, the clock the others answer to, runs one step above them.
+  if (c.rt_priority() > 98)
+    fail("rt_priority", "must be 0 (no real-time priority) .. 98 (the supervisor runs one above), got " +
+                            std::to_string(c.rt_priority()));
   if (c.lockstep_timeout_ms() < 1 || c.lockstep_timeout_ms() > 60'000)
     fail("lockstep_timeout_ms", "must be 1 .. 60000, got " + std::to_string(c.lockstep_timeout_ms()));
   if (c.startup_timeout_ms() < 100 || c.startup_timeout_ms() > 600'000)
@@ -128,7 +134,8 @@ ClusterSettings loadClusterConfig(const std::string& path, const std::string& ru
   if (c.bridge_max_request() < 1024 || c.bridge_max_request() > 60000)
     fail("bridge_max_request", "must be 1024 .. 60000 bytes, got " + std::to_string(c.bridge_max_request()));
   if (c.bridge_sessions() == 0) c.set_bridge_sessions(64);
-  if (c.bridge_sessions() > 4096) fail("bridge_sessions", "must be 1 .. 4096, got " + std::to_string(c.bridge_sessions()));
+  if (c.bridge_sessions() > 4096)
+    fail("bridge_sessions", "must be 1 .. 4096, got " + std::to_string(c.bridge_sessions()));
   // Key files are named relative to this file, as the robot is.
   auto besideThisFile = [&](std::string* file) {
     std::filesystem::path p(*file);

@@ -7,7 +7,7 @@
 
 namespace rfms {
 
-bool waitForMail(std::initializer_list<zmq::socket_t*> sockets, SteadyClock::time_point deadline) {
+bool waitForMail(std::span<zmq::socket_t* const> sockets, SteadyClock::time_point deadline) {
   using std::chrono::microseconds;
   const auto left = deadline - SteadyClock::now();
   if (left <= SteadyClock::duration::zero()) return false;

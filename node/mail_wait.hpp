@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <initializer_list>
+#include <span>
 #include <zmq.hpp>
 
 namespace rfms {
@@ -15,6 +16,9 @@ using SteadyClock = std::chrono::steady_clock;
 // milliseconds; at most 50 ms at a time, so that stop signals are seen); closer to the deadline it
 // sleeps in 50 µs steps. Never a spin: on a small machine a spinning node takes the CPU that the
 // others need to answer.
-bool waitForMail(std::initializer_list<zmq::socket_t*> sockets, SteadyClock::time_point deadline);
+bool waitForMail(std::span<zmq::socket_t* const> sockets, SteadyClock::time_point deadline);
+inline bool waitForMail(std::initializer_list<zmq::socket_t*> sockets, SteadyClock::time_point deadline) {
+  return waitForMail(std::span<zmq::socket_t* const>(sockets.begin(), sockets.size()), deadline);
+}
 
 }  // namespace rfms

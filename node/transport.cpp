@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "node/private_directory.hpp"
 
 namespace rfms {
 
@@ -46,17 +48,8 @@ NodeKeys keysFor(const ClusterSettings& s, const std::string& me) {
 std::string ipcDirectoryProblem(const std::string& endpoint) {
   if (endpoint.rfind("ipc://", 0) != 0) return "";
   const std::filesystem::path dir = std::filesystem::path(endpoint.substr(6)).parent_path();
-  struct stat st {};
-  if (stat(dir.empty() ? "." : dir.c_str(), &st) != 0)
-    return "its directory " + dir.string() + " cannot be read: " + std::strerror(errno);
-  if (st.st_uid != geteuid())
-    return "its directory " + dir.string() + " belongs to user " + std::to_string(st.st_uid) + ", not to this one";
-  if ((st.st_mode & 077) != 0) {
-    char mode[8];
-    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
-    return "its directory " + dir.string() + " may be opened by other users (mode " + mode + "; chmod 700 it)";
-  }
-  return "";
+  const std::string why = privateDirectoryProblem(dir.empty() ? "." : dir.string());
+  return why.empty() ? "" : "its directory " + why;
 }
 
 Transport::Transport() : context_(1) {}
@@ -93,11 +86,10 @@ zmq::socket_t Transport::bound(zmq::socket_type type, const std::string& endpoin
   return s;
 }
 
-zmq::socket_t Transport::connected(zmq::socket_type type, const std::string& endpoint,
-                                   std::initializer_list<Topic> topics) {
+zmq::socket_t Transport::connected(zmq::socket_type type, const std::string& endpoint, const std::string& topics) {
   zmq::socket_t s(context_, type);
   s.set(zmq::sockopt::linger, 0);
-  for (Topic t : topics) s.set(zmq::sockopt::subscribe, std::string(1, static_cast<char>(t)));
+  for (char t : topics) s.set(zmq::sockopt::subscribe, std::string(1, t));
   std::string owner;
   if (protect_ && isTcp(endpoint)) {
     if (!guard_) throw ConfigError(endpoint + ": a tcp endpoint needs node keys");
@@ -123,7 +115,7 @@ zmq::socket_t Transport::bindPull(const std::string& endpoint) {
 zmq::socket_t Transport::bindRouter(const std::string& endpoint) {
   return bound(zmq::socket_type::router, endpoint, kTaskDomain);
 }
-zmq::socket_t Transport::connectSubscriber(const std::string& endpoint, std::initializer_list<Topic> topics) {
+zmq::socket_t Transport::connectSubscriber(const std::string& endpoint, const std::string& topics) {
   return connected(zmq::socket_type::sub, endpoint, topics);
 }
 zmq::socket_t Transport::connectPush(const std::string& endpoint) {
@@ -135,59 +127,19 @@ zmq::socket_t Transport::connectDealer(const std::string& endpoint) {
 
 std::string Transport::refusal() { return guard_ ? guard_->refusal() : ""; }
 
-void send(zmq::socket_t& socket, Topic topic, const proto::Envelope& e, std::string& buffer) {
-  e.SerializeToString(&buffer);
-  const char t = static_cast<char>(topic);
-  socket.send(zmq::const_buffer(&t, 1), zmq::send_flags::sndmore);
-  socket.send(zmq::const_buffer(buffer.data(), buffer.size()), zmq::send_flags::none);
-}
-
-namespace {
-// One mail off `socket` (a topic frame, then the body) into `parse`; false when none waits or it
-// is malformed (counted, and its frames dropped).
-template <class Parse>
-bool receiveWith(zmq::socket_t& socket, int timeout_ms, long* malformed, Parse&& parse) {
-  if (timeout_ms > 0 && pollAny({&socket}, timeout_ms) < 0) return false;
-  zmq::message_t topic, body;
+int pollAny(std::span<zmq::socket_t* const> sockets, int timeout_ms) {
+  std::array<zmq::pollitem_t, 8> items{};
+  std::size_t n = 0;
+  for (zmq::socket_t* s : sockets)
+    if (n < items.size()) items[n++] = {s->handle(), 0, ZMQ_POLLIN, 0};
   try {
-    if (!socket.recv(topic, zmq::recv_flags::dontwait)) return false;
-  } catch (const zmq::error_t& error) {
-    if (error.num() == EINTR) return false;
-    throw;
-  }
-  if (!topic.more() || !socket.recv(body, zmq::recv_flags::none) || body.more() || !parse(body.data(), body.size())) {
-    while (body.more() && socket.recv(body, zmq::recv_flags::dontwait)) {
-    }  // drop the rest
-    if (malformed != nullptr) ++*malformed;
-    return false;
-  }
-  return true;
-}
-}  // namespace
-
-bool receive(zmq::socket_t& socket, proto::Envelope& e, int timeout_ms, long* malformed) {
-  return receiveWith(socket, timeout_ms, malformed, [&](const void* data, std::size_t size) {
-    return e.ParseFromArray(data, static_cast<int>(size));
-  });
-}
-
-bool receive(zmq::socket_t& socket, MailSlot& slot, int timeout_ms, long* malformed) {
-  return receiveWith(socket, timeout_ms, malformed,
-                     [&](const void* data, std::size_t size) { return slot.parse(data, size); });
-}
-
-int pollAny(std::initializer_list<zmq::socket_t*> sockets, int timeout_ms) {
-  zmq::pollitem_t items[8];
-  int n = 0;
-  for (zmq::socket_t* s : sockets) items[n++] = {s->handle(), 0, ZMQ_POLLIN, 0};
-  try {
-    zmq::poll(items, static_cast<std::size_t>(n), std::chrono::milliseconds(timeout_ms));
+    zmq::poll(items.data(), n, std::chrono::milliseconds(timeout_ms));
   } catch (const zmq::error_t& error) {
     if (error.num() == EINTR) return -1;  // a stop signal: the caller's loop looks at the flag
     throw;
   }
-  for (int i = 0; i < n; ++i)
-    if (items[i].revents & ZMQ_POLLIN) return i;
+  for (std::size_t i = 0; i < n; ++i)
+    if (items[i].revents & ZMQ_POLLIN) return static_cast<int>(i);
   return -1;
 }
 

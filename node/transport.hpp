@@ -1,25 +1,21 @@
-// The mailbox transport of the cluster: ZeroMQ sockets carrying one proto::Envelope per message,
-// behind a one-character topic frame so that subscribers take only what they need
-// ('S' S_MAIL, 'M' M_MAIL, 'A' arm sensors, 'T' the torques the arm applied (for the run log),
-// 'C' control: hello, start, stop, refuse).
-// "Would block" is an empty result (false); real failures are exceptions (cppzmq's).
+// A node's ZeroMQ sockets, protected as the cluster's configuration asks: the mail that travels
+// between hosts (node/zmq_links.hpp) and the bridge's task requests. "Would block" is an empty
+// result; real failures are exceptions (cppzmq's).
 #pragma once
 
 #include <initializer_list>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <zmq.hpp>
 
 #include "node/cluster_config.hpp"
 #include "node/curve_guard.hpp"
-#include "node/mail_slot.hpp"
 #include "node/node_keys.hpp"
 #include "proto/cluster.pb.h"
 
 namespace rfms {
-
-enum Topic : char { kTopicSMail = 'S', kTopicMMail = 'M', kTopicArm = 'A', kTopicTorques = 'T', kTopicControl = 'C' };
 
 // A node's sockets, all from one ZeroMQ context. A node of a cluster protects what it binds and
 // connects (docs/security.md): every tcp endpoint is encrypted and authenticated with CURVE, the
@@ -40,7 +36,8 @@ class Transport {
 
   zmq::socket_t bindPublisher(const std::string& endpoint);
   zmq::socket_t bindPull(const std::string& endpoint);
-  zmq::socket_t connectSubscriber(const std::string& endpoint, std::initializer_list<Topic> topics);
+  // Subscribed to the one-byte topics in `topics`.
+  zmq::socket_t connectSubscriber(const std::string& endpoint, const std::string& topics);
   zmq::socket_t connectPush(const std::string& endpoint);
   // Task requests and status between rfms-bridge (dealer) and the supervisor (router).
   zmq::socket_t bindRouter(const std::string& endpoint);
@@ -51,8 +48,7 @@ class Transport {
 
  private:
   zmq::socket_t bound(zmq::socket_type type, const std::string& endpoint, const char* domain);
-  zmq::socket_t connected(zmq::socket_type type, const std::string& endpoint,
-                          std::initializer_list<Topic> topics = {});
+  zmq::socket_t connected(zmq::socket_type type, const std::string& endpoint, const std::string& topics = "");
 
   zmq::context_t context_;
   bool protect_ = false;  // a cluster node's transport: ipc directories are checked
@@ -63,18 +59,10 @@ class Transport {
 // Why the directory of an ipc endpoint may be opened by another user, or "" when it may not.
 std::string ipcDirectoryProblem(const std::string& endpoint);
 
-// Sends `e` with its topic; `buffer` is reused for the serialisation.
-void send(zmq::socket_t& socket, Topic topic, const proto::Envelope& e, std::string& buffer);
-
-// Waits up to `timeout_ms` (0: do not wait) for a message on `socket`; false when none came.
-// A message that does not parse is dropped and counted in `malformed`.
-bool receive(zmq::socket_t& socket, proto::Envelope& e, int timeout_ms, long* malformed = nullptr);
-
-// The same into a slot (node/mail_slot.hpp): no allocation on this thread. ZeroMQ itself allocates
-// a message larger than 33 bytes when it is sent; that allocation is libzmq's, not ours.
-bool receive(zmq::socket_t& socket, MailSlot& slot, int timeout_ms = 0, long* malformed = nullptr);
-
 // Which of the sockets has a message, waiting up to timeout_ms; -1 when none.
-int pollAny(std::initializer_list<zmq::socket_t*> sockets, int timeout_ms);
+int pollAny(std::span<zmq::socket_t* const> sockets, int timeout_ms);
+inline int pollAny(std::initializer_list<zmq::socket_t*> sockets, int timeout_ms) {
+  return pollAny(std::span<zmq::socket_t* const>(sockets.begin(), sockets.size()), timeout_ms);
+}
 
 }  // namespace rfms

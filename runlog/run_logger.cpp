@@ -176,6 +176,15 @@ bool RunLogger::log(const char* topic, std::uint64_t k, const google::protobuf::
   return true;
 }
 
+void RunLogger::lost(const char* topic, std::uint64_t n) {
+  for (std::size_t i = 0; i < topics_.size(); ++i) {
+    if (std::strcmp(topics_[i].name, topic) != 0) continue;
+    dropped_by_topic_[i].fetch_add(n, std::memory_order_relaxed);
+    dropped_ += n;
+    return;
+  }
+}
+
 void RunLogger::count(std::size_t topic_index) {
   dropped_by_topic_[topic_index].fetch_add(1, std::memory_order_relaxed);
   ++dropped_;

@@ -99,6 +99,11 @@ class RunLogger {
   // Whether writing has stopped: real-time safe (one atomic load), any thread, any time.
   bool stopped() const { return failed_; }
 
+  // Mail that never reached this logger: `n` messages of `topic` lost on their way (a mailbox a
+  // stalled supervisor did not read in time). Counted as dropped, so that a re-run of the log knows
+  // it is not whole there. Real-time safe.
+  void lost(const char* topic, std::uint64_t n);
+
   std::uint64_t dropped() const { return dropped_; }
   std::uint64_t written() const { return written_; }
   // What was dropped, topic by topic ("none", or "12: /rfms/jmail 10, /rfms/smail 2"), and why

@@ -10,9 +10,11 @@
 #include <memory>
 
 #include "common/text_file.hpp"
+#include "node/mail_port.hpp"
 #include "node/node_main.hpp"
 #include "node/start_handshake.hpp"
 #include "node/status_writer.hpp"
+#include "node/transport.hpp"
 #include "runlog/run_logger.hpp"
 #include "supervisor/shell/cluster_loop.hpp"
 #include "supervisor/task_script.hpp"
@@ -62,13 +64,8 @@ int runSupervisor(Options& o, NodeContext& c) {
   SupervisorCore core(c.model, supervisorConfigFor(c.controller(), c.scene));
   std::unique_ptr<TaskScript> script = loadScript(o, sampleSeconds(c.controller()));
   Transport transport(s, "supervisor", c.log);
-  zmq::socket_t pub = transport.bindPublisher(s.config.supervisor_pub());
-  zmq::socket_t pull = transport.bindPull(s.config.supervisor_pull());
-  // The arm's reports of the torques it applied are for the run log only.
-  zmq::socket_t arm = o.no_log
-                          ? transport.connectSubscriber(s.config.arm_pub(), {kTopicArm, kTopicControl})
-                          : transport.connectSubscriber(s.config.arm_pub(), {kTopicArm, kTopicTorques, kTopicControl});
-  if (!waitForNodes(s, pub, pull, arm, transport, c.log)) return stopRequested() ? 0 : 1;
+  const std::unique_ptr<MailPort> port = openMailPort(s, proto::NODE_SUPERVISOR, c.options.run_dir, transport, c.log);
+  if (!waitForNodes(s, *port, c.log)) return stopRequested() ? 0 : 1;
 
   std::unique_ptr<RunLogger> run_log = openRunLog(o, c);
   LogTap tap(run_log.get(), s.config.clock());
@@ -77,7 +74,7 @@ int runSupervisor(Options& o, NodeContext& c) {
       tap.request(k, r, a, false);
     };
   ClusterStats stats;
-  ClusterLoop loop(s, core, pub, pull, arm, stats, tap, c.log);
+  ClusterLoop loop(s, core, *port, stats, tap, c.log);
   RemoteDesk desk(c.model, supervisorConfigFor(c.controller(), c.scene));
   zmq::socket_t tasks;
   std::unique_ptr<RemotePort> remote;

@@ -12,20 +12,19 @@
 #include <array>
 #include <cstdint>
 #include <string>
-#include <zmq.hpp>
 
 #include "arm_sim/arm_core.hpp"
+#include "node/clock_rules.hpp"
 #include "node/cluster_config.hpp"
+#include "node/mail_port.hpp"
 #include "node/mail_slot.hpp"
-#include "node/mail_wait.hpp"
 #include "node/supervisor_silence.hpp"
 
 namespace rfms {
 
 class ArmShell {
  public:
-  ArmShell(ArmCore& arm, const ClusterSettings& s, zmq::socket_t& pub, zmq::socket_t& pull, zmq::socket_t& sub,
-           spdlog::logger& log);
+  ArmShell(ArmCore& arm, const ClusterSettings& s, MailPort& port, spdlog::logger& log);
 
   enum class Ended { kStopMail, kSignal, kPeriods, kSupervisorGone };
   // Period after period until the supervisor's stop, a stop signal, the supervisor's silence (the
@@ -37,8 +36,7 @@ class ArmShell {
   std::string restText() const;
 
  private:
-  bool fromSupervisor();
-  bool awaitSupervisor(std::uint64_t k);
+  void endOnStop();
   void bringToRest();
   void goSafe();
   bool drainSupervisor();
@@ -50,20 +48,19 @@ class ArmShell {
   proto::AppliedTorques& applied() { return *report_.mutable_applied(); }
 
   ArmCore& arm_;
-  zmq::socket_t &pub_, &pull_, &sub_;
+  MailPort& port_;
   spdlog::logger& log_;
-  const bool lockstep_;
+  const ClockRules rules_;
   const std::uint32_t watchdog_;
-  const SteadyClock::duration timeout_, period_;
+  const MailPort::Clock::duration timeout_, period_;
   SupervisorSilence silence_;
-  Ended ended_ = Ended::kSignal;  // why awaitSupervisor() or drainSupervisor() said stop
-  SteadyClock::time_point t0_{};
+  Ended ended_ = Ended::kSignal;  // why drainSupervisor() said stop
+  MailPort::Clock::time_point t0_{};
   bool started_ = false;
   proto::Envelope out_, report_;
   MailSlot in_;  // parsed without allocating (node/mail_slot.hpp)
   std::array<proto::TorqueCommand, kJoints> latest_;
   std::array<const proto::TorqueCommand*, kJoints> commands_{};
-  std::string buffer_;
   int received_ = 0;  // commands in the report so far this period
   long missing_ = 0;
   std::array<std::uint32_t, kJoints> silent_{};  // consecutive periods without a command

@@ -3,53 +3,69 @@
 #include <utility>
 
 #include "node/node_shell.hpp"
-#include "node/transport.hpp"
 
 namespace rfms {
 
-JointShell::JointShell(JointCore& core, bool lockstep, std::chrono::milliseconds orphan_timeout,
-                       zmq::socket_t& supervisor, zmq::socket_t& arm, zmq::socket_t& to_supervisor,
-                       zmq::socket_t& to_arm)
+JointShell::JointShell(JointCore& core, int joint, ClockRules rules, std::chrono::milliseconds orphan_timeout,
+                       MailPort& port)
     : core_(core),
-      lockstep_(lockstep),
+      jmail_box_(jmailBox(joint)),
+      torque_box_(torqueBox(joint)),
+      rules_(rules),
       silence_(orphan_timeout),
-      supervisor_(supervisor),
-      arm_(arm),
-      to_supervisor_(to_supervisor),
-      to_arm_(to_arm) {}
+      port_(port) {}
 
 JointShell::Ended JointShell::run(std::uint64_t answers) {
   for (std::uint64_t sent = 0; !stopRequested();) {
     if (silence_.gone()) return Ended::kSupervisorGone;
-    // Lockstep: the arm's sensors of period k come before the S_MAIL of k (the supervisor waits
-    // for them), so they wait unread until the S_MAIL is in. Polling the arm's socket meanwhile
-    // would wake this thread twice a period, and six joints waking while the supervisor computes
-    // take the CPU from it.
-    const int which = lockstep_ && !have_smail_ ? pollAny({&supervisor_}, 100) : pollAny({&supervisor_, &arm_}, 100);
-    if (which == 0 && receive(supervisor_, *in_, 0)) {
-      silence_.heard();
-      if (in_->mail().has_stop()) {
-        stop_reason_ = in_->mail().stop().reason();
-        return Ended::kStopMail;
-      }
-      if (in_->mail().has_smail()) std::swap(smail_, in_), have_smail_ = true;
-    } else if (which == 1 && receive(arm_, *in_, 0)) {
-      if (in_->mail().has_sensors()) std::swap(sensors_, in_), have_sensors_ = true;
-    }
+    // What completes a period is its S_MAIL (the sensors of the same period came before it); only
+    // when the sensors are behind does this joint also wait for them, or for a newer S_MAIL.
+    const BoxSet all = have_smail_ ? 0 : bit(Box::kSMail);
+    const BoxSet any = bit(Box::kControl) | (have_smail_ ? bit(Box::kSMail) | bit(Box::kSensors) : 0);
+    port_.wait(all, any, MailPort::Clock::now() + std::chrono::milliseconds(100));
+    if (!fromSupervisor()) return Ended::kStopMail;
+    if (port_.latest(Box::kSensors, *in_) && in_->mail().has_sensors()) std::swap(sensors_, in_), have_sensors_ = true;
     if (!have_smail_ || !have_sensors_) continue;
-    const proto::SMail& smail = smail_->mail().smail();
-    const proto::ArmSensors& sensors = sensors_->mail().sensors();
-    // Lockstep: both mails of the same period; realtime: each S_MAIL with the latest sensors.
-    if (lockstep_ && smail.header().period() != sensors.header().period()) continue;
-    core_.step(smail, sensors, *jmail_.mutable_jmail(), *torque_.mutable_torque());
-    send(to_supervisor_, kTopicControl, jmail_, buffer_);
-    send(to_arm_, kTopicControl, torque_, buffer_);
-    last_period_ = smail.header().period();
-    have_smail_ = false;
-    if (lockstep_) have_sensors_ = false;
+    const std::uint64_t k = smail_->mail().smail().header().period();
+    const std::uint64_t p = sensors_->mail().sensors().header().period();
+    if (!rules_.isInput(p, k)) {
+      // Lockstep: sensors of a later period mean the arm went on without this S_MAIL's answer.
+      if (p > k) have_smail_ = false;
+      continue;
+    }
+    answer();
     if (answers > 0 && ++sent == answers) return Ended::kAnswers;
   }
   return Ended::kSignal;
+}
+
+// The supervisor's mail since the last look: a stop ends the run; its S_MAILs are taken one by
+// one, in order, whatever the clock (node/clock_rules.hpp).
+bool JointShell::fromSupervisor() {
+  while (port_.next(Box::kControl, *in_)) {
+    silence_.heard();
+    if (in_->mail().has_stop()) {
+      stop_reason_ = in_->mail().stop().reason();
+      return false;
+    }
+  }
+  if (port_.next(Box::kSMail, *in_) && in_->mail().has_smail()) {
+    silence_.heard();
+    std::swap(smail_, in_);
+    have_smail_ = true;
+  }
+  return true;
+}
+
+void JointShell::answer() {
+  const proto::SMail& smail = smail_->mail().smail();
+  core_.step(smail, sensors_->mail().sensors(), *jmail_.mutable_jmail(), *torque_.mutable_torque());
+  const std::uint64_t k = smail.header().period();
+  port_.publish(jmail_box_, jmail_, k);
+  port_.publish(torque_box_, torque_, k);
+  last_period_ = k;
+  have_smail_ = false;
+  if (rules_.waitsForMail()) have_sensors_ = false;
 }
 
 }  // namespace rfms

@@ -1,16 +1,17 @@
 // A joint server's shell in the cluster: for every S_MAIL it runs the core with the arm's sensor
-// mail of the same period (lockstep) or the latest one (realtime), and sends its J_MAIL to the
-// supervisor and its torque command to the arm. Real-time safe: mail is received into slots and
-// sent from reused envelopes (ZeroMQ's copy of each sent message is libzmq's own allocation).
+// mail of the same period (lockstep, paced) or the newest (realtime), and sends its J_MAIL to the
+// supervisor and its torque command to the arm. Real-time safe: mail is read into preallocated
+// slots and sent from reused envelopes through the node's mail port.
 #pragma once
 
 #include <array>
 #include <chrono>
 #include <cstdint>
 #include <string>
-#include <zmq.hpp>
 
 #include "joint_node/joint_core.hpp"
+#include "node/clock_rules.hpp"
+#include "node/mail_port.hpp"
 #include "node/mail_slot.hpp"
 #include "node/supervisor_silence.hpp"
 #include "proto/cluster.pb.h"
@@ -19,9 +20,8 @@ namespace rfms {
 
 class JointShell {
  public:
-  // `orphan_timeout`: how long it goes on without any mail from the supervisor.
-  JointShell(JointCore& core, bool lockstep, std::chrono::milliseconds orphan_timeout, zmq::socket_t& supervisor,
-             zmq::socket_t& arm, zmq::socket_t& to_supervisor, zmq::socket_t& to_arm);
+  // Joint `joint` (1..6). `orphan_timeout`: how long it goes on without any mail from the supervisor.
+  JointShell(JointCore& core, int joint, ClockRules rules, std::chrono::milliseconds orphan_timeout, MailPort& port);
 
   enum class Ended { kStopMail, kSignal, kAnswers, kSupervisorGone };
   // Answers until the supervisor's stop, a stop signal, the supervisor's silence for the orphan
@@ -33,16 +33,20 @@ class JointShell {
   double orphanSeconds() const { return silence_.boundSeconds(); }
 
  private:
+  bool fromSupervisor();  // false on a stop
+  void answer();
+
   JointCore& core_;
-  const bool lockstep_;
+  const Box jmail_box_, torque_box_;
+  const ClockRules rules_;
   SupervisorSilence silence_;
-  zmq::socket_t &supervisor_, &arm_, &to_supervisor_, &to_arm_;
+  MailPort& port_;
   // Mail is parsed into preallocated slots and kept by swapping pointers.
   std::array<MailSlot, 3> slots_;
   MailSlot *in_ = &slots_[0], *smail_ = &slots_[1], *sensors_ = &slots_[2];
   bool have_smail_ = false, have_sensors_ = false;
   proto::Envelope jmail_, torque_;
-  std::string buffer_, stop_reason_;
+  std::string stop_reason_;
   std::uint64_t last_period_ = 0;
 };
 

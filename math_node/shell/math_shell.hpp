@@ -1,14 +1,16 @@
-// The math server's shell in the cluster: for every M_MAIL it answers with the PARCEL of the joint
-// the mail names, from its background results. Real-time safe: mail is received into a slot and
-// the PARCEL sent from a reused envelope.
+// The math server's shell in the cluster: for every M_MAIL, in order, it answers with the PARCEL
+// of the joint the mail names, from its background results. Every one, whatever the clock: the
+// core's background update and its PARCELs' sequence follow the M_MAILs it has seen, and a run
+// log re-runs it on all of them. Real-time safe: mail is read into a slot and the PARCEL sent from
+// a reused envelope.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 #include <string>
-#include <zmq.hpp>
 
 #include "math_node/math_core.hpp"
+#include "node/mail_port.hpp"
 #include "node/mail_slot.hpp"
 #include "node/supervisor_silence.hpp"
 #include "proto/cluster.pb.h"
@@ -18,9 +20,8 @@ namespace rfms {
 class MathShell {
  public:
   // `orphan_timeout`: how long it goes on without any mail from the supervisor.
-  MathShell(MathCore& core, std::chrono::milliseconds orphan_timeout, zmq::socket_t& supervisor,
-            zmq::socket_t& to_supervisor)
-      : core_(core), silence_(orphan_timeout), supervisor_(supervisor), to_supervisor_(to_supervisor) {}
+  MathShell(MathCore& core, std::chrono::milliseconds orphan_timeout, MailPort& port)
+      : core_(core), silence_(orphan_timeout), port_(port) {}
 
   enum class Ended { kStopMail, kSignal, kAnswers, kSupervisorGone };
   // Answers until the supervisor's stop, a stop signal, the supervisor's silence for the orphan
@@ -35,10 +36,10 @@ class MathShell {
  private:
   MathCore& core_;
   SupervisorSilence silence_;
-  zmq::socket_t &supervisor_, &to_supervisor_;
+  MailPort& port_;
   MailSlot in_;
   proto::Envelope out_;
-  std::string buffer_, stop_reason_;
+  std::string stop_reason_;
   std::uint64_t answered_ = 0, last_period_ = 0;
 };
 

@@ -5,7 +5,6 @@
 #include <thread>
 
 #include "node/node_shell.hpp"
-#include "node/transport.hpp"
 #include "supervisor/task_summary.hpp"
 
 namespace rfms {
@@ -28,16 +27,16 @@ void addToDigest(MailDigest& digest, const SupervisorInbox& in, const Supervisor
 }
 }  // namespace
 
-ClusterLoop::ClusterLoop(const ClusterSettings& s, SupervisorCore& core, zmq::socket_t& pub, zmq::socket_t& pull,
-                         zmq::socket_t& arm, ClusterStats& stats, LogTap& tap, spdlog::logger& log)
+ClusterLoop::ClusterLoop(const ClusterSettings& s, SupervisorCore& core, MailPort& port, ClusterStats& stats,
+                         LogTap& tap, spdlog::logger& log)
     : s_(s),
       core_(core),
-      pub_(pub),
+      port_(port),
       stats_(stats),
       tap_(tap),
       log_(log),
       clock_(s.config.clock(), sampleSeconds(s.config.controller())),
-      collector_(s, arm, pull, stats, tap) {}
+      collector_(s, port, stats, tap) {}
 
 void ClusterLoop::run(TaskScript* script, MailDigest* digest) {
   SupervisorOutbox& out = out_;
@@ -125,12 +124,10 @@ LogTap::Timing ClusterLoop::send(SupervisorOutbox& out, Clock::time_point tick) 
     }
   }
   smail_.mutable_smail()->Swap(&out.smail);
-  rfms::send(pub_, kTopicSMail, smail_, buffer_);
-  stats_.bytes(buffer_.size() * kJoints);
+  stats_.bytes(port_.publish(Box::kSMail, smail_, k_) * kJoints);
   smail_.mutable_smail()->Swap(&out.smail);
   mmail_.mutable_mmail()->Swap(&out.mmail);
-  rfms::send(pub_, kTopicMMail, mmail_, buffer_);
-  stats_.bytes(buffer_.size());
+  stats_.bytes(port_.publish(Box::kMMail, mmail_, k_));
   mmail_.mutable_mmail()->Swap(&out.mmail);
   if (realtime)
     timing.tick_ns = systemNs() - std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - tick).count();
@@ -169,12 +166,8 @@ void ClusterLoop::watchLog() {
 void ClusterLoop::stopCluster(const std::string& reason) {
   proto::Envelope stop;
   stop.mutable_stop()->set_reason(reason);
-  rfms::send(pub_, kTopicControl, stop, buffer_);
-  // A node that was paused or slow has a backlog of mail queued ahead of the stop: closing with the
-  // nodes' linger of 0 would drop the stop with it, and leave that node to its orphan timeout.
-  // Up to 2 s to deliver it (a dead node's queue is dropped at once, so only a living one waits).
-  pub_.set(zmq::sockopt::linger, 2000);
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  port_.publish(Box::kControl, stop, k_);
+  port_.deliverBeforeClosing();
   log_.info("stopped the cluster after {} periods: {}", k_, reason);
 }
 

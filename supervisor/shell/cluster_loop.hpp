@@ -1,19 +1,20 @@
 // The supervisor's shell in the cluster, one period after another: the clock's tick
 // (node/period_clock), the period's mail (MailCollector), a stop brought to rest, remote requests
 // (RemotePort), the task script, the core's step, the mail sent, the run log (LogTap) and the
-// figures (ClusterStats, which another thread writes to the status file). Mail moves through
-// ZeroMQ exactly as the in-process harness hands it over, so a lockstep cluster and the harness
-// produce the same mailboxes. Nothing here allocates in steady state (tests/supervisor).
+// figures (ClusterStats, which another thread writes to the status file). Mail moves through the
+// node's mail port (shared memory or ZeroMQ) exactly as the in-process harness hands it over, so
+// a lockstep cluster and the harness produce the same mailboxes. Nothing here allocates in steady
+// state (tests/node/test_shell_allocation.cpp).
 #pragma once
 
 #include <spdlog/spdlog.h>
 
 #include <cstdint>
 #include <string>
-#include <zmq.hpp>
 
 #include "common/mail_codec.hpp"
 #include "node/cluster_config.hpp"
+#include "node/mail_port.hpp"
 #include "node/period_clock.hpp"
 #include "supervisor/shell/cluster_stats.hpp"
 #include "supervisor/shell/log_tap.hpp"
@@ -26,8 +27,8 @@ namespace rfms {
 
 class ClusterLoop {
  public:
-  ClusterLoop(const ClusterSettings& s, SupervisorCore& core, zmq::socket_t& pub, zmq::socket_t& pull,
-              zmq::socket_t& arm, ClusterStats& stats, LogTap& tap, spdlog::logger& log);
+  ClusterLoop(const ClusterSettings& s, SupervisorCore& core, MailPort& port, ClusterStats& stats, LogTap& tap,
+              spdlog::logger& log);
 
   // Runs periods until the script is done (or, without one, the period limit is reached), or
   // until a stop signal has brought the arm to rest and switched the power off. Adds every mail
@@ -55,7 +56,7 @@ class ClusterLoop {
 
   const ClusterSettings& s_;
   SupervisorCore& core_;
-  zmq::socket_t& pub_;
+  MailPort& port_;
   ClusterStats& stats_;
   LogTap& tap_;
   spdlog::logger& log_;
@@ -71,7 +72,6 @@ class ClusterLoop {
   static constexpr std::uint64_t kBrakePeriods = 100;  // after power-off, before the nodes exit
   SupervisorOutbox out_;                               // kept across periods: its mail's fields keep their storage
   proto::Envelope smail_, mmail_;
-  std::string buffer_;
 };
 
 // The task's summary as the cluster prints it: the shared lines (supervisor/task_summary.hpp) with

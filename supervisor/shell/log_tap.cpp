@@ -35,6 +35,16 @@ void LogTap::applied(proto::AppliedTorques& report) {
   log_->log(topic::kApplied, report.header().period(), report);
 }
 
+void LogTap::lost(Box b, std::uint64_t n) {
+  if (log_ == nullptr || n == 0) return;
+  const bool jmail = b >= Box::kJMail1 && b <= Box::kJMail6;
+  log_->lost(b == Box::kSensors  ? topic::kSensors
+             : b == Box::kParcel ? topic::kParcel
+             : jmail             ? topic::kJMail
+                                 : topic::kApplied,
+             n);
+}
+
 void LogTap::request(std::uint64_t k, const proto::TaskRequest& request, const proto::TaskReply& reply,
                      bool desk_only) {
   if (log_ != nullptr) logRequest(*log_, k, request, reply, desk_only);

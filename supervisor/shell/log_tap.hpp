@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "common/mail_names.hpp"
+#include "node/mail_box.hpp"
 #include "proto/cluster.pb.h"
 #include "proto/runlog.pb.h"
 #include "supervisor/supervisor_core.hpp"
@@ -34,6 +35,9 @@ class LogTap {
   // The arm's report of the torques it received (logged on the torque channel, each at its own
   // period, as the harness logs them) and which one of each joint it integrated with.
   void applied(proto::AppliedTorques& report);
+  // `n` mails of box `b` lost before the supervisor read them (a ring it fell behind on): the log
+  // counts them as dropped.
+  void lost(Box b, std::uint64_t n);
   void request(std::uint64_t k, const proto::TaskRequest& request, const proto::TaskReply& reply, bool desk_only);
 
   // The supervisor's timing of period k (realtime): its tick on the system clock, each node's

@@ -1,24 +1,19 @@
 #include "supervisor/shell/mail_collector.hpp"
 
-#include "node/mail_wait.hpp"
-#include "node/transport.hpp"
-
 #include <utility>
 
 namespace rfms {
 
 namespace {
-// Each torque command goes from a joint to the arm beside its J_MAIL: counted on the wire here.
+// Each torque command goes from a joint to the arm beside its J_MAIL: counted as mail here.
 constexpr std::uint64_t kTorqueBytes = 24;
 }  // namespace
 
-MailCollector::MailCollector(const ClusterSettings& s, zmq::socket_t& arm, zmq::socket_t& pull, ClusterStats& stats,
-                             LogTap& tap)
-    : arm_(arm),
-      pull_(pull),
+MailCollector::MailCollector(const ClusterSettings& s, MailPort& port, ClusterStats& stats, LogTap& tap)
+    : port_(port),
       stats_(stats),
       tap_(tap),
-      wait_all_(waitsForMail(s.config.clock())),
+      rules_(s.config.clock()),
       timeout_(std::chrono::milliseconds(s.config.lockstep_timeout_ms())),
       period_(std::chrono::duration_cast<Clock::duration>(
           std::chrono::duration<double>(sampleSeconds(s.config.controller())))),
@@ -30,90 +25,125 @@ MailCollector::MailCollector(const ClusterSettings& s, zmq::socket_t& arm, zmq::
 }
 
 void MailCollector::collect(std::uint64_t k, Clock::time_point tick, SupervisorInbox& in) {
-  const auto deadline = wait_all_ ? Clock::now() + timeout_ : tick;
   const auto asked = tick - period_;  // the tick of the period whose answers are due now
   have_sensors_ = have_parcel_ = false;
   have_joint_.fill(false);
   late_.fill(-1.0);
   missed_ = 0;
-  for (;;) {
-    while (receive(arm_, *in_, 0)) takeFromArm(k, in_->mail());
-    // Lockstep: the arm's sensors of k come last, since the arm integrates only once every joint's
-    // torque of k-1 is in, and each joint sends its J_MAIL beside its torque. Until they come, the
-    // joints' and the math server's mail waits unread: reading each as it arrives would wake this
-    // thread up to seven more times a period, while the arm integrates on the same two cores.
-    const bool arm_first = wait_all_ && !have_sensors_ && !gone(proto::NODE_ARM);
-    if (!arm_first) drainPull(k, asked);
-    // A stop signal does not cut the wait short: the stop is a sequence of ordinary periods.
-    if (wait_all_ && complete(k)) break;
-    if (!(arm_first ? waitForMail({&arm_}, deadline) : waitForMail({&arm_, &pull_}, deadline))) {
-      if (arm_first) drainPull(k, asked);  // what came in time counts, whatever the arm did
-      break;
+  if (rules_.waitsForMail()) {
+    // Until every node still alive has answered. The arm's sensors come last (it integrates only
+    // once every joint's torque of k-1 is in, and each joint sends its J_MAIL first), so the wait
+    // usually ends once, when they come; a stop signal does not cut it short, as the stop is a
+    // sequence of ordinary periods.
+    const auto deadline = Clock::now() + timeout_;
+    for (bool waited_out = false;;) {
+      // What came in time counts, whatever is still missing when the wait ends.
+      readArm(k);
+      readAnswers(k, asked);
+      const BoxSet still = missing(k);
+      if (still == 0 || waited_out) break;
+      waited_out = !port_.wait(still, 0, deadline);
     }
+  } else {
+    // Realtime: what came before the tick, each answer timed from when it came.
+    port_.passUntil(tick);
+    readArm(k);
+    readAnswers(k, asked);
   }
+  countLost();
   tally(k, in);
 }
 
-void MailCollector::takeFromArm(std::uint64_t k, proto::Envelope& mail) {
-  if (mail.has_applied()) {
-    stats_.bytes(mail.ByteSizeLong());  // the arm's report, sent only when the run is logged
+// Mail overwritten in its ring before it was read (a supervisor stalled for a second of realtime
+// mail) never reaches the run log: the log counts it, so that a re-run stops there without a verdict.
+void MailCollector::countLost() {
+  for (int i = 0; i < kBoxCount; ++i) {
+    const Box b = static_cast<Box>(i);
+    if (writerOf(b) == proto::NODE_SUPERVISOR) continue;
+    const std::uint64_t n = port_.lost(b);
+    tap_.lost(b, n - lost_[static_cast<std::size_t>(i)]);
+    lost_[static_cast<std::size_t>(i)] = n;
+  }
+}
+
+void MailCollector::readArm(std::uint64_t k) {
+  while (port_.next(Box::kArmReport, *in_)) {
+    proto::Envelope& mail = in_->mail();
+    if (!mail.has_applied()) continue;
+    stats_.bytes(mail.ByteSizeLong());  // the arm's report, for the run log
     tap_.applied(*mail.mutable_applied());
-    return;
   }
-  if (!mail.has_sensors()) return;
-  stats_.bytes(static_cast<std::uint64_t>(mail.ByteSizeLong()) * (kJoints + 1));  // to six joints and here
-  tap_.arrived(mail);
-  // Lockstep: the sensors of this period; realtime: the latest.
-  if (!wait_all_ || mail.sensors().header().period() == k) {
-    std::swap(sensors_, in_);
-    have_sensors_ = true;
-  } else if (mail.sensors().header().period() < k) {
-    tap_.late(mail);
-  }
-}
-
-void MailCollector::takeFromPull(std::uint64_t k, Clock::time_point asked, const proto::Envelope& mail) {
-  if (k == 0) return;  // nothing was asked yet: these are hellos
-  stats_.bytes(mail.ByteSizeLong());
-  tap_.arrived(mail);
-  const double ms = std::chrono::duration<double, std::milli>(Clock::now() - asked).count();
-  auto arrived = [&](proto::Node node) {
-    if (wait_all_) return;  // lateness is measured against ticks, which only realtime keeps
-    late_[static_cast<std::size_t>(node)] = ms;
-    stats_.late(node, ms);
-  };
-  if (mail.has_jmail() && mail.jmail().header().period() == k - 1) {
-    const int j = static_cast<int>(mail.jmail().joint()) - 1;
-    if (j < 0 || j >= kJoints) return;
-    std::swap(jmail_[static_cast<std::size_t>(j)], in_);
-    have_joint_[static_cast<std::size_t>(j)] = true;
-    stats_.bytes(kTorqueBytes);
-    arrived(static_cast<proto::Node>(proto::NODE_JOINT1 + j));
-  } else if (mail.has_parcel() && mail.parcel().header().period() == k - 1) {
-    std::swap(parcel_, in_);
-    have_parcel_ = true;
-    arrived(proto::NODE_MATH);
-  } else if ((mail.has_jmail() && mail.jmail().header().period() < k - 1) ||
-             (mail.has_parcel() && mail.parcel().header().period() < k - 1)) {
-    tap_.late(mail);
+  while (port_.next(Box::kSensors, *in_)) {
+    const proto::Envelope& mail = in_->mail();
+    if (!mail.has_sensors()) continue;
+    stats_.bytes(static_cast<std::uint64_t>(mail.ByteSizeLong()) * (kJoints + 1));  // to six joints and here
+    tap_.arrived(mail);
+    // Lockstep: the sensors of this period; realtime: the latest.
+    const std::uint64_t p = mail.sensors().header().period();
+    if (rules_.isInput(p, k)) {
+      std::swap(sensors_, in_);
+      have_sensors_ = true;
+    } else if (rules_.isLate(p, k)) {
+      tap_.late(mail);
+    }
   }
 }
 
-void MailCollector::drainPull(std::uint64_t k, Clock::time_point asked) {
-  while (receive(pull_, *in_, 0)) takeFromPull(k, asked, in_->mail());
+void MailCollector::readAnswers(std::uint64_t k, Clock::time_point asked) {
+  for (int j = 1; j <= kJoints; ++j) takeAnswer(k, asked, jmailBox(j));
+  takeAnswer(k, asked, Box::kParcel);
+}
+
+// Every mail of box `b` since the last look: an answer to period k-1's mail is this period's, an
+// older one is late. (At k = 0 nothing was asked yet: what comes are hellos.)
+void MailCollector::takeAnswer(std::uint64_t k, Clock::time_point asked, Box b) {
+  while (port_.next(b, *in_)) {
+    const proto::Envelope& mail = in_->mail();
+    if (k == 0 || !(mail.has_jmail() || mail.has_parcel())) continue;
+    stats_.bytes(mail.ByteSizeLong());
+    tap_.arrived(mail);
+    const std::uint64_t p = mail.has_jmail() ? mail.jmail().header().period() : mail.parcel().header().period();
+    if (p < k - 1) {
+      tap_.late(mail);
+      continue;
+    }
+    if (p != k - 1) continue;
+    proto::Node node = proto::NODE_MATH;
+    if (mail.has_jmail()) {
+      const int j = static_cast<int>(mail.jmail().joint());
+      if (b != jmailBox(j)) continue;  // a J_MAIL in another joint's box is not its writer's
+      std::swap(jmail_[static_cast<std::size_t>(j - 1)], in_);
+      have_joint_[static_cast<std::size_t>(j - 1)] = true;
+      stats_.bytes(kTorqueBytes);
+      node = static_cast<proto::Node>(proto::NODE_JOINT1 + j - 1);
+    } else {
+      if (b != Box::kParcel) continue;
+      std::swap(parcel_, in_);
+      have_parcel_ = true;
+    }
+    // Lateness is measured against ticks, which only realtime keeps.
+    if (!rules_.waitsForMail()) {
+      const double ms = std::chrono::duration<double, std::milli>(port_.cameAt(b) - asked).count();
+      late_[static_cast<std::size_t>(node)] = ms;
+      stats_.late(node, ms);
+    }
+  }
 }
 
 // A node silent for the watchdog's N periods is not waited for any more: the watchdog has already
 // named it, and waiting would only slow the emergency stop.
 bool MailCollector::gone(proto::Node node) const { return silent_[static_cast<std::size_t>(node)] >= watchdog_; }
 
-bool MailCollector::complete(std::uint64_t k) const {
-  if (!have_sensors_ && !gone(proto::NODE_ARM)) return false;
-  if (k == 0) return true;
-  for (int j = 0; j < kJoints; ++j)
-    if (!have_joint_[static_cast<std::size_t>(j)] && !gone(static_cast<proto::Node>(proto::NODE_JOINT1 + j)))
-      return false;
-  return have_parcel_ || gone(proto::NODE_MATH);
+BoxSet MailCollector::missing(std::uint64_t k) const {
+  BoxSet m = 0;
+  if (!have_sensors_ && !gone(proto::NODE_ARM)) m |= bit(Box::kSensors);
+  if (k == 0) return m;
+  for (int j = 0; j < kJoints; ++j) {
+    const auto node = static_cast<proto::Node>(proto::NODE_JOINT1 + j);
+    if (!have_joint_[static_cast<std::size_t>(j)] && !gone(node)) m |= bit(jmailBox(j + 1));
+  }
+  if (!have_parcel_ && !gone(proto::NODE_MATH)) m |= bit(Box::kParcel);
+  return m;
 }
 
 void MailCollector::count(proto::Node node, bool arrived) {
@@ -131,7 +161,7 @@ void MailCollector::tally(std::uint64_t k, SupervisorInbox& in) {
   // Realtime: the arm's publications drift against the ticks, so a window without one is normal
   // jitter and two in a row a miss; the latest sensors are used either way.
   arm_quiet_ = have_sensors_ ? 0 : arm_quiet_ + 1;
-  const bool arm_fresh = wait_all_ ? have_sensors_ : sensors_->mail().has_sensors() && arm_quiet_ < 2;
+  const bool arm_fresh = rules_.waitsForMail() ? have_sensors_ : sensors_->mail().has_sensors() && arm_quiet_ < 2;
   in.arm = arm_fresh ? &sensors_->mail().sensors() : nullptr;
   count(proto::NODE_ARM, arm_fresh);
   for (int j = 0; j < kJoints; ++j) {

@@ -1,18 +1,19 @@
 // The supervisor's inbox in the cluster: for period k, the arm's sensors of k and the joints'
-// J_MAILs and the math server's PARCEL of k-1, gathered from the sockets under the clock's policy
-// and counted. Lockstep and paced: until every node still alive has answered, or the lockstep
-// timeout. Realtime: whatever came before the tick, each answer's lateness timed from the tick
-// that asked for it; the arm keeps its own clock, so one window without its sensors is jitter and
-// two in a row a miss. Real-time safe: mail is parsed into preallocated slots.
+// J_MAILs and the math server's PARCEL of k-1, read from the node's mail port under the clock's
+// rules and counted. Lockstep and paced: until every node still alive has answered, or the
+// lockstep timeout. Realtime: whatever came before the tick, each answer's lateness timed from the
+// tick that asked for it to when it came; the arm keeps its own clock, so one window without its
+// sensors is jitter and two in a row a miss. Real-time safe: mail is parsed into preallocated slots.
 #pragma once
 
 #include <array>
 #include <chrono>
 #include <cstdint>
-#include <zmq.hpp>
 
 #include "common/mail_names.hpp"
+#include "node/clock_rules.hpp"
 #include "node/cluster_config.hpp"
+#include "node/mail_port.hpp"
 #include "node/mail_slot.hpp"
 #include "supervisor/shell/cluster_stats.hpp"
 #include "supervisor/shell/log_tap.hpp"
@@ -23,7 +24,7 @@ namespace rfms {
 class MailCollector {
  public:
   using Clock = std::chrono::steady_clock;
-  MailCollector(const ClusterSettings& s, zmq::socket_t& arm, zmq::socket_t& pull, ClusterStats& stats, LogTap& tap);
+  MailCollector(const ClusterSettings& s, MailPort& port, ClusterStats& stats, LogTap& tap);
 
   // Fills `in` with period k's mail (pointers into this collector, valid until the next call).
   // `tick` is period k's tick; lockstep passes the period's start.
@@ -34,18 +35,19 @@ class MailCollector {
   std::uint32_t missed() const { return missed_; }
 
  private:
-  void takeFromArm(std::uint64_t k, proto::Envelope& mail);
-  void takeFromPull(std::uint64_t k, Clock::time_point asked, const proto::Envelope& mail);
-  void drainPull(std::uint64_t k, Clock::time_point asked);
+  void readArm(std::uint64_t k);
+  void countLost();
+  void readAnswers(std::uint64_t k, Clock::time_point asked);
+  void takeAnswer(std::uint64_t k, Clock::time_point asked, Box b);
   bool gone(proto::Node node) const;
-  bool complete(std::uint64_t k) const;
+  BoxSet missing(std::uint64_t k) const;  // the boxes whose mail this period still waits for
   void tally(std::uint64_t k, SupervisorInbox& in);
   void count(proto::Node node, bool arrived);
 
-  zmq::socket_t &arm_, &pull_;
+  MailPort& port_;
   ClusterStats& stats_;
   LogTap& tap_;
-  const bool wait_all_;            // lockstep and paced
+  const ClockRules rules_;
   const Clock::duration timeout_;  // lockstep's wait for a period's mail
   const Clock::duration period_;
   const std::uint64_t watchdog_;  // a node silent this long is not waited for any more
@@ -58,6 +60,7 @@ class MailCollector {
   std::array<std::uint64_t, kNodeSlots> silent_{};  // consecutive periods without mail, by node
   int arm_quiet_ = 0;                               // realtime: windows since the arm's last sensors
   std::array<double, kNodeSlots> late_{};
+  std::array<std::uint64_t, kBoxCount> lost_{};  // mail lost from each box, as last counted
   std::uint32_t missed_ = 0;
 };
 

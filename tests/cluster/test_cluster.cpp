@@ -91,7 +91,8 @@ std::string configWith(const fs::path& dir, const std::string& name,
 
 std::string harnessDigest(const std::string& task = kExampleTask) {
   const RobotModel model = loadRobotModel(std::string(RFMS_SOURCE_DIR) + "/deploy/robots/puma260.textproto");
-  Harness h(model, proto::ControllerSettings{}, loadScene(std::string(RFMS_SOURCE_DIR) + "/deploy/scenes/table.textproto"));
+  Harness h(model, proto::ControllerSettings{},
+            loadScene(std::string(RFMS_SOURCE_DIR) + "/deploy/scenes/table.textproto"));
   MailDigest digest;
   std::array<proto::JMail, kJoints> previous_jmail;
   proto::Parcel previous_parcel;
@@ -191,13 +192,13 @@ TEST_P(NodeFault, IsAnEmergencyNamingItTheArmComesToRestAndTheLogVerifies) {
   const fs::path task = run.path / "slow.task";
   std::ofstream(task) << "transform t rpy 180 -126.24 250 0 90 0\nposition p righty,down,flip T6 = t\n"
                          "motion slow joint 8 1\nmove p slow\n";
-  const std::string config =
-      f.clock == "realtime"
-          ? configWith(run.path, "patient.textproto", {{"watchdog_periods: 10", "watchdog_periods: 100"}})
-          : configWith(run.path, "local.textproto", {});
-  const test::Outcome up = test::runCommand(kRfms, "up --clock " + f.clock + " --config " + config + " --task " +
-                                                       task.string() + " --run-dir " + run.path.string(),
-                                            60);
+  const std::string config = f.clock == "realtime" ? configWith(run.path, "patient.textproto",
+                                                                {{"watchdog_periods: 10", "watchdog_periods: 100"}})
+                                                   : configWith(run.path, "local.textproto", {});
+  const test::Outcome up = test::runCommand(
+      kRfms,
+      "up --clock " + f.clock + " --config " + config + " --task " + task.string() + " --run-dir " + run.path.string(),
+      60);
   ASSERT_EQ(up.code, 0) << up.err;
   const fs::path log = run.path / "supervisor.log";
   if (!waitForTextUnless(log, "move #1 started", "EMGCY", std::chrono::seconds(120))) {
@@ -219,9 +220,9 @@ TEST_P(NodeFault, IsAnEmergencyNamingItTheArmComesToRestAndTheLogVerifies) {
   ASSERT_TRUE(waitForText(log, "EMGCY: ", std::chrono::seconds(60))) << readFile(log);
   const std::string text = readFile(log);
   const bool silent = text.find("EMGCY: node silent (" + name + ")") != std::string::npos;
-  const bool unpowered = f.node == "joint3" && f.signal == SIGSTOP &&
-                         text.find("EMGCY: the arm lost its power (a torque command missing) (joint 3)") !=
-                             std::string::npos;
+  const bool unpowered =
+      f.node == "joint3" && f.signal == SIGSTOP &&
+      text.find("EMGCY: the arm lost its power (a torque command missing) (joint 3)") != std::string::npos;
   EXPECT_TRUE(silent || unpowered) << text;
   // The task ends after the emergency; the supervisor stops the cluster.
   EXPECT_TRUE(waitForText(log, "stopped the cluster", std::chrono::seconds(60))) << readFile(log);
@@ -238,20 +239,19 @@ TEST_P(NodeFault, IsAnEmergencyNamingItTheArmComesToRestAndTheLogVerifies) {
   EXPECT_EQ(v.code, 0) << v.out << v.err;
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Nodes, NodeFault,
-    ::testing::Values(Fault{"joint3", SIGKILL, 0, "paced"}, Fault{"math", SIGKILL, 0, "paced"},
-                      Fault{"arm", SIGKILL, 0, "paced"}, Fault{"joint3", SIGSTOP, 300, "paced"},
-                      Fault{"math", SIGSTOP, 2000, "paced"}, Fault{"arm", SIGSTOP, 2000, "paced"},
-                      Fault{"joint3", SIGKILL, 0, "realtime"}, Fault{"math", SIGKILL, 0, "realtime"},
-                      Fault{"arm", SIGKILL, 0, "realtime"}, Fault{"joint3", SIGSTOP, 300, "realtime"},
-                      Fault{"math", SIGSTOP, 300, "realtime"}, Fault{"arm", SIGSTOP, 300, "realtime"}),
-    [](const ::testing::TestParamInfo<Fault>& i) {
-      return i.param.node + (i.param.signal == SIGKILL ? "Killed" : "Paused") +
-             (i.param.clock == "paced" ? "Paced" : "Realtime");
-    });
-
-
+INSTANTIATE_TEST_SUITE_P(Nodes, NodeFault,
+                         ::testing::Values(Fault{"joint3", SIGKILL, 0, "paced"}, Fault{"math", SIGKILL, 0, "paced"},
+                                           Fault{"arm", SIGKILL, 0, "paced"}, Fault{"joint3", SIGSTOP, 300, "paced"},
+                                           Fault{"math", SIGSTOP, 2000, "paced"}, Fault{"arm", SIGSTOP, 2000, "paced"},
+                                           Fault{"joint3", SIGKILL, 0, "realtime"},
+                                           Fault{"math", SIGKILL, 0, "realtime"}, Fault{"arm", SIGKILL, 0, "realtime"},
+                                           Fault{"joint3", SIGSTOP, 300, "realtime"},
+                                           Fault{"math", SIGSTOP, 300, "realtime"},
+                                           Fault{"arm", SIGSTOP, 300, "realtime"}),
+                         [](const ::testing::TestParamInfo<Fault>& i) {
+                           return i.param.node + (i.param.signal == SIGKILL ? "Killed" : "Paused") +
+                                  (i.param.clock == "paced" ? "Paced" : "Realtime");
+                         });
 
 // A realtime arm ticks on its own clock and used to drive on with the joints' last commands
 // when the supervisor died (the joints then fall silent). Its own watchdog takes the power off
@@ -316,10 +316,11 @@ TEST_P(LostSupervisor, EveryNodeGoesSafeAndExitsWithinTheOrphanTimeout) {
   const auto& [signal, clock] = GetParam();
   RunDir run(std::string(signal == SIGKILL ? "orphan-kill-" : "orphan-stop-") + clock);
   // (Realtime: a watchdog of 100 periods, so that a busy machine's stalls do not end the run first.)
-  const std::string config = configWith(run.path, "orphan.textproto",
-                                        {{"clock: CM_LOCKSTEP", clock == "paced" ? "clock: CM_PACED" : "clock: CM_REALTIME"},
-                                         {"orphan_timeout_ms: 10000", "orphan_timeout_ms: 2000"},
-                                         {"watchdog_periods: 10", clock == "paced" ? "watchdog_periods: 10" : "watchdog_periods: 100"}});
+  const std::string config =
+      configWith(run.path, "orphan.textproto",
+                 {{"clock: CM_LOCKSTEP", clock == "paced" ? "clock: CM_PACED" : "clock: CM_REALTIME"},
+                  {"orphan_timeout_ms: 10000", "orphan_timeout_ms: 2000"},
+                  {"watchdog_periods: 10", clock == "paced" ? "watchdog_periods: 10" : "watchdog_periods: 100"}});
   const fs::path task = run.path / "slow.task";
   std::ofstream(task) << "transform t rpy 180 -126.24 250 0 90 0\nposition p righty,down,flip T6 = t\n"
                          "motion slow joint 8 1\nmove p slow\n";
@@ -362,9 +363,18 @@ TEST_P(LostSupervisor, EveryNodeGoesSafeAndExitsWithinTheOrphanTimeout) {
   }
   const test::Outcome down = test::runCommand(kRfms, "down " + run.path.string(), 60);
   EXPECT_EQ(down.code, 0) << down.out << down.err;
-  // A killed supervisor's log ends mid-record: it is verified as far as it goes (exit 3).
+  // A killed supervisor's log ends mid-record: it is verified as far as it goes (exit 3). A paused
+  // one verifies whole, but in realtime: the arm ticked on for the orphan timeout, and of its
+  // mail what the supervisor's rings (a second of it) could not hold was lost, and counted in
+  // the log as dropped; the log is verified up to there (exit 3, naming the drop).
   const test::Outcome v = verifyRunLog(run.path / "run.mcap");
-  EXPECT_EQ(v.code, signal == SIGKILL ? 3 : 0) << v.out << v.err;
+  if (signal == SIGKILL || clock == "paced") {
+    EXPECT_EQ(v.code, signal == SIGKILL ? 3 : 0) << v.out << v.err;
+  } else {
+    EXPECT_TRUE(v.code == 0 || (v.code == 3 && v.out.find("not checked: dropped by the logger") != std::string::npos))
+        << v.out << v.err;
+    EXPECT_EQ(v.out.find("not checked: joint"), std::string::npos) << v.out;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Signals, LostSupervisor,
@@ -416,7 +426,8 @@ TEST(Cluster, ADiskThatFillsStopsALogThatTheRunRequiresAndTheArmComesToRest) {
   SmallFilesystem small;
   if (!small.ok) GTEST_SKIP() << "needs root to mount an 8 MiB tmpfs";
   RunDir run("disk-full");
-  const std::string config = configWith(run.path, "required.textproto", {{"seed: 1", "seed: 1 log { required: true }"}});
+  const std::string config =
+      configWith(run.path, "required.textproto", {{"seed: 1", "seed: 1 log { required: true }"}});
   const fs::path log = small.path / "run.mcap";
   const test::Outcome r = test::runCommand(
       kRfms, "run --example --config " + config + " --run-dir " + run.path.string() + " -- --log " + log.string(), 300);
@@ -461,11 +472,13 @@ TEST(Cluster, RunsOverTcpOnLoopback) {
   // Ports from the dynamic range, offset by the process id so that parallel runs do not meet.
   const int base = 42000 + static_cast<int>(getpid() % 5000) * 4;
   auto tcp = [&](int i) { return "\"tcp://127.0.0.1:" + std::to_string(base + i) + "\""; };
+  // Every node's mail over ZeroMQ (on one host it would go through shared memory otherwise).
   const std::string cfg = configWith(run.path, "tcp.textproto",
                                      {{"\"ipc://{run}/supervisor.pub\"", tcp(0)},
                                       {"\"ipc://{run}/supervisor.pull\"", tcp(1)},
                                       {"\"ipc://{run}/arm.pub\"", tcp(2)},
-                                      {"\"ipc://{run}/arm.pull\"", tcp(3)}});
+                                      {"\"ipc://{run}/arm.pull\"", tcp(3)},
+                                      {"clock: CM_LOCKSTEP", "mail_transport: MT_ZEROMQ\nclock: CM_LOCKSTEP"}});
   std::ofstream(run.path / "short.task") << kShortTask;
   const test::Outcome r = test::runCommand(
       kRfms,
@@ -482,9 +495,9 @@ TEST(Cluster, RunsOverTcpOnLoopback) {
   EXPECT_EQ(st.st_mode & 077, 0u) << "deploy/rfms makes the run directory private";
 }
 
-// Nodes authenticate each other by key on tcp: joint 3 holding a key the cluster does not list (a
-// key file from another cluster) is refused at the supervisor's and the arm's endpoints, and both
-// sides name what happened; the cluster does not start.
+// Nodes authenticate each other by key on tcp (every node's mail over ZeroMQ here, as between
+// hosts): joint 3 holding a key the cluster does not list (a key file from another cluster) is refused at the
+// supervisor's and the arm's endpoints, and both sides name what happened; the cluster does not start.
 TEST(Cluster, ANodeWithAKeyTheClusterDoesNotListIsRefusedAndNamed) {
   RunDir run("badkey");
   const fs::path keys = run.path / "node-keys", other = run.path / "other-keys", joint3 = run.path / "joint3-keys";
@@ -503,11 +516,13 @@ TEST(Cluster, ANodeWithAKeyTheClusterDoesNotListIsRefusedAndNamed) {
 
   const int base = 45000 + static_cast<int>(getpid() % 5000) * 4;
   auto tcp = [&](int i) { return "\"tcp://127.0.0.1:" + std::to_string(base + i) + "\""; };
-  const std::vector<std::pair<std::string, std::string>> endpoints = {{"\"ipc://{run}/supervisor.pub\"", tcp(0)},
-                                                                      {"\"ipc://{run}/supervisor.pull\"", tcp(1)},
-                                                                      {"\"ipc://{run}/arm.pub\"", tcp(2)},
-                                                                      {"\"ipc://{run}/arm.pull\"", tcp(3)},
-                                                                      {"startup_timeout_ms: 10000", "startup_timeout_ms: 5000"}};
+  const std::vector<std::pair<std::string, std::string>> endpoints = {
+      {"\"ipc://{run}/supervisor.pub\"", tcp(0)},
+      {"\"ipc://{run}/supervisor.pull\"", tcp(1)},
+      {"\"ipc://{run}/arm.pub\"", tcp(2)},
+      {"\"ipc://{run}/arm.pull\"", tcp(3)},
+      {"startup_timeout_ms: 10000", "startup_timeout_ms: 5000"},
+      {"clock: CM_LOCKSTEP", "mail_transport: MT_ZEROMQ\nclock: CM_LOCKSTEP"}};
   const std::string cfg = configWith(run.path, "cluster.textproto", endpoints);
   std::ofstream(cfg, std::ios::app) << "node_keys: \"node-keys\"\n";
   const std::string cfg3 = configWith(run.path, "joint3.textproto", endpoints);
@@ -525,7 +540,8 @@ TEST(Cluster, ANodeWithAKeyTheClusterDoesNotListIsRefusedAndNamed) {
   node("rfms-math", "math", cfg);
   pid_t j3 = -1;
   for (int j = 1; j <= 6; ++j) {
-    const pid_t p = node("rfms-joint", "joint" + std::to_string(j), j == 3 ? cfg3 : cfg, {"--joint", std::to_string(j)});
+    const pid_t p =
+        node("rfms-joint", "joint" + std::to_string(j), j == 3 ? cfg3 : cfg, {"--joint", std::to_string(j)});
     if (j == 3) j3 = p;
   }
   const pid_t sup = node("rfms-supervisor", "supervisor", cfg, {"--example"});
@@ -780,15 +796,22 @@ TEST(Cluster, ARealtimeRunLogVerifiesCoreByCore) {
   EXPECT_FALSE(d.ok);
   EXPECT_EQ(d.divergence.rfind("period " + std::to_string(applied.header().period() + 1) + ", /rfms/sensors", 0), 0u)
       << d.divergence;
-  // A late answer of joint 3 (one the supervisor did not read) lost from the log: the joint's
-  // re-run cannot know it stepped, and the next answer's sequence number gives it away.
+  // An answer of joint 3 lost from the log: the joint's re-run cannot know it stepped, and the next
+  // answer gives it away. (A late one, which the supervisor did not read, when there is one: a
+  // realtime joint answers only the newest S_MAIL, so its answers are late only when it stalls
+  // between reading its mail and answering.)
   RunLog gap = log;
-  const auto lost = std::find_if(gap.jmail.begin(), gap.jmail.end(), [&](const proto::JMail& m) {
-    if (m.joint() != 3) return false;
+  auto unreadAnswer = [&](const proto::JMail& m, bool went_unread) {
+    if (m.joint() != 3 || m.header().period() < mid) return false;
     for (const proto::PeriodTiming& p : log.timing)
-      if (p.period() == m.header().period() + 1) return ((p.used() >> proto::NODE_JOINT3) & 1u) == 0;
+      if (p.period() == m.header().period() + 1) return (((p.used() >> proto::NODE_JOINT3) & 1u) == 0) == went_unread;
     return false;
-  });
+  };
+  auto lost =
+      std::find_if(gap.jmail.begin(), gap.jmail.end(), [&](const proto::JMail& m) { return unreadAnswer(m, true); });
+  if (lost == gap.jmail.end())
+    lost =
+        std::find_if(gap.jmail.begin(), gap.jmail.end(), [&](const proto::JMail& m) { return unreadAnswer(m, false); });
   ASSERT_NE(lost, gap.jmail.end());
   const std::uint64_t lost_period = lost->header().period();
   gap.jmail.erase(lost);

@@ -1,12 +1,12 @@
 // The transport of a cluster node: CURVE on tcp endpoints with the node keys (node/node_keys.hpp,
 // node/curve_guard.hpp), and ipc endpoints only in private directories. Real sockets on loopback,
 // ports chosen by the system.
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 #include <spdlog/sinks/ostream_sink.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <netinet/in.h>
-#include <arpa/inet.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -57,13 +57,14 @@ const fs::path& clusterKeys() {
 // A publisher the test keeps publishing on, and whether a subscriber hears it within `timeout`.
 bool hears(zmq::socket_t& pub, zmq::socket_t& sub, Transport& subscriber, std::chrono::milliseconds timeout,
            std::string* refusal = nullptr) {
-  proto::Envelope e, in;
-  e.mutable_start();
-  std::string buffer;
   const auto end = Clock::now() + timeout;
   while (Clock::now() < end) {
-    send(pub, kTopicControl, e, buffer);
-    if (receive(sub, in, 10)) return true;
+    pub.send(zmq::str_buffer("C"), zmq::send_flags::sndmore);
+    pub.send(zmq::str_buffer("hello"), zmq::send_flags::none);
+    zmq::message_t topic, body;
+    if (pollAny({&sub}, 10) == 0 && sub.recv(topic, zmq::recv_flags::dontwait) && topic.more() &&
+        sub.recv(body, zmq::recv_flags::none))
+      return true;
     if (refusal != nullptr && refusal->empty()) *refusal = subscriber.refusal();
   }
   return false;
@@ -124,7 +125,7 @@ TEST(CurveTransport, ANodeOfTheClusterIsHeardOverTcp) {
   zmq::socket_t pub = supervisor.bindPublisher("tcp://127.0.0.1:*");
   const std::string endpoint = boundEndpoint(pub);
   Transport joint(loadNodeKeys(clusterKeys().string(), "joint1"), {{endpoint, "supervisor"}}, *log.log);
-  zmq::socket_t sub = joint.connectSubscriber(endpoint, {kTopicControl});
+  zmq::socket_t sub = joint.connectSubscriber(endpoint, "C");
   EXPECT_TRUE(hears(pub, sub, joint, std::chrono::seconds(30)));
   EXPECT_EQ(joint.refusal(), "");
   EXPECT_EQ(log.lines().find("refused"), std::string::npos) << log.lines();
@@ -142,10 +143,11 @@ TEST(CurveTransport, AKeyTheClusterDoesNotListIsRefusedAndBothSidesSaySo) {
   NodeKeys stranger = loadNodeKeys(clusterKeys().string(), "joint1");
   stranger.mine = loadNodeKeys(other.string(), "joint1").mine;  // it knows the supervisor's key, not its own
   Transport joint(stranger, {{endpoint, "supervisor"}}, *client_log.log);
-  zmq::socket_t sub = joint.connectSubscriber(endpoint, {kTopicControl});
+  zmq::socket_t sub = joint.connectSubscriber(endpoint, "C");
   std::string refusal;
   const auto end = Clock::now() + std::chrono::seconds(30);
-  while (refusal.empty() && Clock::now() < end) EXPECT_FALSE(hears(pub, sub, joint, std::chrono::milliseconds(50), &refusal));
+  while (refusal.empty() && Clock::now() < end)
+    EXPECT_FALSE(hears(pub, sub, joint, std::chrono::milliseconds(50), &refusal));
   EXPECT_NE(refusal.find("supervisor at " + endpoint + " refused this node's key"), std::string::npos) << refusal;
   EXPECT_NE(server_log.lines().find("refused a connection to the mail endpoints from 127.0.0.1"), std::string::npos)
       << server_log.lines();
@@ -166,10 +168,11 @@ TEST(CurveTransport, TheTaskEndpointAdmitsTheBridgeAloneAndTheMailEndpointsEvery
   zmq::socket_t pub = supervisor.bindPublisher("tcp://127.0.0.1:*");
   const std::string endpoint = boundEndpoint(pub);
   Transport bridge(loadNodeKeys(clusterKeys().string(), "bridge"), {{endpoint, "supervisor"}}, *log.log);
-  zmq::socket_t sub = bridge.connectSubscriber(endpoint, {kTopicControl});
+  zmq::socket_t sub = bridge.connectSubscriber(endpoint, "C");
   std::string refusal;
   const auto end = Clock::now() + std::chrono::seconds(30);
-  while (refusal.empty() && Clock::now() < end) EXPECT_FALSE(hears(pub, sub, bridge, std::chrono::milliseconds(50), &refusal));
+  while (refusal.empty() && Clock::now() < end)
+    EXPECT_FALSE(hears(pub, sub, bridge, std::chrono::milliseconds(50), &refusal));
   EXPECT_NE(refusal.find("refused this node's key"), std::string::npos) << refusal;
   EXPECT_NE(log.lines().find("the key of bridge, which may not connect here"), std::string::npos) << log.lines();
 }
@@ -208,7 +211,7 @@ TEST(CurveTransport, AClientWithoutKeysMeetsCurveAndHearsNothing) {
   EXPECT_EQ(std::string(reinterpret_cast<const char*>(theirs + 12), 5), "CURVE");
 
   Transport plain;
-  zmq::socket_t sub = plain.connectSubscriber(endpoint, {kTopicControl});
+  zmq::socket_t sub = plain.connectSubscriber(endpoint, "C");
   EXPECT_FALSE(hears(pub, sub, plain, std::chrono::milliseconds(500)));
 }
 

@@ -1,10 +1,11 @@
 // Every node's real shell loop — the supervisor's ClusterLoop (mail collector, run-log tap with the
-// log on, figures), six JointShells, the MathShell and the ArmShell — over in-process ZeroMQ, each
-// on a thread of its own as each is a process of its own in the cluster, through calibration and
-// into a joint move: for 3000 periods of the move no node's period thread allocates. ZeroMQ's own
-// copy of each message it sends is libzmq's allocation and is left out of the count.
-#include <array>
+// log on, figures), six JointShells, the MathShell and the ArmShell — over each mail transport
+// (shared memory, in-process ZeroMQ), each on a thread of its own as each is a process of its own
+// in the cluster, through calibration and into a joint move: for 3000 periods of the move no
+// node's period thread allocates. ZeroMQ's own copy of each message it sends is libzmq's
+// allocation and is left out of the count.
 #include <gtest/gtest.h>
+#include <array>
 
 #include <atomic>
 #include <filesystem>
@@ -19,30 +20,15 @@
 #include "math_node/shell/math_shell.hpp"
 #include "node/node_shell.hpp"
 #include "node/start_handshake.hpp"
-#include "node/transport.hpp"
 #include "runlog/run_logger.hpp"
 #include "supervisor/shell/cluster_loop.hpp"
 #include "tests/support/allocation_counter.hpp"
+#include "tests/support/port_cluster.hpp"
 #include "tests/support/task_builders.hpp"
 #include "tests/support/test_models.hpp"
 
 namespace rfms {
 namespace {
-
-ClusterSettings inprocCluster() {
-  ClusterSettings s;
-  proto::ClusterConfig& c = s.config;
-  c.set_clock(proto::CM_LOCKSTEP);
-  c.set_lockstep_timeout_ms(5000);  // a loaded machine must not turn into missed mail
-  c.set_startup_timeout_ms(20000);
-  c.set_orphan_timeout_ms(60000);
-  c.set_supervisor_pub("inproc://supervisor.pub");
-  c.set_supervisor_pull("inproc://supervisor.pull");
-  c.set_arm_pub("inproc://arm.pub");
-  c.set_arm_pull("inproc://arm.pull");
-  s.robot_digest = "test";
-  return s;
-}
 
 // A node's allocations after each chunk of periods: (the last period it served, the count).
 struct Trace {
@@ -71,54 +57,40 @@ void trace(Trace& t, const std::function<bool()>& chunk, const std::function<std
   while (chunk()) t.points.emplace_back(period(), test::allocationsOnThisThread());
 }
 
-TEST(ShellAllocation, NoNodesPeriodThreadAllocatesWithTheRunLogOn) {
+class ShellAllocation : public ::testing::TestWithParam<proto::MailTransport> {};
+
+TEST_P(ShellAllocation, NoNodesPeriodThreadAllocatesWithTheRunLogOn) {
   ASSERT_TRUE(test::excludeAllocationsFrom("libzmq"));
   const RobotModel& model = test::puma260();
-  const ClusterSettings s = inprocCluster();
+  const ClusterSettings s = test::inProcessCluster(GetParam(), "shell-alloc");
   const proto::ControllerSettings& settings = s.config.controller();
   spdlog::logger& log = *spdlog::default_logger();
-  Transport transport;
-  // Bound first, then connected: every socket is made here and used by one thread only.
-  zmq::socket_t pub = transport.bindPublisher(s.config.supervisor_pub());
-  zmq::socket_t pull = transport.bindPull(s.config.supervisor_pull());
-  zmq::socket_t arm_pub = transport.bindPublisher(s.config.arm_pub());
-  zmq::socket_t arm_pull = transport.bindPull(s.config.arm_pull());
-  zmq::socket_t sup_arm = transport.connectSubscriber(s.config.arm_pub(), {kTopicArm, kTopicTorques, kTopicControl});
+  test::PortCluster ports(s);
+  const ClockRules rules(s.config.clock());
+  const auto orphan = std::chrono::milliseconds(s.config.orphan_timeout_ms());
 
   std::vector<Trace> traces(kAnsweringNodes.size());
   std::vector<std::thread> nodes;
   for (std::size_t n = 0; n < kAnsweringNodes.size(); ++n) {
     const proto::Node node = kAnsweringNodes[n];
     traces[n].node = nodeName(node);
-    auto sub = std::make_shared<zmq::socket_t>(transport.connectSubscriber(
-        s.config.supervisor_pub(), {node == proto::NODE_MATH ? kTopicMMail : kTopicSMail, kTopicControl}));
-    auto push = std::make_shared<zmq::socket_t>(transport.connectPush(s.config.supervisor_pull()));
-    const bool is_joint = node >= proto::NODE_JOINT1 && node <= proto::NODE_JOINT6;
-    auto joint_arm = std::make_shared<zmq::socket_t>();
-    auto joint_to_arm = std::make_shared<zmq::socket_t>();
-    if (is_joint) {
-      *joint_arm = transport.connectSubscriber(s.config.arm_pub(), {kTopicArm, kTopicControl});
-      *joint_to_arm = transport.connectPush(s.config.arm_pull());
-    }
-    nodes.emplace_back([&, n, node, is_joint, sub, push, joint_arm, joint_to_arm] {
-      const bool arm = node == proto::NODE_ARM;
-      const StartResult start =
-          awaitStart(node, s, *sub, *push, is_joint ? joint_arm.get() : nullptr, arm ? &arm_pub : nullptr, transport, log);
-      if (start != StartResult::kStarted) return;
-      if (arm) {
+    nodes.emplace_back([&, n, node] {
+      MailPort& port = ports.port(node);
+      if (awaitStart(node, s, port, log) != StartResult::kStarted) return;
+      if (node == proto::NODE_ARM) {
         ArmCore core(model, armConfigFor(model, settings));
-        ArmShell shell(core, s, arm_pub, arm_pull, *sub, log);
+        ArmShell shell(core, s, port, log);
         trace(
             traces[n], [&] { return shell.run(50) == ArmShell::Ended::kPeriods; }, [&] { return core.period() - 1; });
       } else if (node == proto::NODE_MATH) {
         MathCore core(model, mathConfigFor(model, settings, Transform::Identity()));
-        MathShell shell(core, std::chrono::milliseconds(s.config.orphan_timeout_ms()), *sub, *push);
+        MathShell shell(core, orphan, port);
         trace(
             traces[n], [&] { return shell.run(50) == MathShell::Ended::kAnswers; }, [&] { return shell.lastPeriod(); });
       } else {
-        JointCore core(model, jointConfigFor(model, settings, node - proto::NODE_JOINT1 + 1));
-        JointShell shell(core, true, std::chrono::milliseconds(s.config.orphan_timeout_ms()), *sub, *joint_arm, *push,
-                         *joint_to_arm);
+        const int joint = node - proto::NODE_JOINT1 + 1;
+        JointCore core(model, jointConfigFor(model, settings, joint));
+        JointShell shell(core, joint, rules, orphan, port);
         trace(
             traces[n], [&] { return shell.run(50) == JointShell::Ended::kAnswers; },
             [&] { return shell.lastPeriod(); });
@@ -126,19 +98,18 @@ TEST(ShellAllocation, NoNodesPeriodThreadAllocatesWithTheRunLogOn) {
     });
   }
 
-  char dir[] = "/tmp/rfms-shell-alloc-XXXXXX";
-  ASSERT_NE(mkdtemp(dir), nullptr);
   std::uint64_t from = 0;
   long supervisor = -1;
   {
-    const bool ready = waitForNodes(s, pub, pull, sup_arm, transport, log);
+    MailPort& port = ports.port(proto::NODE_SUPERVISOR);
+    const bool ready = waitForNodes(s, port, log);
     RunLogHeader header;
     header.source = "test";
-    RunLogger run_log(std::string(dir) + "/run.mcap", header, RunLogger::WhenFull::kWait);
+    RunLogger run_log((ports.runDir() / "run.mcap").string(), header, RunLogger::WhenFull::kWait);
     LogTap tap(&run_log, s.config.clock());
     ClusterStats stats;
     SupervisorCore core(model, supervisorConfigFor(settings));
-    ClusterLoop loop(s, core, pub, pull, sup_arm, stats, tap, log);
+    ClusterLoop loop(s, core, port, stats, tap, log);
     if (ready) {
       // Calibrate, then a joint move long enough to measure inside it.
       EXPECT_TRUE(core.handle(test::controlRequest(proto::CC_CALIBRATE)).accepted());
@@ -181,7 +152,6 @@ TEST(ShellAllocation, NoNodesPeriodThreadAllocatesWithTheRunLogOn) {
     EXPECT_EQ(run_log.dropped(), 0u);
     ASSERT_TRUE(ready);
   }
-  std::filesystem::remove_all(dir);
 
   EXPECT_EQ(supervisor, 0) << "supervisor";
   for (const Trace& t : traces) {
@@ -190,6 +160,9 @@ TEST(ShellAllocation, NoNodesPeriodThreadAllocatesWithTheRunLogOn) {
     EXPECT_EQ(allocations, 0) << t.node;
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Transports, ShellAllocation, ::testing::Values(proto::MT_SHARED_MEMORY, proto::MT_ZEROMQ),
+                         [](const auto& i) { return std::string(test::transportName(i.param)); });
 
 }  // namespace
 }  // namespace rfms

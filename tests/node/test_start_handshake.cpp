@@ -1,5 +1,5 @@
-// The start handshake on in-process sockets, with the supervisor's and the arm's side played by
-// the test.
+// The start handshake over each mail transport, with the supervisor's and the arm's side played by
+// the test through their own ports.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -7,57 +7,75 @@
 #include <thread>
 
 #include "node/start_handshake.hpp"
-#include "node/transport.hpp"
+#include "tests/support/port_cluster.hpp"
 
 namespace rfms {
 namespace {
 
+class StartHandshake : public ::testing::TestWithParam<proto::MailTransport> {};
+
 // The arm may take the start and publish its sensors of period 0 before a joint has read the
 // start: the joint must still find them afterwards (it used to drain them in the handshake, and
 // could not answer period 0).
-TEST(StartHandshake, AJointKeepsTheArmsFirstSensorMailThatCameBeforeTheStart) {
-  ClusterSettings s;
-  s.robot_digest = "test";
-  s.config.set_clock(proto::CM_LOCKSTEP);
-  Transport transport;
-  zmq::socket_t supervisor_pub = transport.bindPublisher("inproc://handshake.supervisor.pub");
-  zmq::socket_t supervisor_pull = transport.bindPull("inproc://handshake.supervisor.pull");
-  zmq::socket_t arm_pub = transport.bindPublisher("inproc://handshake.arm.pub");
-  zmq::socket_t joint_sub =
-      transport.connectSubscriber("inproc://handshake.supervisor.pub", {kTopicSMail, kTopicControl});
-  zmq::socket_t joint_push = transport.connectPush("inproc://handshake.supervisor.pull");
-  zmq::socket_t joint_arm = transport.connectSubscriber("inproc://handshake.arm.pub", {kTopicArm, kTopicControl});
+TEST_P(StartHandshake, AJointKeepsTheArmsFirstSensorMailThatCameBeforeTheStart) {
+  const ClusterSettings s = test::inProcessCluster(GetParam(), "handshake");
+  test::PortCluster ports(s);
+  MailPort& supervisor = ports.port(proto::NODE_SUPERVISOR);
+  MailPort& arm = ports.port(proto::NODE_ARM);
 
   auto joint = std::async(std::launch::async, [&] {
-    return awaitStart(proto::NODE_JOINT2, s, joint_sub, joint_push, &joint_arm, nullptr, transport, *spdlog::default_logger());
+    return awaitStart(proto::NODE_JOINT2, s, ports.port(proto::NODE_JOINT2), *spdlog::default_logger());
   });
-  proto::Envelope hello, in;
+  proto::Envelope hello;
   hello.mutable_hello()->set_node(proto::NODE_ARM);
-  std::string buffer;
-  // Hellos both ways until the joint says it hears the arm (each every 10 ms, up to 10 s).
-  bool hears_arm = false;
-  for (int i = 0; i < 1000 && !hears_arm; ++i) {
-    send(arm_pub, kTopicControl, hello, buffer);
-    send(supervisor_pub, kTopicControl, hello, buffer);
-    while (receive(supervisor_pull, in, 0)) hears_arm = hears_arm || (in.has_hello() && in.hello().hears_arm());
+  MailSlot in;
+  // Hellos both ways until the joint says it hears the arm and the supervisor (each every 10 ms,
+  // up to 10 s).
+  bool hears_both = false;
+  for (int i = 0; i < 1000 && !hears_both; ++i) {
+    arm.publish(Box::kSensors, hello, 0);
+    supervisor.publish(Box::kControl, hello, 0);
+    while (supervisor.next(jmailBox(2), in))
+      hears_both = hears_both ||
+                   (in.mail().has_hello() && in.mail().hello().hears_arm() && in.mail().hello().hears_supervisor());
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  ASSERT_TRUE(hears_arm);
+  ASSERT_TRUE(hears_both);
   // The arm's first sensor mail, then, a while later (the joint's loop goes round meanwhile), the start.
   proto::Envelope sensors;
   sensors.mutable_sensors()->mutable_header()->set_period(0);
-  send(arm_pub, kTopicArm, sensors, buffer);
+  arm.publish(Box::kSensors, sensors, 0);
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
   proto::Envelope start;
   start.mutable_start();
-  send(supervisor_pub, kTopicControl, start, buffer);
+  supervisor.publish(Box::kControl, start, 0);
   ASSERT_EQ(joint.wait_for(std::chrono::seconds(10)), std::future_status::ready);
   ASSERT_EQ(joint.get(), StartResult::kStarted);
 
-  bool found = false;
-  while (!found && receive(joint_arm, in, 100)) found = in.has_sensors() && in.sensors().header().period() == 0;
-  EXPECT_TRUE(found) << "the arm's sensors of period 0 were consumed by the handshake";
+  MailPort& port = ports.port(proto::NODE_JOINT2);
+  ASSERT_TRUE(port.wait(bit(Box::kSensors), 0, MailPort::Clock::now() + std::chrono::seconds(10)));
+  ASSERT_TRUE(port.latest(Box::kSensors, in));
+  EXPECT_TRUE(in.mail().has_sensors() && in.mail().sensors().header().period() == 0)
+      << "the arm's sensors of period 0 were consumed by the handshake";
 }
+
+// A node whose configuration disagrees is refused by name, and told why.
+TEST_P(StartHandshake, TheSupervisorRefusesANodeWhoseSettingsDiffer) {
+  ClusterSettings s = test::inProcessCluster(GetParam(), "handshake-refuse");
+  s.config.set_startup_timeout_ms(500);
+  test::PortCluster ports(s);
+  ClusterSettings other = s;
+  other.config.mutable_controller()->set_dt_ms(2);
+  auto math = std::async(std::launch::async, [&] {
+    return awaitStart(proto::NODE_MATH, other, ports.port(proto::NODE_MATH), *spdlog::default_logger());
+  });
+  EXPECT_FALSE(waitForNodes(s, ports.port(proto::NODE_SUPERVISOR), *spdlog::default_logger()));
+  ASSERT_EQ(math.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+  EXPECT_EQ(math.get(), StartResult::kRefused);
+}
+
+INSTANTIATE_TEST_SUITE_P(Transports, StartHandshake, ::testing::Values(proto::MT_SHARED_MEMORY, proto::MT_ZEROMQ),
+                         [](const auto& i) { return std::string(test::transportName(i.param)); });
 
 }  // namespace
 }  // namespace rfms
