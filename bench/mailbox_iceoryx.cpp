@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <thread>
 
@@ -38,12 +39,16 @@ void initRuntime(const std::string& name) {
       iox::RuntimeName_t(iox::cxx::TruncateToCapacity, name + "-" + std::to_string(getpid())));
 }
 
-void send(iox::popo::UntypedPublisher& p, const proto::Envelope& mail) {
+// False when no chunk could be loaned (the mail is then not sent).
+bool send(iox::popo::UntypedPublisher& p, const proto::Envelope& mail) {
   const auto size = static_cast<std::uint32_t>(mail.ByteSizeLong());
+  bool sent = false;
   p.loan(size).and_then([&](void* chunk) {
     mail.SerializeWithCachedSizesToArray(static_cast<std::uint8_t*>(chunk));
     p.publish(chunk);
+    sent = true;
   });
+  return sent;
 }
 
 // Takes one mail off `s` into `slot`; false when none waits.
@@ -73,54 +78,60 @@ int peer(proto::Node node, const Payloads& mail) {
     if (Clock::now() > give_up) return 1;
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
-  send(out, answer);  // ready
+  if (!send(out, answer)) return 3;  // ready
   MailSlot slot;
   for (;;) {
     const auto notes = waitset.timedWait(iox::units::Duration::fromSeconds(30));
     if (notes.empty()) return 1;
     while (take(in, slot)) {
       if (slot.mail().has_stop()) return 0;
-      send(out, answer);
+      if (!send(out, answer)) return 3;
     }
   }
 }
 
-// RouDi for the run: the running one, or one started here (stopped in the destructor).
-struct Daemon {
-  pid_t pid = -1;
-  std::string why;
-  Daemon() {
-    if (std::filesystem::exists("/dev/shm/iceoryx_mgmt")) return;
-    const char* roudi = "/usr/bin/iox-roudi";
-    if (access(roudi, X_OK) != 0) {
-      why = "iceoryx is not installed (apt-get install iceoryx libiceoryx-posh-dev, then rebuild)";
-      return;
-    }
-    pid = fork();
-    if (pid == 0) {
-      freopen("/dev/null", "w", stdout);
-      freopen("/dev/null", "w", stderr);
-      execl(roudi, roudi, static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    const auto end = Clock::now() + std::chrono::seconds(10);
-    while (!std::filesystem::exists("/dev/shm/iceoryx_mgmt") && Clock::now() < end)
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    if (!std::filesystem::exists("/dev/shm/iceoryx_mgmt")) why = "RouDi did not start";
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));  // until it takes registrations
+// Whether a RouDi daemon runs on this machine (its shared memory may outlive one that died).
+bool roudiRuns() {
+  for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+    std::ifstream comm(e.path() / "comm");
+    std::string name;
+    if (comm >> name && name == "iox-roudi") return true;
   }
-  ~Daemon() {
-    if (pid <= 0) return;
-    kill(pid, SIGTERM);
-    waitpid(pid, nullptr, 0);
+  return false;
+}
+
+pid_t g_roudi = -1;
+// At exit, after the runtime (a static made later, so destroyed earlier) has left it.
+void stopRoudi() {
+  if (g_roudi <= 0) return;
+  kill(g_roudi, SIGTERM);
+  waitpid(g_roudi, nullptr, 0);
+}
+
+// RouDi for the run: the running one, or one started here (stopped at exit). "" or why not.
+std::string startRoudi() {
+  if (roudiRuns()) return "";
+  const char* roudi = "/usr/bin/iox-roudi";
+  if (access(roudi, X_OK) != 0) return "iceoryx is not installed (apt-get install iceoryx libiceoryx-posh-dev)";
+  g_roudi = fork();
+  if (g_roudi == 0) {
+    if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)) _exit(126);
+    execl(roudi, roudi, static_cast<char*>(nullptr));
+    _exit(127);
   }
-};
+  std::atexit(stopRoudi);
+  // Ready once it has its shared memory; a little longer before it takes registrations.
+  const auto end = Clock::now() + std::chrono::seconds(10);
+  while (!std::filesystem::exists("/dev/shm/iceoryx_mgmt") && Clock::now() < end)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  return std::filesystem::exists("/dev/shm/iceoryx_mgmt") ? "" : "RouDi did not start";
+}
 
 }  // namespace
 
 Figures runIceoryx(int rounds, const Payloads& mail, std::string& why) {
-  Daemon roudi;
-  why = roudi.why;
+  why = startRoudi();
   Figures f;
   if (!why.empty()) return f;
   std::vector<pid_t> peers;
@@ -158,10 +169,10 @@ Figures runIceoryx(int rounds, const Payloads& mail, std::string& why) {
       std::size_t waiting = ping ? 1 : answers.size() - 1;
       if (ping) {
         mmail.mutable_mmail()->mutable_header()->set_period(static_cast<std::uint64_t>(k));
-        send(mmail_out, mmail);
+        if (!send(mmail_out, mmail)) why = "RouDi had no chunk to loan";
       } else {
         smail.mutable_smail()->mutable_header()->set_period(static_cast<std::uint64_t>(k));
-        send(smail_out, smail);
+        if (!send(smail_out, smail)) why = "RouDi had no chunk to loan";
       }
       // A WaitSet wakes on any one answer: the supervisor reads what came and sleeps again.
       while (waiting > 0) {
@@ -173,7 +184,7 @@ Figures runIceoryx(int rounds, const Payloads& mail, std::string& why) {
         }
       }
       if (waiting > 0) {
-        why = "an answer did not come within 5 s";
+        if (why.empty()) why = "an answer did not come within 5 s (round " + std::to_string(k) + ")";
         break;
       }
       (ping ? f.ping_us : f.fan_us).push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());

@@ -155,8 +155,8 @@ void checkControllerSettings(const proto::ControllerSettings& s, const std::stri
   auto fail = [&](const std::string& field, const std::string& why) {
     throw ConfigError(where + "." + field + ": " + why);
   };
-  if (!(s.dt_ms() >= 0.5 && s.dt_ms() <= 10.0))
-    fail("dt_ms", "must be within 0.5 .. 10 ms, got " + numberText(s.dt_ms()));
+  if (!(s.dt_ms() >= 0.25 && s.dt_ms() <= 10.0))
+    fail("dt_ms", "must be within 0.25 .. 10 ms, got " + numberText(s.dt_ms()));
   if (s.update_periods() < 1 || s.update_periods() > 100)
     fail("update_periods", "must be 1 .. 100, got " + std::to_string(s.update_periods()));
   if (s.max_names() < 1 || s.max_names() > 100'000)
@@ -178,8 +178,8 @@ void checkControllerSettings(const proto::ControllerSettings& s, const std::stri
   const proto::TrackingSettings& t = s.tracking();
   const auto range = [&](const std::string& field, double value, double lo, double hi, const char* unit) {
     if (!(value >= lo && value <= hi))
-      fail("tracking." + field, "must be within " + numberText(lo) + " .. " + numberText(hi) + " " + unit + ", got " +
-                                    numberText(value));
+      fail("tracking." + field,
+           "must be within " + numberText(lo) + " .. " + numberText(hi) + " " + unit + ", got " + numberText(value));
   };
   range("joint_accel_deg_s2", t.joint_accel_deg_s2(), 1.0, 1e5, "deg/s^2");
   range("wrist_speed_mm_s", t.wrist_speed_mm_s(), 1.0, 1e4, "mm/s");

@@ -65,8 +65,9 @@ std::uint32_t layoutDigest() {
   fail(path, what + ": " + std::strerror(errno));
 }
 
+// Populated at once: the period's first touch of a slot must not wait on a page fault.
 std::byte* mapOf(int fd, const std::string& path) {
-  void* p = mmap(nullptr, MailSegment::bytes(), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  void* p = mmap(nullptr, MailSegment::bytes(), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
   if (p == MAP_FAILED) failErrno(path, "cannot map it");
   return static_cast<std::byte*>(p);
 }

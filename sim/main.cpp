@@ -15,6 +15,7 @@
 #include <sstream>
 #include <vector>
 
+#include "common/command_line.hpp"
 #include "common/controller_settings.hpp"
 #include "common/error.hpp"
 #include "common/robot_model_loader.hpp"
@@ -23,7 +24,6 @@
 #include "common/text_file.hpp"
 #include "sim/run_recording.hpp"
 #include "sim/task_runner.hpp"
-#include "common/command_line.hpp"
 
 int main(int argc, char** argv) {
   using namespace rfms;
@@ -39,12 +39,13 @@ int main(int argc, char** argv) {
   proto::ControllerSettings settings;
   std::vector<std::string> sets, more_sets;  // the flags' fields, then --set's
   app.add_option("--robot", robot, "robot model file")->capture_default_str();
-  app.add_option("--scene", scene_path, "scene file: the tool and what it can touch ('none': a bare flange in empty space)")
+  app.add_option("--scene", scene_path,
+                 "scene file: the tool and what it can touch ('none': a bare flange in empty space)")
       ->capture_default_str();
   app.add_option("--task", task_path, "task file (default: the RFMS manual's example task)");
   app.add_option_function<std::string>(
       "--dt-ms", [&](const std::string& v) { sets.push_back("dt_ms=" + v); },
-      "sample period in ms (0.5 .. 10; default 1)");
+      "sample period in ms (0.25 .. 10; default 1)");
   app.add_option_function<std::string>(
       "--update-periods", [&](const std::string& v) { sets.push_back("update_periods=" + v); },
       "setpoint update period in sample periods (1 .. 100; default 1)");
@@ -76,9 +77,8 @@ int main(int argc, char** argv) {
 
         Harness harness(model, settings, scene);
         log->info("robot {}, scene {}, dt {} ms, setpoint update every {} period(s), {} IK, task {}", model.name,
-                  scene.source.empty() ? "none" : scene.name,
-                  settings.dt_ms(), settings.update_periods(), settings.serial_ik() ? "serial" : settings.pik(),
-                  task_path.empty() ? "example" : task_path);
+                  scene.source.empty() ? "none" : scene.name, settings.dt_ms(), settings.update_periods(),
+                  settings.serial_ik() ? "serial" : settings.pik(), task_path.empty() ? "example" : task_path);
         RunOptions options;
         options.timeout_s = timeout_s;
         std::unique_ptr<RunLogger> run_log;

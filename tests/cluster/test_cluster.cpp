@@ -18,6 +18,7 @@
 
 #include "common/mail_codec.hpp"
 #include "common/robot_model_loader.hpp"
+#include "node/mail_segment.hpp"
 #include "replay/verify.hpp"
 #include "runlog/run_logger.hpp"
 #include "sim/run_recording.hpp"
@@ -388,6 +389,45 @@ INSTANTIATE_TEST_SUITE_P(Signals, LostSupervisor,
 const char* kShortTask =
     "transform t rpy 180 -126.24 250 0 90 0\nposition p righty,down,flip T6 = t\n"
     "motion m joint 1.5 0.3\nmove p m\n";
+
+// A cluster killed outright (kill -9 of every node, mid-move) leaves its shared-memory mailbox
+// segment behind, as no node lived to remove it: the next `deploy/rfms up` removes it, and a run
+// in the killed run's own directory starts and completes as if nothing had happened.
+TEST(Cluster, ARunKilledOutrightLeavesNothingThatStopsTheNext) {
+  RunDir killed("killed"), next("after-kill");
+  const fs::path task = killed.path / "slow.task";
+  std::ofstream(task) << "transform t rpy 180 -126.24 250 0 90 0\nposition p righty,down,flip T6 = t\n"
+                         "motion slow joint 8 1\nmove p slow\n";
+  ASSERT_EQ(
+      test::runCommand(kRfms, "up --clock paced --task " + task.string() + " --run-dir " + killed.path.string(), 60)
+          .code,
+      0);
+  ASSERT_TRUE(waitForText(killed.path / "supervisor.log", "move #1 started", std::chrono::seconds(120)))
+      << readFile(killed.path / "supervisor.log");
+  const fs::path segment = fs::read_symlink(killed.path / "mailboxes");
+  std::vector<pid_t> nodes;
+  for (const char* n : {"supervisor", "arm", "math", "joint1", "joint2", "joint3", "joint4", "joint5", "joint6"})
+    nodes.push_back(std::stoi(readFile(killed.path / (std::string(n) + ".pid"))));
+  for (pid_t p : nodes) kill(p, SIGKILL);
+  ASSERT_TRUE(allGoneWithin(nodes, std::chrono::seconds(30)));
+  EXPECT_TRUE(fs::exists(segment)) << "no node lived to remove it";
+
+  std::ofstream(next.path / "short.task") << kShortTask;
+  const test::Outcome other = test::runCommand(
+      kRfms, "run --task " + (next.path / "short.task").string() + " --run-dir " + next.path.string(), 300);
+  EXPECT_EQ(other.code, 0) << other.out << other.err;
+  EXPECT_FALSE(fs::exists(segment)) << "the next up left the dead run's segment " << segment;
+  EXPECT_FALSE(fs::exists(MailSegment::pathFor(next.path.string()))) << "the run's own segment outlived it";
+  EXPECT_FALSE(fs::is_symlink(next.path / "mailboxes"));
+
+  for (const char* n : {"supervisor", "arm", "math", "joint1", "joint2", "joint3", "joint4", "joint5", "joint6"})
+    fs::remove(killed.path / (std::string(n) + ".pid"));
+  std::ofstream(killed.path / "short.task") << kShortTask;
+  const test::Outcome again = test::runCommand(
+      kRfms, "run --task " + (killed.path / "short.task").string() + " --run-dir " + killed.path.string(), 300);
+  EXPECT_EQ(again.code, 0) << again.out << again.err << readFile(killed.path / "supervisor.log");
+  EXPECT_NE(again.out.find("completed"), std::string::npos) << again.out;
+}
 
 // A placement that is neither netns: nor ssh: was refused only when its node's turn came, with
 // the nodes before it left running (issue 15). It is refused before any node starts.

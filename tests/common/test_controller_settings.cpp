@@ -42,8 +42,8 @@ TEST(ControllerSettings, TheDefaultsAreValidAndWrittenOutInFull) {
 
 TEST(ControllerSettings, EachRangeIsCheckedAndTheFieldNamed) {
   const std::vector<std::pair<std::pair<std::string, std::string>, std::string>> cases = {
-      {{"dt_ms", "0.2"}, "controller.dt_ms: must be within 0.5 .. 10 ms"},
-      {{"dt_ms", "11"}, "controller.dt_ms: must be within 0.5 .. 10 ms"},
+      {{"dt_ms", "0.2"}, "controller.dt_ms: must be within 0.25 .. 10 ms"},
+      {{"dt_ms", "11"}, "controller.dt_ms: must be within 0.25 .. 10 ms"},
       {{"update_periods", "0"}, "controller.update_periods: must be 1 .. 100"},
       {{"watchdog_periods", "1000000000"}, "controller.watchdog_periods: must be 2 .. 1000"},
       {{"watchdog_periods", "1"}, "controller.watchdog_periods: must be 2 .. 1000"},
@@ -102,7 +102,8 @@ TEST(ControllerSettings, CommandLineAssignmentsApplyInOrderAndSayWhichFailed) {
   EXPECT_EQ(s.servo().bandwidth_hz(), 12.0);
   EXPECT_EQ(errorOf([&] { applySettingAssignments(s, {"dt_ms"}); }), "--set dt_ms: write FIELD=VALUE");
   EXPECT_EQ(errorOf([&] { applySettingAssignments(s, {"warp=1"}); }).rfind("--set warp: no such setting", 0), 0u);
-  EXPECT_EQ(errorOf([&] { applySettingAssignments(s, {"seed=-3"}); }).rfind("--set seed=-3: not a whole number", 0), 0u);
+  EXPECT_EQ(errorOf([&] { applySettingAssignments(s, {"seed=-3"}); }).rfind("--set seed=-3: not a whole number", 0),
+            0u);
 }
 
 TEST(ControllerSettings, TheFirstDifferenceIsNamedWithBothValues) {

@@ -80,7 +80,7 @@ TEST(RfmsSimCli, RefusedMovesAndBadInput) {
 
   r = rfmsSim("--dt-ms 20");
   EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.err.find("dt_ms: must be within 0.5 .. 10"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("dt_ms: must be within 0.25 .. 10"), std::string::npos) << r.err;
   r = rfmsSim("--task /nonexistent.task");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("/nonexistent.task: cannot open task file"), std::string::npos) << r.err;
@@ -111,15 +111,14 @@ TEST(RfmsSimCli, ALogThatCannotBeWrittenDoesNotStopTheRun) {
 // holds where it came to rest. Which, depends on when the writer thread hits the limit.
 TEST(RfmsSimCli, ARunThatRequiresALogStopsMovingWhenItCannotBeWritten) {
   const std::string path = (test::scratchDir() / "required.mcap").string();
-  const test::Outcome r = test::runCommand(
-      "bash",
-      "-c \"trap '' XFSZ; ulimit -f 2048; exec " + std::string(RFMS_SIM_EXE) + " --log " + path +
-          " --set log.required=true\"",
-      120);
+  const test::Outcome r = test::runCommand("bash",
+                                           "-c \"trap '' XFSZ; ulimit -f 2048; exec " + std::string(RFMS_SIM_EXE) +
+                                               " --log " + path + " --set log.required=true\"",
+                                           120);
   EXPECT_EQ(r.code, 1) << r.out << r.err;
-  const bool refused = r.out.find("the run log stopped writing (cannot write log " + path +
-                                  ": File too large) and the run requires a log (log.required): the arm is held") !=
-                       std::string::npos;
+  const bool refused =
+      r.out.find("the run log stopped writing (cannot write log " + path +
+                 ": File too large) and the run requires a log (log.required): the arm is held") != std::string::npos;
   const bool stopped = r.out.find(" STOP HOLD\n") != std::string::npos && r.out.find("ABORTED") != std::string::npos;
   EXPECT_TRUE(refused || stopped) << r.out << r.err;
   EXPECT_EQ(r.out.find(" completed"), std::string::npos) << r.out;
