@@ -43,7 +43,6 @@ bool MailPort::parseInto(Box b, const ReadMail& read, MailSlot& slot) {
 }
 
 bool MailPort::next(Box b, MailSlot& slot) {
-  refill();
   RingReader& r = readers_[index(b)];
   for (int tries = 0; tries < depthOf(b); ++tries) {  // past mail that does not parse, at most a ring's worth
     const std::optional<ReadMail> m = r.next(buffer_.data());
@@ -54,7 +53,6 @@ bool MailPort::next(Box b, MailSlot& slot) {
 }
 
 bool MailPort::latest(Box b, MailSlot& slot) {
-  refill();
   const std::optional<ReadMail> m = readers_[index(b)].latest(buffer_.data());
   return m && parseInto(b, *m, slot);
 }

@@ -45,7 +45,8 @@ class MailPort {
   virtual std::size_t publish(Box b, const proto::Envelope& mail, std::uint64_t period) = 0;
   // Waits until every box in `all` has unread mail or any box in `any` has (true), or until the
   // deadline (false). A signal does not cut it short: callers that must see a stop signal wait in
-  // steps of a tenth of a second.
+  // steps of a tenth of a second. Mail is there to read once a wait or passUntil has taken it in:
+  // a node reads after it waits.
   virtual bool wait(BoxSet all, BoxSet any, Clock::time_point deadline) = 0;
   // Lets the time pass until `deadline`; mail that comes meanwhile is timed as it comes.
   virtual void passUntil(Clock::time_point deadline) = 0;
@@ -86,8 +87,6 @@ class MailPort {
 
  private:
   bool parseInto(Box b, const ReadMail& read, MailSlot& slot);
-  // Before reading: the ZeroMQ transport takes in what has arrived on its sockets.
-  virtual void refill() {}
   virtual std::uint64_t linkMalformed() const { return 0; }
 
   proto::Node me_;

@@ -1,7 +1,9 @@
 // The mailboxes of a node with no neighbour on its host (or of every node, when the cluster file
 // says `mail_transport: MT_ZEROMQ`): ZeroMQ sockets (node/zmq_links.hpp), read by the period's
 // thread itself. What has arrived is taken into rings of this process's own before each read, so
-// that the node reads the same rings, in the same order, as over shared memory. A wait polls the
+// that the node reads the same rings, in the same order, as over shared memory. (It is taken in by
+// wait and passUntil, not by each read: a period reads nine boxes or more, and each look at an
+// empty socket is a system call.) A wait polls the
 // sockets of the boxes it waits for, and of those it must have all of, only the first still
 // missing (node/mail_box.hpp's order is a period's): the mail that comes before it is read when
 // it does, without a wake of its own.
@@ -28,7 +30,7 @@ class ZmqPort final : public MailPort {
   std::string describe() const override { return "ZeroMQ"; }
 
  private:
-  void refill() override;
+  void refill();  // what has arrived on the sockets, into the rings
   std::uint64_t linkMalformed() const override { return links_.malformed(); }
 
   Transport& transport_;

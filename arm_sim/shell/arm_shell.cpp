@@ -34,8 +34,9 @@ ArmShell::Ended ArmShell::run(std::uint64_t periods) {
     if (rules_.waitsForMail()) {
       if (!collectLockstep(k)) return ended_;
     } else {
+      // The period passes on the arm's own clock; then each joint's newest command drives the next.
+      port_.passUntil(t0_ + static_cast<MailPort::Clock::rep>(k + 1) * period_);
       collectLatest();
-      std::this_thread::sleep_until(t0_ + static_cast<MailPort::Clock::rep>(k + 1) * period_);
     }
     if (!drainSupervisor()) return ended_;
     integrate(k);

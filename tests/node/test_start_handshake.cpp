@@ -35,10 +35,10 @@ TEST_P(StartHandshake, AJointKeepsTheArmsFirstSensorMailThatCameBeforeTheStart) 
   for (int i = 0; i < 1000 && !hears_both; ++i) {
     arm.publish(Box::kSensors, hello, 0);
     supervisor.publish(Box::kControl, hello, 0);
+    supervisor.wait(0, bit(jmailBox(2)), MailPort::Clock::now() + std::chrono::milliseconds(10));
     while (supervisor.next(jmailBox(2), in))
       hears_both = hears_both ||
                    (in.mail().has_hello() && in.mail().hello().hears_arm() && in.mail().hello().hears_supervisor());
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   ASSERT_TRUE(hears_both);
   // The arm's first sensor mail, then, a while later (the joint's loop goes round meanwhile), the start.
