@@ -6,6 +6,8 @@
 //   build/bin/rfms-bench-arm [any Google Benchmark flag]
 #include <benchmark/benchmark.h>
 
+#include "bench/benchmark_main.hpp"
+
 #include "arm_sim/arm_core.hpp"
 #include "common/kinematics.hpp"
 #include "common/rne.hpp"
@@ -60,4 +62,4 @@ BENCHMARK(armStep)->Arg(0)->Arg(1)->Arg(2)->Arg(3)->Arg(4)->Unit(benchmark::kMic
 
 }  // namespace
 
-BENCHMARK_MAIN();
+RFMS_BENCHMARK_MAIN()

@@ -7,6 +7,8 @@
 //   build/bin/rfms-bench-force [any Google Benchmark flag]
 #include <benchmark/benchmark.h>
 
+#include "bench/benchmark_main.hpp"
+
 #include "common/kinematics.hpp"
 #include "common/robot_model_loader.hpp"
 #include "common/task_file.hpp"
@@ -115,4 +117,4 @@ BENCHMARK(supervisorForce)->Unit(benchmark::kNanosecond);
 
 }  // namespace
 
-BENCHMARK_MAIN();
+RFMS_BENCHMARK_MAIN()

@@ -4,6 +4,8 @@
 //   build/bin/rfms-bench-math [--benchmark_repetitions=N] [any Google Benchmark flag]
 #include <benchmark/benchmark.h>
 
+#include "bench/benchmark_main.hpp"
+
 #include <cstdio>
 #include <kdl/chaindynparam.hpp>
 #include <kdl/chainfdsolver_recursive_newton_euler.hpp>
@@ -167,9 +169,11 @@ int main(int argc, char** argv) {
   }
 
   benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
   MedianCollector reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
+  const bool ran = bench::runChosenBenchmarks(&reporter);
   benchmark::Shutdown();
+  if (!ran) return 2;
 
   std::printf("\nSummary (median ns per call, PUMA 560; ratio = KDL / ours, higher is better)\n");
   std::printf("%-22s %12s %12s %8s\n", "function", "ours", "KDL", "ratio");

@@ -6,6 +6,8 @@
 //   build/bin/rfms-bench-watch [any Google Benchmark flag]
 #include <benchmark/benchmark.h>
 
+#include "bench/benchmark_main.hpp"
+
 #include "common/robot_model_loader.hpp"
 #include "sim/harness.hpp"
 #include "sim/watch_load.hpp"
@@ -31,4 +33,4 @@ BENCHMARK(observe)->Arg(1)->Arg(4)->Arg(16)->Unit(benchmark::kNanosecond);
 
 }  // namespace
 
-BENCHMARK_MAIN();
+RFMS_BENCHMARK_MAIN()

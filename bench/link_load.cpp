@@ -14,9 +14,9 @@
 #include <CLI/CLI.hpp>
 
 #include "client/rfms_client.hpp"
+#include "common/command_line.hpp"
 #include "common/mail_codec.hpp"
 #include "common/statistics.hpp"
-#include "common/command_line.hpp"
 
 using rfms::percentile;
 
@@ -31,7 +31,9 @@ int main(int argc, char** argv) {
   app.add_option("--key", options.key_file, "this client's key file (deploy/rfms keys)")->envname("RFMS_KEY");
   app.add_option("--count", count, "updates per client")->capture_default_str()->check(CLI::Range(1, 1000000));
   app.add_option("--clients", clients, "clients in parallel")->capture_default_str()->check(CLI::Range(1, 64));
-  app.add_option("--link-timeout-ms", timeout_ms, "retransmission timeout")->capture_default_str();
+  app.add_option("--link-timeout-ms", timeout_ms, "retransmission timeout, 1 .. 10000 ms (as rfms-client)")
+      ->capture_default_str()
+      ->check(CLI::Range(1.0, 10000.0));
   app.add_option("--loss", options.faults.loss, "injected on this side: loss")->check(CLI::Range(0.0, 1.0));
   app.add_option("--duplicate", options.faults.duplicate, "duplication")->check(CLI::Range(0.0, 1.0));
   app.add_option("--reorder", options.faults.reorder, "reordering")->check(CLI::Range(0.0, 1.0));

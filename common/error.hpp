@@ -3,6 +3,7 @@
 // faults are status codes carried as data.
 #pragma once
 
+#include <csignal>
 #include <exception>
 #include <stdexcept>
 #include <string>
@@ -35,9 +36,11 @@ class SystemError : public Error {
 
 // Every program's main ends in this: `body` runs, and whatever it throws becomes one line through
 // `report` and exit code 2 (a refused configuration or input, or a failure the program cannot go
-// on from). `report` takes the message.
+// on from). `report` takes the message. A write past the file-size limit (ulimit -f) fails as a
+// full disk's does, and the program says so, rather than dying of SIGXFSZ with nothing said.
 template <class Body, class Report>
 int guardedMain(Body&& body, Report&& report) {
+  std::signal(SIGXFSZ, SIG_IGN);
   try {
     return body();
   } catch (const Error& e) {

@@ -111,8 +111,10 @@ JointModel convertJoint(const Checker& c, const proto::Joint& p, int i) {
   if (!p.has_dh()) c.fail({{"joints", i}, {"dh"}}, "missing (required)");
   const auto& dh = p.dh();
   j.dh.setAlpha(kDeg * c.number({{"joints", i}, {"dh"}, {"alpha_deg"}}, dh.has_alpha_deg(), dh.alpha_deg(), -360, 360));
-  j.dh.a = c.number({{"joints", i}, {"dh"}, {"a_m"}}, dh.has_a_m(), dh.a_m(), -100, 100);
-  j.dh.d = c.number({{"joints", i}, {"dh"}, {"d_m"}}, dh.has_d_m(), dh.d_m(), -100, 100);
+  // Ten metres: no arm this controller drives has a longer link (the largest industrial arms reach
+  // about four), so a larger length is a unit or a typing error.
+  j.dh.a = c.number({{"joints", i}, {"dh"}, {"a_m"}}, dh.has_a_m(), dh.a_m(), -10, 10);
+  j.dh.d = c.number({{"joints", i}, {"dh"}, {"d_m"}}, dh.has_d_m(), dh.d_m(), -10, 10);
   j.dh.theta_offset =
       kDeg * c.number({{"joints", i}, {"dh"}, {"theta_offset_deg"}}, true, dh.theta_offset_deg(), -360, 360);
 

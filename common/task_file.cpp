@@ -6,6 +6,7 @@
 
 #include "common/error.hpp"
 #include "common/mail_codec.hpp"
+#include "common/number_text.hpp"
 #include "common/text_file.hpp"
 #include "common/transform.hpp"
 
@@ -232,8 +233,10 @@ std::vector<TaskStatement> parseTaskFile(const std::string& text, const std::str
           if (!(n > 0.0)) p.fail("guard force must be more than 0 N");
           m->set_guard_n(n);
         } else {
-          p.fail("expected 'compliance', 'force', 'stiffness', 'damping', 'frame', 'law', 'track', 'guard', "
-                 "'compensate' or the end of the line, got '" + w + "'");
+          p.fail(
+              "expected 'compliance', 'force', 'stiffness', 'damping', 'frame', 'law', 'track', 'guard', "
+              "'compensate' or the end of the line, got '" +
+              w + "'");
         }
       }
     } else if (keyword == "move") {
@@ -245,8 +248,8 @@ std::vector<TaskStatement> parseTaskFile(const std::string& text, const std::str
     } else if (keyword == "at") {
       st.kind = TaskStatement::kAt;
       st.at_s = p.number("seconds after the task's statements began");
-      if (!(st.at_s >= 0.0) || !std::isfinite(st.at_s))
-        p.fail("at " + std::to_string(st.at_s) + ": the time must be a finite number of seconds >= 0");
+      if (!(st.at_s >= 0.0 && st.at_s <= kMaxAtS))
+        p.fail("at " + numberText(st.at_s) + ": the time must be a number of seconds, 0 .. 1000000");
     } else if (keyword == "control") {
       auto* c = st.request.mutable_control();
       const std::string what = p.need("a control command");

@@ -30,6 +30,9 @@
 
 namespace rfms {
 
+// The latest an `at` statement may name, in seconds (eleven and a half days).
+inline constexpr double kMaxAtS = 1e6;
+
 struct TaskStatement {
   enum Kind { kRequest, kWait, kAt } kind = kRequest;
   proto::TaskRequest request;  // for kRequest; ids are the statement's line number

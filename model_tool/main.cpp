@@ -11,6 +11,7 @@
 
 #include <iostream>
 
+#include "common/command_line.hpp"
 #include "common/crba.hpp"
 #include "common/error.hpp"
 #include "common/friction.hpp"
@@ -21,12 +22,10 @@
 #include "common/transform.hpp"
 #include "model_tool/demo.hpp"
 #include "model_tool/json.hpp"
-#include "common/command_line.hpp"
 
 namespace {
 
 using namespace rfms;
-
 
 JointVec jointVector(const std::vector<double>& v, const char* flag) {
   if (v.size() != kJoints)
@@ -93,6 +92,8 @@ int main(int argc, char** argv) {
         const RobotModel model = loadRobotModel(robot);
         if (*demo) {
           if (at_in.size() != 3) throw ProtocolError("--at: expected X,Y,Z in mm");
+          if (!Vec3(at_in[0], at_in[1], at_in[2]).allFinite())
+            throw ProtocolError("--at: X, Y and Z must be finite numbers of mm");
           return tool::runDemo(model, Vec3(at_in[0], at_in[1], at_in[2]), std::cout);
         }
         if (*fk) {
@@ -133,6 +134,18 @@ int main(int argc, char** argv) {
           const JointVec tau = inverseDynamics(model, q, qd, qdd);
           const JointVec c = velocityTorques(model, q, qd);
           const JointVec f = frictionTorques(model, qd);
+          if (!(tau.allFinite() && c.allFinite() && f.allFinite()))
+            throw ProtocolError(
+                "--qd, --qdd: the torques they give are not finite numbers (speeds or accelerations "
+                "far beyond any arm's)");
+          for (int i = 0; i < kJoints; ++i) {
+            const double limit = model.joints[static_cast<std::size_t>(i)].qd_max;
+            if (limit > 0.0 && std::abs(qd[i]) > limit)
+              log->warn(
+                  "--qd: joint {} at {} rad/s is beyond the model's {} rad/s: the torques are the model's, "
+                  "not an arm's",
+                  i + 1, qd[i], limit);
+          }
           if (json) {
             std::cout << "{\"tau\":" << tool::vector(tau) << ",\"M\":" << tool::matrix(m)
                       << ",\"g\":" << tool::vector(g) << ",\"c\":" << tool::vector(c)

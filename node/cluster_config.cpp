@@ -1,5 +1,6 @@
 #include "node/cluster_config.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -37,6 +38,19 @@ std::string endpointProblem(const std::string& e) {
   const std::size_t colon = e.rfind(':');
   if (colon <= 5 || colon + 1 == e.size()) return "a tcp:// endpoint is host:port";
   const std::string port = e.substr(colon + 1);
+  // A dotted quad is an IPv4 address: four numbers of 0 .. 255 (a name is left to the resolver).
+  const std::string host = e.substr(6, colon - 6);
+  if (!host.empty() && host.find_first_not_of("0123456789.") == std::string::npos) {
+    int parts = 0;
+    for (std::size_t at = 0; at <= host.size(); ++parts) {
+      const std::size_t dot = std::min(host.find('.', at), host.size());
+      const std::string n = host.substr(at, dot - at);
+      if (n.empty() || n.size() > 3 || std::stoi(n) > 255)
+        return "'" + host + "' is not an IPv4 address (four numbers of 0 .. 255)";
+      at = dot + 1;
+    }
+    if (parts != 4) return "'" + host + "' is not an IPv4 address (four numbers of 0 .. 255)";
+  }
   if (port == "*") return "";  // bind to any free port
   if (port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos || std::stoul(port) < 1 ||
       std::stoul(port) > 65535)

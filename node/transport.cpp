@@ -82,7 +82,11 @@ zmq::socket_t Transport::bound(zmq::socket_type type, const std::string& endpoin
     if (const std::string why = ipcDirectoryProblem(endpoint); !why.empty())
       throw ConfigError(endpoint + ": " + why + ": an ipc endpoint must be in a directory only this user can open");
   }
-  s.bind(endpoint);
+  try {
+    s.bind(endpoint);
+  } catch (const zmq::error_t& e) {
+    throw ConfigError(endpoint + ": cannot bind it here (" + e.what() + ")");
+  }
   return s;
 }
 
@@ -102,7 +106,11 @@ zmq::socket_t Transport::connected(zmq::socket_type type, const std::string& end
     s.set(zmq::sockopt::curve_secretkey, bytesOf(guard_->keys().mine.secret_key));
     guard_->watch(s, endpoint, owner);
   }
-  s.connect(endpoint);
+  try {
+    s.connect(endpoint);
+  } catch (const zmq::error_t& e) {
+    throw ConfigError(endpoint + ": cannot connect to it (" + e.what() + ")");
+  }
   return s;
 }
 

@@ -9,10 +9,11 @@
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 
+#include "common/command_line.hpp"
 #include "common/error.hpp"
+#include "common/number_text.hpp"
 #include "common/robot_model_loader.hpp"
 #include "pik_study/study_report.hpp"
-#include "common/command_line.hpp"
 
 using namespace rfms;
 using namespace rfms::study;
@@ -55,6 +56,9 @@ int main(int argc, char** argv) {
   return guardedMain(
       [&] {
         if (count < 1) throw ConfigError("--count must be at least 1");
+        if (!(sampler.workspace_margin_m >= 0.0 && sampler.workspace_margin_m <= 0.5))
+          throw ConfigError("--workspace-margin-mm must be 0 .. 500 mm, got " +
+                            numberText(sampler.workspace_margin_m * 1e3));
         if (threads < 1 || threads > 64) throw ConfigError("--threads must be 1 .. 64");
         StudyOptions options;
         options.threads = threads;

@@ -26,7 +26,7 @@ LogInfo summarise(const RunLog& log) {
   info.clock = value(log.header, "clock");
   info.version = value(log.header, "version");
   info.dt_ms = log.dtMs();
-  for (const auto& s : log.smail) info.periods = std::max(info.periods, s.header().period() + 1);
+  info.periods = log.periods();  // refused, rather than told, when the log claims more than it can
   info.duration_s = static_cast<double>(info.periods) * info.dt_ms * 1e-3;
   std::map<std::uint64_t, LogInfo::Move> moves;
   for (const proto::LogEvent& e : log.events) {

@@ -24,6 +24,7 @@
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 
+#include "common/command_line.hpp"
 #include "common/error.hpp"
 #include "replay/log_info.hpp"
 #include "replay/plot.hpp"
@@ -31,7 +32,6 @@
 #include "replay/rerun.hpp"
 #include "replay/signals.hpp"
 #include "replay/verify.hpp"
-#include "common/command_line.hpp"
 
 int main(int argc, char** argv) {
   using namespace rfms;
@@ -84,6 +84,15 @@ int main(int argc, char** argv) {
                      run.error_offset, run.file_size, run.error);
           return 1;
         };
+        // What would be drawn or exported from a log that is not whole is not the run's: refused.
+        const bool no_mail = run.smail.empty() && run.jmail.empty() && run.mmail.empty() && run.parcel.empty() &&
+                             run.sensors.empty() && run.torque.empty();
+        if ((exporter->parsed() || plot->parsed()) && no_mail)
+          throw ConfigError(path + ": the log holds no mailboxes: nothing to " + (plot->parsed() ? "draw" : "export"));
+        if ((exporter->parsed() || plot->parsed()) && run.undecodable > 0)
+          throw ConfigError(path + ": " + std::to_string(run.undecodable) + " of its " + std::to_string(run.messages) +
+                            " messages do not decode, or are on a channel it does not declare (rfms-replay info "
+                            "counts them): its columns would have holes that are not the run's");
         if (exporter->parsed()) {
           const SignalTable t = extractSignals(run, signals.empty() ? defaultSignals() : signals);
           if (out_path.empty()) {

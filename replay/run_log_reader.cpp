@@ -36,20 +36,40 @@ const proto::ControllerSettings& RunLog::requireSettings() const {
 
 double RunLog::dtMs() const {
   if (settings) return settings->dt_ms();
-  const auto it = header.find("dt_ms");
-  if (it == header.end()) return 1.0;
-  char* end = nullptr;
-  const double dt = std::strtod(it->second.c_str(), &end);
-  return end != it->second.c_str() && dt >= 0.5 && dt <= 10.0 ? dt : 1.0;
+  // A log from before the settings were stored whole said its period in the header.
+  if (const auto it = header.find("dt_ms"); it != header.end()) {
+    char* end = nullptr;
+    const double dt = std::strtod(it->second.c_str(), &end);
+    if (end != it->second.c_str() && *end == '\0' && dt >= 0.25 && dt <= 10.0) return dt;
+    throw ConfigError("the log's header gives its sample period as '" + it->second + "', which is not 0.25 .. 10 ms");
+  }
+  throw ConfigError("the log does not say its sample period: " +
+                    (settings_error.empty() ? std::string("its header has no controller settings") : settings_error));
 }
 
 std::uint64_t RunLog::periods() const {
-  std::uint64_t span = 0;
-  for (const proto::SMail& s : smail) span = std::max(span, s.header().period() + 1);
-  if (span > smail.size() + drops.dropped())
-    throw ConfigError("the log's S_MAILs run to period " + std::to_string(span - 1) + " but it holds " +
-                      std::to_string(smail.size()) + " of them: the log is damaged");
-  return span;
+  // What a log may claim, checked before anything sized by it is allocated or run: no run spans
+  // more than kMaxPeriods, and a log that lost more than kMaxLostPerMail S_MAILs for each one it
+  // holds says too little to re-run (a forged drop count must not buy a long loop).
+  constexpr std::uint64_t kMaxPeriods = std::uint64_t{1} << 32;  // 50 days at 1 kHz
+  constexpr std::uint64_t kMaxLostPerMail = 1000;
+  std::uint64_t last = 0;
+  for (const proto::SMail& s : smail) {
+    if (s.header().period() >= kMaxPeriods)
+      throw ConfigError("the log holds an S_MAIL of period " + std::to_string(s.header().period()) +
+                        ", beyond any run's: the log is damaged");
+    last = std::max(last, s.header().period());
+  }
+  if (smail.empty()) return 0;
+  std::uint64_t lost = 0;
+  for (const proto::LogDrops::TopicDrops& t : drops.per_topic())
+    if (t.topic() == topic::kSMail) lost = t.dropped();
+  lost = std::min(lost, kMaxLostPerMail * smail.size());
+  if (last + 1 > smail.size() + lost)
+    throw ConfigError("the log's S_MAILs run to period " + std::to_string(last) + " but it holds " +
+                      std::to_string(smail.size()) + " of them" +
+                      (lost > 0 ? " and lost " + std::to_string(lost) : std::string()) + ": the log is damaged");
+  return last + 1;
 }
 
 RunLog readRunLog(const std::string& path, const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
@@ -114,6 +134,8 @@ RunLog readRunLog(const std::string& path, const std::function<void(std::uint64_
       add(log.applied);
     else if (t == topic::kDrops)
       log.have_drops = log.drops.ParseFromArray(data.data(), static_cast<int>(data.size()));
+    else
+      ++log.undecodable;  // on a channel the log does not declare, or of no topic a run writes
   };
   // A period's mailboxes in one message: each field of the PeriodRecord is one mailbox, named by
   // the field's topic. Read field by field, bounds checked, so that a damaged record costs only

@@ -33,7 +33,8 @@ struct RunLog {
   std::vector<proto::AppliedTorques> applied;  // cluster runs only
   bool have_drops = false;
   proto::LogDrops drops;
-  std::uint64_t messages = 0, undecodable = 0;
+  std::uint64_t messages = 0;
+  std::uint64_t undecodable = 0;   // messages that do not parse, or are on no topic a run writes
   std::uint64_t file_size = 0;     // all its files together
   std::vector<std::string> files;  // the files read, in order
   unsigned first_file = 0;         // > 0: the run's older files were removed (retention)
@@ -47,11 +48,13 @@ struct RunLog {
   std::string settings_error;
   // The settings, or a ConfigError saying why the log has none: for what re-runs the controller.
   const proto::ControllerSettings& requireSettings() const;
-  // The sample period: the settings', or what an older log's header said (1 ms when neither).
+  // The sample period: the settings', or what an older log's header said. A log that says
+  // neither is refused (ConfigError): its times cannot be known, and are not guessed.
   double dtMs() const;
   // The periods the log spans: one more than its last S_MAIL's period (0: none). A log holds an
-  // S_MAIL for every period but those its logger dropped, so one that claims a later period is
-  // damage: this throws ConfigError saying so, before anything sized by it is allocated or run.
+  // S_MAIL for every period but those its logger dropped, so one that claims a later period, or
+  // more drops than it could mean, is damage: this throws ConfigError saying so, before anything
+  // sized by it is allocated or run.
   std::uint64_t periods() const;
 };
 

@@ -58,8 +58,16 @@ SignalTable extractSignals(const RunLog& log, const std::vector<std::string>& si
       case Mailbox::kSensors: messages = byPeriod(log.sensors, 0); break;
     }
     std::vector<double> column(periods, std::numeric_limits<double>::quiet_NaN());
-    for (const auto& [k, m] : messages)
-      if (k < periods) column[k] = readSignal(*m, sig);
+    bool any = false;
+    for (const auto& [k, m] : messages) {
+      if (k >= periods) continue;
+      column[k] = readSignal(*m, sig);
+      any = any || !std::isnan(column[k]);
+    }
+    // An empty column would read as a run in which the signal never had a value.
+    if (!any)
+      throw ConfigError("signal '" + signal + "' has no value in any of the log's " + std::to_string(messages.size()) +
+                        " mailboxes of its kind" + (messages.empty() ? "" : " (an index beyond the field's length?)"));
     t.names.push_back(signal);
     t.columns.push_back(std::move(column));
   }

@@ -16,7 +16,8 @@ struct SignalTable {
   std::vector<std::vector<double>> columns;  // columns[signal][row]; NaN where the period lacks it
 };
 
-// Throws ConfigError naming a signal that does not resolve (and the fields there are).
+// Throws ConfigError naming a signal that does not resolve (and the fields there are), or that
+// has no value anywhere in the log.
 SignalTable extractSignals(const RunLog& log, const std::vector<std::string>& signals);
 // The default set: each joint's servo setpoint and measured angle.
 std::vector<std::string> defaultSignals();

@@ -11,6 +11,7 @@
 
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <vector>
@@ -60,7 +61,9 @@ int main(int argc, char** argv) {
   app.add_option("--set", more_sets,
                  "FIELD=VALUE: any controller setting by its path in proto/controller.proto "
                  "(e.g. servo.bandwidth_hz=12); may be repeated");
-  app.add_option("--timeout-s", timeout_s, "simulated seconds allowed for the task")->capture_default_str();
+  app.add_option("--timeout-s", timeout_s, "simulated seconds allowed for the task (0.001 .. 1000000)")
+      ->check(CLI::Range(0.001, 1e6))
+      ->capture_default_str();
   app.add_flag("--json", json, "print the summary as JSON");
   std::string log_path;
   app.add_option("--log", log_path, "write a run log (MCAP) to this file (rfms-replay reads it)");
@@ -68,9 +71,17 @@ int main(int argc, char** argv) {
 
   return guardedMain(
       [&] {
+        // A setting given twice (by a flag and by --set, or by two --set) would leave one of them
+        // silently unheeded: which one is meant is the user's to say.
+        std::map<std::string, std::string> given;
+        for (const std::vector<std::string>* group : {&sets, &more_sets})
+          for (const std::string& a : *group) {
+            const std::string field = a.substr(0, a.find('='));
+            const auto [it, fresh] = given.emplace(field, a);
+            if (!fresh) throw ConfigError(field + " is given twice (" + it->second + ", then " + a + "): give it once");
+          }
         sets.insert(sets.end(), more_sets.begin(), more_sets.end());
         applySettingAssignments(settings, sets);
-        if (!(timeout_s > 0.0)) throw ConfigError("--timeout-s must be positive");
         const RobotModel model = loadRobotModel(robot);
         const Scene scene = scene_path == "none" ? Scene{} : loadScene(scene_path);
         const auto task = task_path.empty() ? parseTaskFile(kExampleTask, "example task") : loadTaskFile(task_path);

@@ -1,5 +1,8 @@
 #include "supervisor/task_script.hpp"
 
+#include "common/error.hpp"
+#include "common/number_text.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -10,7 +13,14 @@ bool ScriptLog::allMovesCompleted() const {
 }
 
 TaskScript::TaskScript(std::vector<TaskStatement> task, const ScriptOptions& options)
-    : task_(std::move(task)), options_(options) {}
+    : task_(std::move(task)), options_(options) {
+  // A statement due after the run's time-out would only hold the run idle until it times out.
+  const double timeout_s = static_cast<double>(options_.timeout_periods) * options_.dt_s;
+  for (const TaskStatement& st : task_)
+    if (st.kind == TaskStatement::kAt && st.at_s >= timeout_s)
+      throw ConfigError("line " + std::to_string(st.line) + ": at " + numberText(st.at_s) +
+                        " s comes after the run's time-out of " + numberText(timeout_s) + " s");
+}
 
 bool TaskScript::movesEnded() const {
   return std::all_of(log_.moves.begin(), log_.moves.end(),

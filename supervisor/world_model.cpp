@@ -68,7 +68,8 @@ constexpr int kT6Index = -1;
 
 std::string WorldModel::definePosition(const proto::DefinePosition& d) {
   const std::string what = "position " + quoted(d.name());
-  if (!validName(d.name())) return "position name " + quoted(d.name()) + " is not a name (1 .. 64 letters, digits, _ - .)";
+  if (!validName(d.name()))
+    return "position name " + quoted(d.name()) + " is not a name (1 .. 64 letters, digits, _ - .)";
   const int existing = findPosition(d.name());
   if (existing < 0 && positions_.size() >= max_names_) return full("positions", max_names_);
   if (d.lhs_size() == 0) return what + ": the left-hand side is empty";
@@ -109,8 +110,8 @@ std::string WorldModel::definePosition(const proto::DefinePosition& d) {
   const bool t6_inverted = ring[static_cast<std::size_t>(t6_at)].inverse;
   const std::size_t n = ring.size();
   for (std::size_t k = 1; k < n; ++k) {
-    const std::size_t from = t6_inverted ? (static_cast<std::size_t>(t6_at) + k) % n
-                                         : (static_cast<std::size_t>(t6_at) + n - k) % n;
+    const std::size_t from =
+        t6_inverted ? (static_cast<std::size_t>(t6_at) + k) % n : (static_cast<std::size_t>(t6_at) + n - k) % n;
     const Atom a = ring[from];
     p.t6.push_back(Atom{a.transform, t6_inverted ? a.inverse : !a.inverse});
   }
@@ -142,16 +143,17 @@ constexpr double kMinAccelS = 1e-3;
 
 bool operator==(const MotionRecord& a, const MotionRecord& b) {
   return a.name == b.name && a.segment == b.segment && a.accel == b.accel && a.cartesian == b.cartesian &&
-         a.compliance == b.compliance && a.track == b.track && a.guard == b.guard && a.has_force == b.has_force && a.compensation == b.compensation &&
-         (!a.has_force || a.force == b.force);
+         a.compliance == b.compliance && a.track == b.track && a.guard == b.guard && a.has_force == b.has_force &&
+         a.compensation == b.compensation && (!a.has_force || a.force == b.force);
 }
 
 std::string WorldModel::defineMotion(const proto::DefineMotion& d) {
-  if (!validName(d.name())) return "motion name " + quoted(d.name()) + " is not a name (1 .. 64 letters, digits, _ - .)";
+  if (!validName(d.name()))
+    return "motion name " + quoted(d.name()) + " is not a name (1 .. 64 letters, digits, _ - .)";
   const int existing = findMotion(d.name());
   if (existing < 0 && motions_.size() >= max_names_) return full("motions", max_names_);
   // Bounds a user would not cross on purpose: a move of 1e300 s never ends, and a transition
-  // shorter than the shortest sample period (0.5 ms) is no transition at all.
+  // shorter than a millisecond is no transition at the usual sample periods.
   if (!(std::isfinite(d.segment_s()) && d.segment_s() > 0.0 && d.segment_s() <= kMaxSegmentS))
     return "motion '" + d.name() + "': segment time must be a number of seconds, 0 .. 3600";
   if (!(std::isfinite(d.accel_s()) && d.accel_s() >= kMinAccelS))
@@ -166,9 +168,20 @@ std::string WorldModel::defineMotion(const proto::DefineMotion& d) {
     return "motion '" + d.name() + "': guard must be a force in newtons, 0 .. 10000 (0: not guarded)";
   if (!(std::isfinite(d.compensation()) && d.compensation() >= 0.0 && d.compensation() <= 1.0))
     return "motion '" + d.name() + "': compensation (K1) must be 0 .. 1 (1 takes back all of the wrist's deflection)";
+  // A guarded motion ends where it first feels its guard's force: it cannot also hold a force
+  // (the law would press towards the guard, and settle on neither), nor track a frame without end.
+  if (d.guard_n() > 0.0 && d.has_force())
+    return "motion '" + d.name() +
+           "': a guarded motion ends on a contact force; it cannot also be under force or "
+           "impedance control (guard with force)";
+  if (d.guard_n() > 0.0 && d.track())
+    return "motion '" + d.name() +
+           "': a guarded motion ends where it touches; a tracking motion does not end "
+           "(guard with track)";
   if (d.compensation() > 0.0 && d.has_force())
     return "motion '" + d.name() +
-           "': compensation is for position-controlled motions; under force control the wrist's deflection is the force";
+           "': compensation is for position-controlled motions; under force control the wrist's deflection is the "
+           "force";
   MotionRecord m;
   m.name = d.name();
   m.compensation = d.compensation();

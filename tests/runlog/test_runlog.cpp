@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <random>
 #include <sstream>
@@ -456,12 +457,142 @@ TEST(Replay, VerifyRefusesALogWithNothingToCheckOrAPeriodBeyondItsMail) {
   EXPECT_THROW(extractSignals(far_log, defaultSignals()), ConfigError);
 }
 
+// A log of 50 periods of the harness, then whatever `forge` adds to it.
+RunLog smallLog(const std::string& name, const std::function<void(RunLogger&, proto::SMail)>& forge) {
+  const fs::path p = tempFile(name);
+  {
+    const RobotModel model = loadRobotModel(kPuma260);
+    RunLogger log(p.string(), headerOf("test", {}), RunLogger::WhenFull::kWait);
+    Harness h(model, proto::ControllerSettings{});
+    proto::SMail last;
+    h.on_period = [&](const PeriodMail& m) {
+      recordPeriod(log, m);
+      last = *m.smail;
+    };
+    for (int k = 0; k < 50; ++k) h.step();
+    forge(log, last);
+    log.finish();
+  }
+  return readRunLog(p.string());
+}
+
+// A size a log claims is checked before anything is sized by it: an S_MAIL of a period far beyond
+// the others, even beside a drop count that would cover it, and one of the largest period there
+// is, are damage, refused by info, export and verify alike (verify used to loop, export to grow
+// without end, info to report 1.1e12 periods or, past 2^64, none).
+TEST(Replay, APeriodOrADropCountNoRunCouldHaveIsDamage) {
+  const RunLog far = smallLog("far-drops.mcap", [](RunLogger& log, proto::SMail s) {
+    s.mutable_header()->set_period(std::uint64_t{1} << 40);
+    log.log(topic::kSMail, 50, s);
+    log.lost(topic::kSMail, std::uint64_t{1} << 62);
+  });
+  EXPECT_EQ(far.drops.per_topic(0).dropped(), std::uint64_t{1} << 62);
+  EXPECT_THROW(far.periods(), ConfigError);
+  EXPECT_THROW(summarise(far), ConfigError);
+  EXPECT_THROW(extractSignals(far, defaultSignals()), ConfigError);
+  const VerifyResult v = verifyLog(far);
+  EXPECT_FALSE(v.ok);
+  EXPECT_NE(v.divergence.find("the log is damaged"), std::string::npos) << v.divergence;
+  EXPECT_EQ(v.periods, 0u);
+
+  const RunLog last = smallLog("last-period.mcap", [](RunLogger& log, proto::SMail s) {
+    s.mutable_header()->set_period(~std::uint64_t{0});
+    log.log(topic::kSMail, 50, s);
+  });
+  try {
+    summarise(last);
+    FAIL() << "a period of 2^64 - 1 was taken";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("an S_MAIL of period 18446744073709551615, beyond any run's"),
+              std::string::npos)
+        << e.what();
+  }
+  // Drops a log can mean still count: a hole the size of its drops is the run's.
+  const RunLog holed = smallLog("holed.mcap", [](RunLogger& log, proto::SMail s) {
+    s.mutable_header()->set_period(60);
+    log.log(topic::kSMail, 60, s);
+    log.lost(topic::kSMail, 10);
+  });
+  EXPECT_EQ(holed.periods(), 61u);
+}
+
+// A log whose settings are missing or damaged does not say its sample period: info and export
+// refuse it (they used to take 1 ms, and report a 10 ms run a tenth as long as it was).
+TEST(Replay, ALogThatDoesNotSayItsSamplePeriodIsRefusedNotGuessed) {
+  RunLog log = smallLog("no-settings.mcap", [](RunLogger&, proto::SMail) {});
+  log.settings.reset();
+  log.settings_error = "its controller settings do not parse";
+  log.header.erase("dt_ms");
+  try {
+    summarise(log);
+    FAIL() << "a sample period was guessed";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(
+        std::string(e.what()).find("the log does not say its sample period: its controller settings do not parse"),
+        std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(extractSignals(log, defaultSignals()), ConfigError);
+  log.header["dt_ms"] = "10";  // a log from before the settings were stored whole
+  EXPECT_DOUBLE_EQ(summarise(log).duration_s, 0.5);
+  log.header["dt_ms"] = "ten";
+  EXPECT_THROW(summarise(log), ConfigError);
+}
+
+// export takes nothing it would have to leave empty: a signal with no value anywhere in the log
+// (an index past its field), a log with no mailboxes, or one with messages it cannot decode.
+TEST(Replay, ExportRefusesAnEmptyColumnAnEmptyLogAndUndecodableMail) {
+  const RunLog log = smallLog("export.mcap", [](RunLogger&, proto::SMail) {});
+  try {
+    extractSignals(log, {"smail.t6.m[500]"});
+    FAIL() << "an empty column was exported";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("signal 'smail.t6.m[500]' has no value in any of the log's 50"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_NO_THROW(extractSignals(log, {"smail.t6.m[3]"}));
+
+  const fs::path empty = tempFile("export-empty.mcap");
+  {
+    RunLogger nothing(empty.string(), headerOf("test", {}), RunLogger::WhenFull::kWait);
+    nothing.finish();
+  }
+  const test::Outcome none =
+      test::runCommand(std::string(RFMS_BIN_DIR) + "/rfms-replay", "export " + empty.string() + " --csv");
+  EXPECT_EQ(none.code, 2) << none.out << none.err;
+  EXPECT_NE(none.err.find("the log holds no mailboxes: nothing to export"), std::string::npos) << none.err;
+
+  const fs::path stray = tempFile("export-stray.mcap");
+  {
+    mcap::Writer w(stray.string(), "rfms", "test");
+    google::protobuf::FileDescriptorSet set;
+    const auto d = proto::SMail::descriptor();
+    const auto known =
+        w.addChannel(w.addSchema(d->full_name(), "protobuf", set.SerializeAsString()), topic::kSMail, "protobuf");
+    proto::SMail m;
+    m.mutable_header()->set_period(0);
+    w.write(known, 0, 0, m.SerializeAsString());
+    w.write(known + 7, 1, 1, "on a channel the log never declared");
+    w.close();
+  }
+  const RunLog strays = readRunLog(stray.string());
+  EXPECT_EQ(strays.undecodable, 1u);
+  const test::Outcome undecodable =
+      test::runCommand(std::string(RFMS_BIN_DIR) + "/rfms-replay", "export " + stray.string() + " --csv");
+  EXPECT_EQ(undecodable.code, 2) << undecodable.out << undecodable.err;
+  EXPECT_NE(undecodable.err.find("1 of its 2 messages do not decode, or are on a channel it does not declare"),
+            std::string::npos)
+      << undecodable.err;
+}
+
 // info's path deviation used to take a joint whose J_MAIL is missing from a period as being at
 // an angle of 0 (13.58 mm reported where the arm was 1.21 mm off). Only whole periods count.
 TEST(Replay, InfosPathDeviationSkipsPeriodsWithAJointsAnswerMissing) {
   const RobotModel model = loadRobotModel(kPuma260);
   RunLog log;
   log.header["robot_model"] = test::readFile(kPuma260);
+  log.settings = proto::ControllerSettings{};  // a log's times come from its settings
   const JointVec q = (JointVec() << 0.1, -0.4, 0.3, 0.2, 0.5, -0.1).finished();
   for (std::uint64_t k = 0; k < 3; ++k) {
     proto::SMail& s = log.smail.emplace_back();
