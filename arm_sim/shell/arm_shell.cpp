@@ -18,9 +18,6 @@ ArmShell::ArmShell(ArmCore& arm, const ClusterSettings& s, MailPort& port, spdlo
       log_(log),
       rules_(s.config.clock()),
       watchdog_(s.config.controller().watchdog_periods()),
-      // Half the supervisor's wait: when a joint is missing, the arm must still publish in time
-      // for the supervisor, or the supervisor would blame the arm for the joint's silence.
-      timeout_(std::chrono::milliseconds(std::max(1, static_cast<int>(s.config.lockstep_timeout_ms()) / 2))),
       period_(std::chrono::duration_cast<MailPort::Clock::duration>(
           std::chrono::duration<double>(sampleSeconds(s.config.controller())))),
       silence_(std::chrono::milliseconds(s.config.orphan_timeout_ms())) {}
@@ -115,29 +112,27 @@ void ArmShell::take(int j) {
 }
 
 // Lockstep: the six commands of period k, and the supervisor's S_MAIL of k, so that the arm never
-// runs ahead of it, even with every joint gone. A joint silent for the watchdog's N periods after
-// it was heard is not waited for any more (its torque is missing, so the power is off): waiting
-// would only slow the stop. False when the run ends here.
+// runs ahead of it, even with every joint gone. A stalled joint holds the arm for as long as the
+// supervisor waits for it: a slow machine slows the run, it does not cut the power. The
+// supervisor decides how long (supervisor/shell/mail_collector.cpp); when it goes on without the
+// joint, its S_MAIL of a later period comes, and the arm steps without that joint's command: the
+// power goes off, and the supervisor names the joint. A joint given up so is not waited for again
+// until a command of its comes in time (waiting would only slow the stop). False when the run
+// ends here.
 //
-// The joints answer the S_MAIL of k, so the wait for them is timed from it. It is read when the
-// last command comes rather than when it arrives, which would wake this thread once more a
-// period; without the commands, a look every quarter of the wait (a tenth of a second at most)
-// finds it. A missing joint thus holds the arm at most three quarters of the supervisor's own
-// wait, and the sensors still come in time.
+// The commands are read when the last one comes rather than when each arrives, which would wake
+// this thread once more a period. The wait is cut into tenths of a second, to see a stop signal.
 bool ArmShell::collectLockstep(std::uint64_t k) {
   commands_.fill(nullptr);
   BoxSet expected = 0;
-  for (int j = 1; j <= kJoints; ++j) {
-    const auto i = static_cast<std::size_t>(j - 1);
-    if (!heard_[i] || silent_[i] < watchdog_) expected |= bit(torqueBox(j));
-  }
-  const auto look = std::min<MailPort::Clock::duration>(timeout_ / 2, std::chrono::milliseconds(100));
+  for (int j = 1; j <= kJoints; ++j)
+    if (!given_up_[static_cast<std::size_t>(j - 1)]) expected |= bit(torqueBox(j));
+  const auto look = std::chrono::milliseconds(100);
   BoxSet have = 0;
-  std::optional<MailPort::Clock::time_point> deadline;
   while (!stopRequested()) {
     if (!drainSupervisor()) return false;
     const bool asked = supervisor_period_ >= static_cast<std::int64_t>(k);
-    if (!deadline && asked) deadline = MailPort::Clock::now() + timeout_;
+    const bool passed = supervisor_period_ > static_cast<std::int64_t>(k);  // it went on without us
     for (int j = 1; j <= kJoints; ++j) {
       const Box b = torqueBox(j);
       while ((have & bit(b)) == 0 && port_.next(b, in_)) {
@@ -146,19 +141,19 @@ bool ArmShell::collectLockstep(std::uint64_t k) {
             !rules_.isInput(e.torque().header().period(), k))
           continue;
         take(j - 1);
-        heard_[static_cast<std::size_t>(j - 1)] = true;
+        given_up_[static_cast<std::size_t>(j - 1)] = false;
         have |= bit(b);
       }
     }
     const BoxSet missing = expected & ~have;
-    const auto now = MailPort::Clock::now();
-    if (deadline && (missing == 0 || now >= *deadline)) break;
-    const auto until = deadline ? std::min(*deadline, now + look) : now + look;
-    port_.wait((asked ? 0 : bit(Box::kSMail)) | missing, bit(Box::kControl), until);
+    if (asked && (missing == 0 || passed)) break;
+    port_.wait((asked ? 0 : bit(Box::kSMail)) | missing, bit(Box::kControl) | (asked ? bit(Box::kSMail) : 0),
+               MailPort::Clock::now() + look);
   }
   if (stopRequested()) return false;
   missing_ += kJoints - std::popcount(have);
-  for (std::size_t j = 0; j < kJoints; ++j) silent_[j] = commands_[j] != nullptr ? 0 : silent_[j] + 1;
+  for (std::size_t j = 0; j < kJoints; ++j)
+    if (commands_[j] == nullptr) given_up_[j] = true;
   return true;
 }
 

@@ -1,6 +1,6 @@
 // The emulated arm's shell in the cluster. It publishes its sensor mail for period k, then
-// integrates [k, k+1] with the six joints' torque commands. Lockstep: it waits (up to half the
-// configured timeout) for all six commands of period k; a missing one counts as no power.
+// integrates [k, k+1] with the six joints' torque commands. Lockstep: it waits for all six
+// commands of period k until the supervisor goes on without them; a missing one counts as no power.
 // Realtime: it ticks on the wall clock with the latest commands, and its watchdog (ArmCore) takes
 // the power off when a joint's command is not renewed. After each period it reports the commands
 // it received and applied, for the supervisor's run log. Without any mail from the supervisor for
@@ -52,7 +52,7 @@ class ArmShell {
   spdlog::logger& log_;
   const ClockRules rules_;
   const std::uint32_t watchdog_;
-  const MailPort::Clock::duration timeout_, period_;
+  const MailPort::Clock::duration period_;
   SupervisorSilence silence_;
   Ended ended_ = Ended::kSignal;  // why drainSupervisor() said stop
   MailPort::Clock::time_point t0_{};
@@ -63,8 +63,7 @@ class ArmShell {
   std::array<const proto::TorqueCommand*, kJoints> commands_{};
   int received_ = 0;  // commands in the report so far this period
   long missing_ = 0;
-  std::array<std::uint32_t, kJoints> silent_{};  // consecutive periods without a command
-  std::array<bool, kJoints> heard_{};            // a command has come from this joint
+  std::array<bool, kJoints> given_up_{};  // lockstep: not waited for until a command comes in time
   std::int64_t supervisor_period_ = -1;          // the latest S_MAIL's period
   std::uint32_t stale_ = 0;                      // the arm's watchdog: joints whose commands went stale
 };

@@ -1,5 +1,6 @@
 #include "supervisor/shell/mail_collector.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace rfms {
@@ -15,6 +16,9 @@ MailCollector::MailCollector(const ClusterSettings& s, MailPort& port, ClusterSt
       tap_(tap),
       rules_(s.config.clock()),
       timeout_(std::chrono::milliseconds(s.config.lockstep_timeout_ms())),
+      patience_(std::max(timeout_, std::min<Clock::duration>(
+                                       timeout_ * s.config.controller().watchdog_periods(),
+                                       std::chrono::milliseconds(s.config.orphan_timeout_ms()) / 2))),
       period_(std::chrono::duration_cast<Clock::duration>(
           std::chrono::duration<double>(sampleSeconds(s.config.controller())))),
       watchdog_(s.config.controller().watchdog_periods()),
@@ -26,6 +30,7 @@ MailCollector::MailCollector(const ClusterSettings& s, MailPort& port, ClusterSt
 
 void MailCollector::collect(std::uint64_t k, Clock::time_point tick, SupervisorInbox& in) {
   const auto asked = tick - period_;  // the tick of the period whose answers are due now
+  const bool had_sensors = have_sensors_;
   have_sensors_ = have_parcel_ = false;
   have_joint_.fill(false);
   late_.fill(-1.0);
@@ -35,13 +40,25 @@ void MailCollector::collect(std::uint64_t k, Clock::time_point tick, SupervisorI
     // once every joint's torque of k-1 is in, and each joint sends its J_MAIL first), so the wait
     // usually ends once, when they come; a stop signal does not cut it short, as the stop is a
     // sequence of ordinary periods.
-    const auto deadline = Clock::now() + timeout_;
+    //
+    // A stalled joint holds the arm too (it waits for every torque), and going on without both
+    // would cost the arm its power: so when a joint's J_MAIL is missing with the sensors, and the
+    // joint was not itself waiting for the arm (the last sensors came), the wait goes on for as
+    // long as the watchdog would give any silent node, N timeouts (bounded by half the orphan
+    // timeout, so that no node takes the wait for a dead supervisor). A slow machine then slows
+    // the run; a joint still silent then is named, as the arm steps without it.
+    const auto start = Clock::now();
+    auto deadline = start + timeout_;
     for (bool waited_out = false;;) {
       // What came in time counts, whatever is still missing when the wait ends.
       readArm(k);
       readAnswers(k, asked);
       const BoxSet still = missing(k);
-      if (still == 0 || waited_out) break;
+      if (still == 0) break;
+      if (waited_out) {
+        if (deadline == start + patience_ || !(had_sensors && jointHoldsArm(still))) break;
+        deadline = start + patience_;
+      }
       waited_out = !port_.wait(still, 0, deadline);
     }
   } else {
@@ -137,6 +154,13 @@ void MailCollector::takeAnswer(std::uint64_t k, Clock::time_point asked, Box b) 
 // A node silent for the watchdog's N periods is not waited for any more: the watchdog has already
 // named it, and waiting would only slow the emergency stop.
 bool MailCollector::gone(proto::Node node) const { return silent_[static_cast<std::size_t>(node)] >= watchdog_; }
+
+bool MailCollector::jointHoldsArm(BoxSet still) {
+  if ((still & bit(Box::kSensors)) == 0) return false;
+  for (int j = 1; j <= kJoints; ++j)
+    if ((still & bit(jmailBox(j))) != 0) return true;
+  return false;
+}
 
 BoxSet MailCollector::missing(std::uint64_t k) const {
   BoxSet m = 0;

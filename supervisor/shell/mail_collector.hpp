@@ -40,6 +40,7 @@ class MailCollector {
   void readAnswers(std::uint64_t k, Clock::time_point asked);
   void takeAnswer(std::uint64_t k, Clock::time_point asked, Box b);
   bool gone(proto::Node node) const;
+  static bool jointHoldsArm(BoxSet still);  // the sensors and some J_MAIL are both missing
   BoxSet missing(std::uint64_t k) const;  // the boxes whose mail this period still waits for
   void tally(std::uint64_t k, SupervisorInbox& in);
   void count(proto::Node node, bool arrived);
@@ -48,7 +49,8 @@ class MailCollector {
   ClusterStats& stats_;
   LogTap& tap_;
   const ClockRules rules_;
-  const Clock::duration timeout_;  // lockstep's wait for a period's mail
+  const Clock::duration timeout_;   // lockstep's wait for a period's mail
+  const Clock::duration patience_;  // ... and for a joint that holds the arm
   const Clock::duration period_;
   const std::uint64_t watchdog_;  // a node silent this long is not waited for any more
   // Mail is parsed into `in_` and kept by swapping slot pointers: nothing is copied or allocated.

@@ -165,12 +165,14 @@ TEST(Cluster, LockstepClusterUnderForceControlExchangesTheHarnessesMailboxes) {
 }
 
 // A node killed (SIGKILL) or paused (SIGSTOP, then let go) mid-move, in a paced and in a realtime
-// cluster: an emergency naming it, never a silent power drop (issue 15); the supervisor stops the
-// cluster; the arm ends at rest with its power off; and the run's log verifies to its end, core by
-// core. A joint paused for 0.3 s costs the arm its power at once, named then. In a paced cluster a
-// paused arm or math server costs no power (the arm's time stands still with it; the parcels are
-// background work the joints may miss for a while): each is named once silent for the watchdog's
-// periods (10, each waited out for 100 ms by the paced supervisor). In realtime the watchdog is
+// cluster: an emergency naming it, never a silent power drop; the supervisor stops the cluster;
+// the arm ends at rest with its power off; and the run's log verifies to its end, core by core.
+// In a paced cluster the pauses are of 2 s, past what the supervisor waits for a node: a paused
+// joint holds the arm, and the supervisor waits the watchdog's 10 timeouts for it (1 s) before it
+// goes on without it, the arm's power goes off and the joint is named; a paused arm or math server
+// costs no power (the arm's time stands still with it; the parcels are background work the joints
+// may miss for a while): each is named once silent for the watchdog's periods (10, each waited
+// out for 100 ms by the paced supervisor). In realtime the watchdog is
 // raised to 100 periods (100 ms), so that a busy machine's stalls do not end the run before the
 // fault; the pauses of 300 ms are past it.
 struct Fault {
@@ -242,7 +244,7 @@ TEST_P(NodeFault, IsAnEmergencyNamingItTheArmComesToRestAndTheLogVerifies) {
 
 INSTANTIATE_TEST_SUITE_P(Nodes, NodeFault,
                          ::testing::Values(Fault{"joint3", SIGKILL, 0, "paced"}, Fault{"math", SIGKILL, 0, "paced"},
-                                           Fault{"arm", SIGKILL, 0, "paced"}, Fault{"joint3", SIGSTOP, 300, "paced"},
+                                           Fault{"arm", SIGKILL, 0, "paced"}, Fault{"joint3", SIGSTOP, 2000, "paced"},
                                            Fault{"math", SIGSTOP, 2000, "paced"}, Fault{"arm", SIGSTOP, 2000, "paced"},
                                            Fault{"joint3", SIGKILL, 0, "realtime"},
                                            Fault{"math", SIGKILL, 0, "realtime"}, Fault{"arm", SIGKILL, 0, "realtime"},
@@ -253,6 +255,43 @@ INSTANTIATE_TEST_SUITE_P(Nodes, NodeFault,
                            return i.param.node + (i.param.signal == SIGKILL ? "Killed" : "Paused") +
                                   (i.param.clock == "paced" ? "Paced" : "Realtime");
                          });
+
+// By design, a paced cluster rides out a short pause of any node, as a busy machine's stalls: a
+// paused joint holds the arm and the supervisor waits for both (up to the watchdog's 10 timeouts,
+// 1 s); the arm's time stands still with the arm (a period that went on without its sensors is
+// only counted); the joints go on with the last parcel while the math server is away. Only a
+// longer silence is an emergency (the 2 s pauses above).
+class ShortPause : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ShortPause, OfAnyPacedNodeIsRiddenOutAndTheRunCompletes) {
+  const std::string node = GetParam();
+  RunDir run("pause-" + node);
+  const fs::path task = run.path / "slow.task";
+  std::ofstream(task) << "transform t rpy 180 -126.24 250 0 90 0\nposition p righty,down,flip T6 = t\n"
+                         "motion brisk joint 3 0.5\nmove p brisk\n";
+  const test::Outcome up = test::runCommand(kRfms,
+                                            "up --clock paced --config " + configWith(run.path, "local.textproto", {}) +
+                                                " --task " + task.string() + " --run-dir " + run.path.string(),
+                                            60);
+  ASSERT_EQ(up.code, 0) << up.err;
+  const fs::path log = run.path / "supervisor.log";
+  ASSERT_TRUE(waitForTextUnless(log, "move #1 started", "EMGCY", std::chrono::seconds(120))) << readFile(log);
+  const pid_t victim = std::stoi(readFile(run.path / (node + ".pid")));
+  ASSERT_EQ(kill(victim, SIGSTOP), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  ASSERT_EQ(kill(victim, SIGCONT), 0);
+  ASSERT_TRUE(waitForText(log, "stopped the cluster after", std::chrono::seconds(180))) << readFile(log);
+  const std::string text = readFile(log);
+  EXPECT_EQ(text.find("EMGCY"), std::string::npos) << text;
+  EXPECT_NE(text.find("move #1 completed"), std::string::npos) << text;
+  EXPECT_NE(text.find(": task finished"), std::string::npos) << text;
+  EXPECT_EQ(readFile(run.path / "arm.log").find("watchdog"), std::string::npos) << readFile(run.path / "arm.log");
+  test::runCommand(kRfms, "down " + run.path.string(), 60);
+  const test::Outcome v = verifyRunLog(run.path / "run.mcap");
+  EXPECT_EQ(v.code, 0) << v.out << v.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(Nodes, ShortPause, ::testing::Values("joint3", "arm", "math"));
 
 // A realtime arm ticks on its own clock and used to drive on with the joints' last commands
 // when the supervisor died (the joints then fall silent). Its own watchdog takes the power off
