@@ -121,6 +121,17 @@ VerifyResult rerunAndCompare(const RunLog& log, const std::function<void(std::ui
                      ", which a lockstep re-run of the whole controller cannot repeat)";
       return each;
     }
+  // Likewise an arm that stepped without a joint's command of its period (a torque that came after
+  // the arm's wait, its J_MAIL in time): the arm's report in the log says which.
+  for (const proto::AppliedTorques& a : log.applied)
+    for (int j = 0; j < a.applied_period_size(); ++j)
+      if (a.applied_period(j) != static_cast<std::int64_t>(a.header().period()) && a.header().period() < periods) {
+        VerifyResult each = verifyEachCore(log, model, arm.scene, settings, true, progress);
+        each.method += " (at period " + std::to_string(a.header().period()) + " the arm stepped without joint " +
+                       std::to_string(j + 1) + "'s command of that period, which a lockstep re-run of the " +
+                       "whole controller cannot repeat)";
+        return each;
+      }
   r.method = "the whole controller re-run in lockstep";
   Harness h(arm.model, settings, arm.scene);
   const LogIndex index(log);
