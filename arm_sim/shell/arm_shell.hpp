@@ -64,8 +64,8 @@ class ArmShell {
   int received_ = 0;  // commands in the report so far this period
   long missing_ = 0;
   std::array<bool, kJoints> given_up_{};  // lockstep: not waited for until a command comes in time
-  std::int64_t supervisor_period_ = -1;          // the latest S_MAIL's period
-  std::uint32_t stale_ = 0;                      // the arm's watchdog: joints whose commands went stale
+  std::int64_t supervisor_period_ = -1;   // the latest S_MAIL's period
+  std::uint32_t stale_ = 0;               // the arm's watchdog: joints whose commands went stale
 };
 
 }  // namespace rfms

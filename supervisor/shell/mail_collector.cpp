@@ -16,9 +16,9 @@ MailCollector::MailCollector(const ClusterSettings& s, MailPort& port, ClusterSt
       tap_(tap),
       rules_(s.config.clock()),
       timeout_(std::chrono::milliseconds(s.config.lockstep_timeout_ms())),
-      patience_(std::max(timeout_, std::min<Clock::duration>(
-                                       timeout_ * s.config.controller().watchdog_periods(),
-                                       std::chrono::milliseconds(s.config.orphan_timeout_ms()) / 2))),
+      patience_(
+          std::max(timeout_, std::min<Clock::duration>(timeout_ * s.config.controller().watchdog_periods(),
+                                                       std::chrono::milliseconds(s.config.orphan_timeout_ms()) / 2))),
       period_(std::chrono::duration_cast<Clock::duration>(
           std::chrono::duration<double>(sampleSeconds(s.config.controller())))),
       watchdog_(s.config.controller().watchdog_periods()),

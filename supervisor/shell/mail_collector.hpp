@@ -41,7 +41,7 @@ class MailCollector {
   void takeAnswer(std::uint64_t k, Clock::time_point asked, Box b);
   bool gone(proto::Node node) const;
   static bool jointHoldsArm(BoxSet still);  // the sensors and some J_MAIL are both missing
-  BoxSet missing(std::uint64_t k) const;  // the boxes whose mail this period still waits for
+  BoxSet missing(std::uint64_t k) const;    // the boxes whose mail this period still waits for
   void tally(std::uint64_t k, SupervisorInbox& in);
   void count(proto::Node node, bool arrived);
 
