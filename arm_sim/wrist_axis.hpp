@@ -10,14 +10,14 @@ namespace rfms {
 // meets an environment of stiffness K_e and damping C_e. A rigid environment holds the end
 // effector still (Eq. 29). The wrist's sensor measures the deflection, read as force K_w d.
 struct ForceAxisParams {
-  double m = 2.0;        // kg
-  double c_r = 200.0;    // N s/m
-  double k_w = 4000.0;   // N/m
-  double c_w = 0.0;      // N s/m
-  bool rigid = true;     // a rigid environment: m_e, k_e, c_e unused
-  double m_e = 1.0;      // kg
-  double k_e = 1e4;      // N/m
-  double c_e = 0.0;      // N s/m
+  double m = 2.0;       // kg
+  double c_r = 200.0;   // N s/m
+  double k_w = 4000.0;  // N/m
+  double c_w = 0.0;     // N s/m
+  bool rigid = true;    // a rigid environment: m_e, k_e, c_e unused
+  double m_e = 1.0;     // kg
+  double k_e = 1e4;     // N/m
+  double c_e = 0.0;     // N s/m
 };
 
 class ForceAxis {
@@ -25,9 +25,9 @@ class ForceAxis {
   explicit ForceAxis(const ForceAxisParams& p) : p_(p) {}
   // Integrates [t, t + dt] with the drive u held.
   void step(double u, double dt);
-  double deflection() const { return x_ - xe_; }  // m: arm minus end effector, > 0 pressing
+  double deflection() const { return x_ - xe_; }               // m: arm minus end effector, > 0 pressing
   double wristForce() const { return p_.k_w * deflection(); }  // N: what the sensor reads
-  double contactForce() const;  // N: what the environment feels
+  double contactForce() const;                                 // N: what the environment feels
 
  private:
   ForceAxisParams p_;
@@ -39,12 +39,12 @@ class ForceAxis {
 // x_l = G_c u with G_c = K_p / (J s^2 + K_v s + K_p) (J = 0: a first-order lag); the end effector,
 // mass m, hangs on the wrist (K, C) and carries an external force F.
 struct PositionAxisParams {
-  double m = 2.0;      // kg
-  double k = 4000.0;   // N/m
-  double c = 200.0;    // N s/m
-  double kp = 1.0;     // the joint loop's gains: dimensionless, ...
-  double kv = 0.01;    // ... s, ...
-  double j = 0.0;      // ... s^2 (0: the link's inertia neglected, as in Eqs. 16-18)
+  double m = 2.0;     // kg
+  double k = 4000.0;  // N/m
+  double c = 200.0;   // N s/m
+  double kp = 1.0;    // the joint loop's gains: dimensionless, ...
+  double kv = 0.01;   // ... s, ...
+  double j = 0.0;     // ... s^2 (0: the link's inertia neglected, as in Eqs. 16-18)
 };
 
 class PositionAxis {

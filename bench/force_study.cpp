@@ -33,12 +33,13 @@ int main(int argc, char** argv) {
     std::printf("%-34s %9.3f %%  %9.1f %%    %s\n", l.name, 100 * r.final_error, 100 * r.overshoot, l.paper);
   }
 
-  std::printf("\nPosition compensation: m = 2 kg, K = 4000 N/m, C = 200 N s/m, joint loop K_p = 1, K_v = 0.01 s, 20 N load\n");
+  std::printf(
+      "\nPosition compensation: m = 2 kg, K = 4000 N/m, C = 200 N s/m, joint loop K_p = 1, K_v = 0.01 s, 20 N load\n");
   const PositionAxisParams p;
   for (double k1 : {0.0, 0.5, 1.0}) {
     const LoadHold h = holdUnderLoad(k1, 0.004, 3.0, 20.0, p);
-    std::printf("K_1 = %.1f, K_2 = 0.004 s: end effector off by %8.4f mm   A.1: (1 - K_1) F / K = %.4f mm (Eq. 15)\n", k1,
-                1e3 * h.offset, 1e3 * (1 - k1) * 20.0 / 4000.0);
+    std::printf("K_1 = %.1f, K_2 = 0.004 s: end effector off by %8.4f mm   A.1: (1 - K_1) F / K = %.4f mm (Eq. 15)\n",
+                k1, 1e3 * h.offset, 1e3 * (1 - k1) * 20.0 / 4000.0);
   }
   std::printf("\nStability boundary of K_1 (bisection on the simulated loop)\n");
   for (const auto& [k2, dt] : {std::pair{0.0, 1e-3}, std::pair{0.004, 1e-4}, std::pair{0.004, 1e-3}}) {

@@ -18,8 +18,9 @@ int main(int argc, char** argv) {
   std::string model_file = RFMS_DEFAULT_ROBOT;
   double seconds = 8.0;
   app.add_option("--model", model_file, "robot model file")->capture_default_str();
-  app.add_option("--seconds", seconds, "simulated seconds on the circle")->capture_default_str()->check(
-      CLI::Range(2.0, 600.0));
+  app.add_option("--seconds", seconds, "simulated seconds on the circle")
+      ->capture_default_str()
+      ->check(CLI::Range(2.0, 600.0));
   if (const auto code = rfms::parseCommandLine(app, argc, argv)) return *code;
   try {
     const rfms::RobotModel model = rfms::loadRobotModel(model_file);
@@ -36,8 +37,8 @@ int main(int argc, char** argv) {
       const rfms::StepUpdateFigures f = rfms::runStepUpdate(model, s);
       failed |= f.emergency;
       std::printf("  %-30s %22.3f %22.3f %14.3f (joint %d) vs %.3f %12.3f%s\n", name, f.largest_step_mm,
-                  f.largest_step_before_mm, f.following_deg, f.following_joint, f.following_before_deg,
-                  f.end_error_mm, f.emergency ? "  EMERGENCY" : "");
+                  f.largest_step_before_mm, f.following_deg, f.following_joint, f.following_before_deg, f.end_error_mm,
+                  f.emergency ? "  EMERGENCY" : "");
     }
     std::printf("  the wrist speed limit allows %.3f mm/period (controller.tracking.wrist_speed_mm_s %.0f)\n",
                 after.tracking().wrist_speed_mm_s() * 1e-3, after.tracking().wrist_speed_mm_s());

@@ -19,10 +19,10 @@
 
 #include "client/remote_task.hpp"
 #include "client/shell_terminal.hpp"
+#include "common/command_line.hpp"
 #include "common/error.hpp"
 #include "common/mail_codec.hpp"
 #include "common/mail_names.hpp"
-#include "common/command_line.hpp"
 
 using namespace rfms;
 
@@ -43,8 +43,9 @@ void printStatus(const proto::ArmStatus& s) {
   if (!s.jog_stopped().empty()) std::cout << "the last jog along an axis stopped short: " << s.jog_stopped() << "\n";
   if (s.contact_wrench_size() == 6) {
     const auto& w = s.contact_wrench();
-    std::cout << "contact on the tool (N, base axes): " << w[0] << " " << w[1] << " " << w[2] << "; moment (N m): " << w[3]
-              << " " << w[4] << " " << w[5] << (s.wrench_saturated() != 0 ? "; the sensor is at its range" : "") << "\n";
+    std::cout << "contact on the tool (N, base axes): " << w[0] << " " << w[1] << " " << w[2]
+              << "; moment (N m): " << w[3] << " " << w[4] << " " << w[5]
+              << (s.wrench_saturated() != 0 ? "; the sensor is at its range" : "") << "\n";
   }
   const auto& l = s.link();
   std::cout << "link: frames in " << l.frames_in() << ", out " << l.frames_out() << ", retransmissions "
@@ -92,8 +93,9 @@ int main(int argc, char** argv) {
   run->add_flag("--no-calibrate", no_calibrate, "do not calibrate first");
   auto* status = app.add_subcommand("status", "print the controller's state, pose, moves and link counters");
   auto* jog = app.add_subcommand(
-      "jog", "jog one joint on, 4 encoder counts a period (MANU), or the wrist along an axis at 10 mm/s or 5 deg/s, "
-             "until hold or stop");
+      "jog",
+      "jog one joint on, 4 encoder counts a period (MANU), or the wrist along an axis at 10 mm/s or 5 deg/s, "
+      "until hold or stop");
   std::string target, direction;
   bool tool_frame = false;
   const CLI::Validator targets(
@@ -113,7 +115,8 @@ int main(int argc, char** argv) {
   step->add_option("TARGET", target, "a joint 1..6, or an axis x y z rx ry rz")->required()->check(targets);
   step->add_option("DIRECTION", direction, "+ or -")->required()->check(CLI::IsMember({"+", "-"}));
   step->add_flag("--tool", tool_frame, "an axis of T6's own frame, not the base's");
-  step->add_option("--mm", step_mm, "the step along x, y or z, millimetres (default 1)")->check(CLI::Range(1e-6, 1000.0));
+  step->add_option("--mm", step_mm, "the step along x, y or z, millimetres (default 1)")
+      ->check(CLI::Range(1e-6, 1000.0));
   auto* counts_opt = step->add_option("--counts", step_counts, "the step in encoder counts (default 100)")
                          ->check(CLI::Range(1, 1000000));
   step->add_option("--deg", step_deg, "the step as a joint angle, degrees (a calibrated joint)")
@@ -161,7 +164,8 @@ int main(int argc, char** argv) {
           const bool turn = axis_id >= proto::JA_RX;
           if ((jog->parsed() || step->parsed()) && !axis && tool_frame)
             throw ConfigError("--tool is for an axis, not a joint");
-          if (step->parsed() && step_mm > 0.0 && (!axis || turn)) throw ConfigError("--mm is for a step along x, y or z");
+          if (step->parsed() && step_mm > 0.0 && (!axis || turn))
+            throw ConfigError("--mm is for a step along x, y or z");
           if (step->parsed() && axis && (step_counts > 0 || (step_deg > 0.0 && !turn)))
             throw ConfigError(turn ? "a turn about an axis takes --deg" : "a step along an axis takes --mm");
           // Parse the task before touching the arm: a bad file changes nothing.
@@ -183,8 +187,8 @@ int main(int argc, char** argv) {
               if (o.has_force() && std::find(r.moves.begin(), r.moves.end(), o.id()) != r.moves.end()) {
                 const proto::ForceFigures& f = o.force();
                 std::cout << "  move " << o.id() << ": force " << f.setpoint_n() << " N, error p50 " << f.error_p50_n()
-                          << " N, p99 " << f.error_p99_n() << " N, max " << f.error_max_n() << " N, peak "
-                          << f.peak_n() << " N, "
+                          << " N, p99 " << f.error_p99_n() << " N, max " << f.error_max_n() << " N, peak " << f.peak_n()
+                          << " N, "
                           << (f.settle_s() >= 0.0 ? "settled in " + std::to_string(f.settle_s()) + " s" : "not settled")
                           << "\n";
               }
@@ -197,8 +201,9 @@ int main(int argc, char** argv) {
                   std::find(r.moves.begin(), r.moves.end(), o.id()) == r.moves.end())
                 continue;
               const Vec3 f(o.contact_force(0), o.contact_force(1), o.contact_force(2));
-              std::cout << "  move " << o.id() << ": guard met, " << f.norm() << " N at tool point (" << at.translation().x() * 1e3
-                        << ", " << at.translation().y() * 1e3 << ", " << at.translation().z() * 1e3 << ") mm\n";
+              std::cout << "  move " << o.id() << ": guard met, " << f.norm() << " N at tool point ("
+                        << at.translation().x() * 1e3 << ", " << at.translation().y() * 1e3 << ", "
+                        << at.translation().z() * 1e3 << ") mm\n";
             }
             const auto& c = client.link().counts();
             std::cout << "link: " << c.retransmissions << " retransmissions, " << c.handshakes << " handshakes, "

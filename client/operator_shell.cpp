@@ -13,9 +13,9 @@ namespace rfms {
 
 namespace {
 
-const std::vector<std::string> kCommands = {"status", "step",      "jog",   "calibrate", "hold",   "free",
-                                            "stop",   "estop",     "reset", "power-off", "units",  "transform",
-                                            "position", "motion",  "move",  "wait",      "help",   "quit"};
+const std::vector<std::string> kCommands = {"status",   "step",   "jog",   "calibrate", "hold",  "free",
+                                            "stop",     "estop",  "reset", "power-off", "units", "transform",
+                                            "position", "motion", "move",  "wait",      "help",  "quit"};
 
 // The operator's words for the task file's control statements.
 std::string controlFor(const std::string& word) {

@@ -247,8 +247,9 @@ void RfmsClient::watch(const std::vector<std::string>& signals, double rate_hz) 
   proto::TaskRequest r;
   for (const std::string& name : signals) r.mutable_watch()->add_signals(name);
   r.mutable_watch()->set_rate_hz(rate_hz);
-  require(r, signals.empty() ? std::string("the end of the watch") : "a watch of " + std::to_string(signals.size()) +
-                                                                      " signal(s) at " + std::to_string(rate_hz) + " Hz");
+  require(r, signals.empty()
+                 ? std::string("the end of the watch")
+                 : "a watch of " + std::to_string(signals.size()) + " signal(s) at " + std::to_string(rate_hz) + " Hz");
 }
 
 void RfmsClient::stop() { control(proto::CC_STOP); }

@@ -82,13 +82,12 @@ class RfmsClient {
   // tool's weight) first reaches guard_n newtons, and the arm stops there; wait() then returns the
   // contact pose and force (MoveOutcome.guard_tripped). A move that reaches its position without
   // meeting the force completes as any move does. Needs a force sensor in the cluster's scene.
-  void guardedMotion(const std::string& name, double segment_s, double accel_s, double guard_n,
-                     Mode mode = kCartesian);
+  void guardedMotion(const std::string& name, double segment_s, double accel_s, double guard_n, Mode mode = kCartesian);
   // A position-controlled motion that takes back k1 (0 .. 1) of a compliant wrist's measured
   // deflection (A.1, Eq. 15), so that the tool, not the flange, holds the path under a load.
   // Needs a compliant wrist in the cluster's scene.
-  void compensatedMotion(const std::string& name, double segment_s, double accel_s, double k1,
-                         Mode mode = kCartesian, std::uint32_t compliance = 0);
+  void compensatedMotion(const std::string& name, double segment_s, double accel_s, double k1, Mode mode = kCartesian,
+                         std::uint32_t compliance = 0);
   // Force and impedance control along axes of the base or the tool frame (docs/force.md), e.g.
   //   arm.forceMotion("push", 3.0, 0.5, RfmsClient::Force().press(RfmsClient::kZ, -10.0));
   // press(): the tool applies this force (N) or moment (N m) along the axis, by the force law;

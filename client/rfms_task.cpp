@@ -134,8 +134,7 @@ TRSF* gentr_trsl(const char* name, double x, double y, double z) {
 }
 
 TRSF* gentr_rot(const char* name, double x, double y, double z, const VECT* axis, double angle) {
-  if (axis == nullptr || !finite({axis->x, axis->y, axis->z}) ||
-      rfms::Vec3(axis->x, axis->y, axis->z).norm() < 1e-12) {
+  if (axis == nullptr || !finite({axis->x, axis->y, axis->z}) || rfms::Vec3(axis->x, axis->y, axis->z).norm() < 1e-12) {
     refuse("transform '" + nameOf(name) + "'", "the rotation axis is missing, zero or not a number");
     return nullptr;
   }
@@ -144,7 +143,8 @@ TRSF* gentr_rot(const char* name, double x, double y, double z, const VECT* axis
 }
 
 TRSF* gentr_eul(const char* name, double x, double y, double z, double phi, double theta, double psi) {
-  return defineTransform(name, rfms::trans(x * kMm, y * kMm, z * kMm) * rfms::eul(phi * kDeg, theta * kDeg, psi * kDeg));
+  return defineTransform(name,
+                         rfms::trans(x * kMm, y * kMm, z * kMm) * rfms::eul(phi * kDeg, theta * kDeg, psi * kDeg));
 }
 
 TRSF* gentr_rpy(const char* name, double x, double y, double z, double roll, double pitch, double yaw) {
@@ -166,7 +166,8 @@ PST* makepst(const char* name, int arm, int elbow, int wrist, ...) {
   va_start(terms, wrist);
   for (int k = 0;; ++k) {
     if (k == kMaxPositionTerms) {
-      problem = "no TL among the first " + std::to_string(kMaxPositionTerms) + " terms (the list ends with TL and the tool)";
+      problem =
+          "no TL among the first " + std::to_string(kMaxPositionTerms) + " terms (the list ends with TL and the tool)";
       break;
     }
     TRSF* t = va_arg(terms, TRSF*);

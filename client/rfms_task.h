@@ -30,12 +30,12 @@ typedef struct {
 } VECT;
 
 /* The arm's own transform, to write in position equations. */
-extern TRSF *const t6;
+extern TRSF* const t6;
 
 /* makepst()'s markers: EQ ends the left-hand side; TL is followed by the tool (the transform
  * written right after t6, or t6 itself for none) and ends the list. */
-extern TRSF *const rfms_eq_marker;
-extern TRSF *const rfms_tl_marker;
+extern TRSF* const rfms_eq_marker;
+extern TRSF* const rfms_tl_marker;
 #define EQ rfms_eq_marker
 #define TL rfms_tl_marker
 
@@ -48,22 +48,22 @@ enum { COMPLY_X = 0x01, COMPLY_Y = 0x02, COMPLY_Z = 0x04, COMPLY_RX = 0x08, COMP
 
 /* Transforms: a translation (x, y, z in mm) times a rotation. Giving a name again redefines that
  * transform, and positions using it follow, also during a move (a conveyor, a camera). */
-TRSF *gentr_trsl(const char *name, double x, double y, double z);
-TRSF *gentr_rot(const char *name, double x, double y, double z, const VECT *axis, double angle);
-TRSF *gentr_eul(const char *name, double x, double y, double z, double phi, double theta, double psi);
-TRSF *gentr_rpy(const char *name, double x, double y, double z, double roll, double pitch, double yaw);
+TRSF* gentr_trsl(const char* name, double x, double y, double z);
+TRSF* gentr_rot(const char* name, double x, double y, double z, const VECT* axis, double angle);
+TRSF* gentr_eul(const char* name, double x, double y, double z, double phi, double theta, double psi);
+TRSF* gentr_rpy(const char* name, double x, double y, double z, double roll, double pitch, double yaw);
 
 /* A position equation: transforms of the left-hand side, EQ, those of the right-hand side, then TL
  * and the tool. t6 stands once, on either side; e.g.
  *   makepst("grasp", RIGHT, UP, NOFLIP, z, t6, grip, EQ, conv, obj, TL, grip)
  * The list must end with TL and one transform. */
-PST *makepst(const char *name, int arm, int elbow, int wrist, ...);
+PST* makepst(const char* name, int arm, int elbow, int wrist, ...);
 
 /* A motion record: segment and acceleration time in seconds, JNT or CAR, compliance bits. */
-MOT *makemot(double segment, double accel, int mode, int compliance);
+MOT* makemot(double segment, double accel, int mode, int compliance);
 
 /* Queues a move and returns its number (> 0) at once, or 0 when it was refused. */
-long move(PST *position, MOT *motion);
+long move(PST* position, MOT* motion);
 /* Until that move has ended: 0 when it completed, -1 when it was aborted, refused or lost. */
 int waitmove(long move);
 /* Until every move queued so far has ended: 0 when all completed, -1 otherwise. */
@@ -73,11 +73,11 @@ int waitall(void);
  * 127.0.0.1:47031), key_file this client's key (NULL: $RFMS_KEY). rfms_open begins a task of
  * that name and calibrates the arm when it is not; rfms_close waits for every move and ends the
  * task. Each returns 0, or -1 after printing why. */
-int rfms_open(const char *bridge, const char *key_file, const char *task);
+int rfms_open(const char* bridge, const char* key_file, const char* task);
 int rfms_close(void);
 /* How many calls were refused so far, and the last reason ("" when none). */
 int rfms_refusals(void);
-const char *rfms_last_refusal(void);
+const char* rfms_last_refusal(void);
 
 /* Written by the user; rfms_task_main's main() calls it between rfms_open and rfms_close. */
 void pumatask(void);

@@ -23,7 +23,7 @@ namespace rfms {
 
 struct WatchedSample {
   std::uint64_t period = 0;
-  double time_s = 0.0;          // period times the sample period: the controller's clock
+  double time_s = 0.0;         // period times the sample period: the controller's clock
   std::vector<double> values;  // one per signal, in the order asked; NaN where a mail was missing
 };
 

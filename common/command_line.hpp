@@ -24,8 +24,8 @@ inline std::optional<int> parseCommandLine(CLI::App& app, int argc, char** argv)
         !app.get_subcommands({}).empty() && !rest.empty()) {
       std::string names;
       for (const CLI::App* s : app.get_subcommands({})) names += (names.empty() ? "" : ", ") + s->get_name();
-      std::cerr << std::filesystem::path(argv[0]).filename().string() << ": '" << rest.front() << "' is not a subcommand: expected one of " << names
-                << "\n";
+      std::cerr << std::filesystem::path(argv[0]).filename().string() << ": '" << rest.front()
+                << "' is not a subcommand: expected one of " << names << "\n";
       return 2;
     }
     return app.exit(e) == 0 ? 0 : 2;

@@ -24,9 +24,9 @@ enum class ForceLawKind { kP, kPD, kPI };
 
 struct ForceGains {
   ForceLawKind law = ForceLawKind::kP;
-  double kp = 1.0;   // dimensionless: N of drive per N of error
-  double kv = 0.0;   // s (PD)
-  double ki = 0.0;   // 1/s (PI)
+  double kp = 1.0;                                                  // dimensionless: N of drive per N of error
+  double kv = 0.0;                                                  // s (PD)
+  double ki = 0.0;                                                  // 1/s (PI)
   double integral_limit = std::numeric_limits<double>::infinity();  // N s: |integral of e| at most
 };
 

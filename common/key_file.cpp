@@ -56,7 +56,7 @@ KeyFile loadKeyFile(const std::string& path) {
     value.remove_prefix(colon + 1);
     while (!value.empty() && value.front() == ' ') value.remove_prefix(1);
     while (!value.empty() && (value.back() == ' ' || value.back() == '\r')) value.remove_suffix(1);
-    Key* target = name == "public" ? &f.pair.public_key
+    Key* target = name == "public"   ? &f.pair.public_key
                   : name == "secret" ? &f.pair.secret_key
                   : name == "bridge" ? &f.bridge
                                      : nullptr;

@@ -35,7 +35,9 @@ void saveKeyFile(const std::string& path, const KeyFile& file, const std::string
 
 std::string toHex(const unsigned char* bytes, std::size_t n);
 template <std::size_t N>
-std::string toHex(const std::array<unsigned char, N>& a) { return toHex(a.data(), N); }
+std::string toHex(const std::array<unsigned char, N>& a) {
+  return toHex(a.data(), N);
+}
 // False unless `hex` is exactly 2N hex digits.
 bool fromHex(std::string_view hex, unsigned char* out, std::size_t n);
 

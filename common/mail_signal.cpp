@@ -140,7 +140,8 @@ MailSignal parseMailSignal(const std::string& signal) {
   } else if (box == "sensors") {
     s.box = Mailbox::kSensors;
   } else {
-    throw ConfigError("signal '" + signal + "': no mailbox '" + box + "' (smail, mmail, parcel, sensors, jmail, torque)");
+    throw ConfigError("signal '" + signal + "': no mailbox '" + box +
+                      "' (smail, mmail, parcel, sensors, jmail, torque)");
   }
   s.steps = parsePath(signal, rest);
   checkPath(signal, mailboxType(s.box), s.steps);

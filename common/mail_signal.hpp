@@ -21,7 +21,7 @@ enum class Mailbox { kSMail, kMMail, kParcel, kSensors, kJMail, kTorque };
 struct MailSignal {
   struct Step {
     std::string field;
-    int index = -1;  // for a repeated field
+    int index = -1;                                                 // for a repeated field
     const google::protobuf::FieldDescriptor* descriptor = nullptr;  // found once, when parsed
   };
   std::string name;  // as written

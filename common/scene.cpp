@@ -34,7 +34,8 @@ struct Checker {
     return v;
   }
   Vec3 finite(const std::string& field, const Vec3& v, double bound = 1e3) const {
-    if (!v.allFinite() || v.cwiseAbs().maxCoeff() > bound) fail(field, "every component must be finite, within +-" + number(bound));
+    if (!v.allFinite() || v.cwiseAbs().maxCoeff() > bound)
+      fail(field, "every component must be finite, within +-" + number(bound));
     return v;
   }
   static std::string number(double v) { return numberText(v); }
@@ -87,8 +88,7 @@ SurfaceModel convertSurface(const Checker& c, const proto::Surface& s, int i) {
       m.pose.translation() = c.finite(at + ".box.centre_m", vec(s.box().centre_m()));
       break;
     }
-    case proto::Surface::SHAPE_NOT_SET:
-      c.fail(at, "has no shape: give plane { ... } or box { ... }");
+    case proto::Surface::SHAPE_NOT_SET: c.fail(at, "has no shape: give plane { ... } or box { ... }");
   }
   m.stiffness = c.range(at + ".stiffness_n_per_m", s.stiffness_n_per_m(), 100.0, 1e7);
   m.damping = c.range(at + ".damping_n_s_per_m", s.damping_n_s_per_m(), 0.0, 1e5);
@@ -131,12 +131,16 @@ WristModel convertWrist(const Checker& c, const proto::CompliantWrist& w, const 
   // The arm integrates with RK4 in sub-steps of 0.25 ms: K/m beyond 1e7 /s^2 rings, and C/m beyond
   // 4000 /s decays, too fast for it to follow (explicit steps then grow instead).
   const double mass = tool.inertia.mass;
-  if (m.stiffness / mass > 1e7) c.fail(at + "stiffness_n_per_m", "at most 1e7 times the tool's mass (kg), got " + Checker::number(m.stiffness));
+  if (m.stiffness / mass > 1e7)
+    c.fail(at + "stiffness_n_per_m", "at most 1e7 times the tool's mass (kg), got " + Checker::number(m.stiffness));
   if (m.stiffness_turn / least > 1e7)
-    c.fail(at + "stiffness_nm_per_rad", "at most 1e7 times the tool's least principal inertia (kg m^2), got " + Checker::number(m.stiffness_turn));
-  if (m.damping / mass > 4000.0) c.fail(at + "damping_n_s_per_m", "at most 4000 times the tool's mass (kg), got " + Checker::number(m.damping));
+    c.fail(at + "stiffness_nm_per_rad",
+           "at most 1e7 times the tool's least principal inertia (kg m^2), got " + Checker::number(m.stiffness_turn));
+  if (m.damping / mass > 4000.0)
+    c.fail(at + "damping_n_s_per_m", "at most 4000 times the tool's mass (kg), got " + Checker::number(m.damping));
   if (m.damping_turn / least > 4000.0)
-    c.fail(at + "damping_nm_s_per_rad", "at most 4000 times the tool's least principal inertia (kg m^2), got " + Checker::number(m.damping_turn));
+    c.fail(at + "damping_nm_s_per_rad",
+           "at most 4000 times the tool's least principal inertia (kg m^2), got " + Checker::number(m.damping_turn));
   return m;
 }
 }  // namespace

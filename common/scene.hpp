@@ -14,11 +14,11 @@
 namespace rfms {
 
 struct ToolModel {
-  LinkInertia inertia;                     // in frame 6, about its origin (zero mass: no tool)
-  Vec3 com = Vec3::Zero();                 // its centre of mass, frame 6
-  Mat3 inertia_at_com = Mat3::Zero();      // about its centre of mass, frame 6 axes
-  Transform frame = Transform::Identity(); // E: T6 E is the tool frame; its origin is the tool point
-  double tip_radius = 0.005;               // m: the tool touches as a ball at the tool point
+  LinkInertia inertia;                      // in frame 6, about its origin (zero mass: no tool)
+  Vec3 com = Vec3::Zero();                  // its centre of mass, frame 6
+  Mat3 inertia_at_com = Mat3::Zero();       // about its centre of mass, frame 6 axes
+  Transform frame = Transform::Identity();  // E: T6 E is the tool frame; its origin is the tool point
+  double tip_radius = 0.005;                // m: the tool touches as a ball at the tool point
 };
 
 struct SurfaceModel {
@@ -29,25 +29,25 @@ struct SurfaceModel {
   // Box: `pose` is the box's centre and axes, half_size its half edge lengths.
   Transform pose = Transform::Identity();
   Vec3 half_size = Vec3::Zero();
-  double stiffness = 0.0;  // N/m
-  double damping = 0.0;    // N s/m
-  double friction = 0.0;   // Coulomb coefficient
+  double stiffness = 0.0;        // N/m
+  double damping = 0.0;          // N s/m
+  double friction = 0.0;         // Coulomb coefficient
   Vec3 velocity = Vec3::Zero();  // m/s, constant from t = 0
 };
 
 struct ForceTorqueModel {
   double noise_force = 0.0, noise_moment = 0.0;  // standard deviations, N and N m
-  Vec6 bias = Vec6::Zero();                       // fx fy fz mx my mz
-  double bandwidth_hz = 0.0;                      // 0: no filter
-  double range_force = 0.0, range_moment = 0.0;   // N, N m
+  Vec6 bias = Vec6::Zero();                      // fx fy fz mx my mz
+  double bandwidth_hz = 0.0;                     // 0: no filter
+  double range_force = 0.0, range_moment = 0.0;  // N, N m
   std::uint64_t seed = 1;
 };
 
 // The compliant wrist between flange and tool (proto CompliantWrist): its springs and dampers act
 // at the tool's centre of mass, along and about T6's axes.
 struct WristModel {
-  double stiffness = 0.0, stiffness_turn = 0.0;  // N/m, N m/rad
-  double damping = 0.0, damping_turn = 0.0;      // N s/m, N m s/rad
+  double stiffness = 0.0, stiffness_turn = 0.0;    // N/m, N m/rad
+  double damping = 0.0, damping_turn = 0.0;        // N s/m, N m s/rad
   double resolution = 0.0, resolution_turn = 0.0;  // m, rad
   double noise = 0.0, noise_turn = 0.0;            // standard deviations, m and rad
   double travel = 0.0, travel_turn = 0.0;          // m, rad

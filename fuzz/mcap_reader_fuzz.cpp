@@ -10,9 +10,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const rfms::fuzz::MemoryFile file(data, size);
   try {
     std::uint64_t seen = 0;
-    rfms::mcap::readFile(file.path(), {}, [&](const rfms::mcap::Channel*, std::uint64_t, std::string_view d) {
-      seen += d.size();
-    });
+    rfms::mcap::readFile(file.path(), {},
+                         [&](const rfms::mcap::Channel*, std::uint64_t, std::string_view d) { seen += d.size(); });
   } catch (const rfms::Error&) {
   }
   return 0;

@@ -10,8 +10,7 @@
 #include "supervisor/supervisor_core.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static const rfms::RobotModel model =
-      rfms::loadRobotModel(std::string(RFMS_ROBOTS_DIR) + "/puma260.textproto");
+  static const rfms::RobotModel model = rfms::loadRobotModel(std::string(RFMS_ROBOTS_DIR) + "/puma260.textproto");
   std::vector<rfms::TaskStatement> task;
   try {
     task = rfms::parseTaskFile(rfms::fuzz::text(data, size), "fuzz.task");

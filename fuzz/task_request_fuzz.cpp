@@ -10,8 +10,7 @@
 #include "supervisor/supervisor_core.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static const rfms::RobotModel model =
-      rfms::loadRobotModel(std::string(RFMS_ROBOTS_DIR) + "/puma260.textproto");
+  static const rfms::RobotModel model = rfms::loadRobotModel(std::string(RFMS_ROBOTS_DIR) + "/puma260.textproto");
   rfms::SupervisorCore core(model, rfms::SupervisorConfig{});
   rfms::RemoteDesk desk(model, rfms::SupervisorConfig{});
   // The input is a sequence of requests, each preceded by its length (one byte).

@@ -48,8 +48,8 @@ Mat6 complianceMatrix(const DynamicsSnapshot& s, std::uint32_t bits, const Joint
   return complianceFrom(s.jacobian_inverse, bits, stiffness);
 }
 
-Mat6 complianceMatrix(const DynamicsSnapshot& s, std::uint32_t bits, const JointVec& stiffness,
-                      const Transform& t6, const Transform& frame) {
+Mat6 complianceMatrix(const DynamicsSnapshot& s, std::uint32_t bits, const JointVec& stiffness, const Transform& t6,
+                      const Transform& frame) {
   if ((bits & 0x3f) == 0 || s.singular) return Mat6::Identity();
   // A twist at the frame's origin along its axes, (v_f, w_f), is (R v_f - w x lever, R w_f) at
   // T6's origin in base axes, lever = frame origin - T6 origin; J^-1 of that is the joint motion.

@@ -73,8 +73,8 @@ class MathCore {
 // The directions are the base frame's axes at T6's origin (the manual's compliance); `frame`, when
 // given, puts them at its origin and along its axes instead (the tool point, base or tool axes).
 Mat6 complianceMatrix(const DynamicsSnapshot& s, std::uint32_t bits, const JointVec& stiffness);
-Mat6 complianceMatrix(const DynamicsSnapshot& s, std::uint32_t bits, const JointVec& stiffness,
-                      const Transform& t6, const Transform& frame);
+Mat6 complianceMatrix(const DynamicsSnapshot& s, std::uint32_t bits, const JointVec& stiffness, const Transform& t6,
+                      const Transform& frame);
 
 // A Jacobian of T6's origin (base axes) moved to the point p (base coordinates): v_p = v + w x (p - p6).
 Mat6 jacobianAtPoint(const Mat6& j6, const Vec3& p6, const Vec3& p);

@@ -39,10 +39,10 @@ struct Outgoing {
 };
 
 struct BridgeLimits {
-  std::size_t queue = 64;                // requests forwarded or waiting for the supervisor
-  std::size_t sessions = 64;             // link sessions open at once
-  std::int64_t challenge_ms = 10'000;    // how long a CHALLENGE may be answered
-  std::size_t max_request = 8192;        // bytes of a TaskRequest passed on whole
+  std::size_t queue = 64;              // requests forwarded or waiting for the supervisor
+  std::size_t sessions = 64;           // link sessions open at once
+  std::int64_t challenge_ms = 10'000;  // how long a CHALLENGE may be answered
+  std::size_t max_request = 8192;      // bytes of a TaskRequest passed on whole
 };
 
 class BridgeCore {
@@ -73,19 +73,19 @@ class BridgeCore {
     std::uint64_t supervisor_id = 0;  // TaskRequest.session as the supervisor knows this client
     std::uint64_t key_id = 0;         // TaskRequest.key_id: its key, whatever its session
     proto::ClientRole role = proto::CR_NONE;
-    std::string challenge;            // of its handshake: a retransmitted AUTH gets the same ACK
-    std::uint64_t last_count = 0;     // the newest frame taken from this client
-    std::uint64_t last_used = 0;      // the bridge's frame clock when it last sent a new frame
-    bool fresh = false;               // its AUTH said so: its first REG restarts the numbering
-    bool pending = false;             // a REG or SENDREQ delivered, its answer not yet back
-    bool pending_status = false;      // ... and it is a SENDREQ
+    std::string challenge;         // of its handshake: a retransmitted AUTH gets the same ACK
+    std::uint64_t last_count = 0;  // the newest frame taken from this client
+    std::uint64_t last_used = 0;   // the bridge's frame clock when it last sent a new frame
+    bool fresh = false;            // its AUTH said so: its first REG restarts the numbering
+    bool pending = false;          // a REG or SENDREQ delivered, its answer not yet back
+    bool pending_status = false;   // ... and it is a SENDREQ
     std::uint64_t pending_number = 0, pending_count = 0;
     std::string last_ack;  // the ACK of the last answered frame, for retries
     std::uint64_t last_ack_count = 0;
   };
   void hello(const std::string& peer, const proto::LinkFrame& f, std::vector<Outgoing>& out, std::int64_t now_ms);
-  bool auth(const std::string& peer, std::string_view datagram, const proto::LinkFrame& f,
-            std::vector<Outgoing>& out, std::int64_t now_ms);
+  bool auth(const std::string& peer, std::string_view datagram, const proto::LinkFrame& f, std::vector<Outgoing>& out,
+            std::int64_t now_ms);
   bool request(const std::string& peer, std::string_view datagram, const proto::LinkFrame& f,
                std::vector<Outgoing>& out, std::int64_t now_ns);
   std::string challengeFor(const std::string& client_key, const std::string& nonce, std::uint64_t time_ms) const;
@@ -109,7 +109,7 @@ class BridgeCore {
   std::unordered_map<std::uint64_t, Session> sessions_;  // by link id
   std::unordered_map<std::uint64_t, std::uint64_t> by_supervisor_id_;
   std::unordered_map<std::string, std::uint64_t> by_challenge_;
-  std::uint64_t clock_ = 0;  // counts new frames: the age of a session for eviction
+  std::uint64_t clock_ = 0;              // counts new frames: the age of a session for eviction
   std::deque<proto::Envelope> waiting_;  // not yet forwarded
   std::size_t forwarded_ = 0;            // forwarded, not yet answered
   std::map<std::pair<std::uint64_t, std::uint64_t>, int> in_flight_;  // (supervisor id, number)

@@ -137,17 +137,13 @@ ClientLink::Event ClientLink::receive(std::string_view datagram) {
       if (!of_handshake && !of_frame) return Event::kStale;
       switch (frame_.refuse()) {
         case proto::RF_UNKNOWN_KEY:
-        case proto::RF_VERSION:
-          failure_ = "the bridge refused: " + frame_.reason();
-          return Event::kRefused;
+        case proto::RF_VERSION: failure_ = "the bridge refused: " + frame_.reason(); return Event::kRefused;
         case proto::RF_FULL:
           // Wait a timeout, then start again.
           hello();
           first_ = false;
           return Event::kHandshake;
-        default:
-          hello();
-          return Event::kHandshake;
+        default: hello(); return Event::kHandshake;
       }
     }
     default: return Event::kStale;

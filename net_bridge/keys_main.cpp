@@ -34,7 +34,8 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::IsMember({"operator", "observer"}));
   auto* nodes = app.add_subcommand(
-      "nodes", "make a key for every node (and the bridge) in DIR, and DIR/node-keys.textproto: the cluster's node_keys");
+      "nodes",
+      "make a key for every node (and the bridge) in DIR, and DIR/node-keys.textproto: the cluster's node_keys");
   std::string nodes_dir;
   nodes->add_option("DIR", nodes_dir, "the node key directory (must not hold node keys yet)")->required();
   if (const auto code = parseCommandLine(app, argc, argv)) return *code;
@@ -46,7 +47,9 @@ int main(int argc, char** argv) {
           std::cout << (fs::path(nodes_dir) / kNodeKeyList).string() << "\n";
           return 0;
         }
-        if (name.empty() || name.size() > 64 || name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") != std::string::npos)
+        if (name.empty() || name.size() > 64 ||
+            name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") !=
+                std::string::npos)
           throw ConfigError("NAME '" + name + "': letters, digits, '-' and '_' only, 1 .. 64 of them");
         if (name == "bridge") throw ConfigError("NAME 'bridge' is the bridge's own key");
         std::error_code ec;

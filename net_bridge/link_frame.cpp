@@ -40,7 +40,7 @@ bool knownType(proto::FrameType t) {
 
 Trailer trailerOf(proto::FrameType type) {
   return type == proto::FT_HELLO || type == proto::FT_CHALLENGE || type == proto::FT_REFUSE ? Trailer::kCrc
-                                                                                             : Trailer::kMac;
+                                                                                            : Trailer::kMac;
 }
 
 std::string encodeDatagram(const proto::LinkFrame& frame) {

@@ -22,7 +22,7 @@ constexpr unsigned char kLinkVersion = 2;
 // Datagrams longer than this are not frames: the largest request is far below it.
 constexpr std::size_t kMaxDatagram = 65507;
 
-std::string encodeDatagram(const proto::LinkFrame& frame);                 // CRC trailer
+std::string encodeDatagram(const proto::LinkFrame& frame);                  // CRC trailer
 std::string encodeDatagram(const proto::LinkFrame& frame, const Key& key);  // MAC trailer
 
 enum class Datagram { kOk, kBadChecksum, kMalformed, kWrongVersion };

@@ -28,13 +28,13 @@ void derive(const unsigned char* c2b, const unsigned char* b2c, const Nonce& non
 }
 
 // crypto_kx's two keys, as the client or the bridge sees them, then each direction's own.
-bool sessionKeys(const KeyPair& mine, const Key& peer, const Nonce& client_nonce, const Key& challenge,
-                 bool as_client, SessionKeys& keys) {
+bool sessionKeys(const KeyPair& mine, const Key& peer, const Nonce& client_nonce, const Key& challenge, bool as_client,
+                 SessionKeys& keys) {
   initSodium();
   unsigned char rx[crypto_kx_SESSIONKEYBYTES], tx[crypto_kx_SESSIONKEYBYTES];
-  const int failed = as_client
-                         ? crypto_kx_client_session_keys(rx, tx, mine.public_key.data(), mine.secret_key.data(), peer.data())
-                         : crypto_kx_server_session_keys(rx, tx, mine.public_key.data(), mine.secret_key.data(), peer.data());
+  const int failed =
+      as_client ? crypto_kx_client_session_keys(rx, tx, mine.public_key.data(), mine.secret_key.data(), peer.data())
+                : crypto_kx_server_session_keys(rx, tx, mine.public_key.data(), mine.secret_key.data(), peer.data());
   if (failed == 0) {
     // The client sends with tx and the bridge receives with rx: the same key.
     if (as_client)
@@ -49,13 +49,13 @@ bool sessionKeys(const KeyPair& mine, const Key& peer, const Nonce& client_nonce
 
 }  // namespace
 
-bool clientSessionKeys(const KeyPair& client, const Key& bridge_public, const Nonce& client_nonce,
-                       const Key& challenge, SessionKeys& keys) {
+bool clientSessionKeys(const KeyPair& client, const Key& bridge_public, const Nonce& client_nonce, const Key& challenge,
+                       SessionKeys& keys) {
   return sessionKeys(client, bridge_public, client_nonce, challenge, true, keys);
 }
 
-bool bridgeSessionKeys(const KeyPair& bridge, const Key& client_public, const Nonce& client_nonce,
-                       const Key& challenge, SessionKeys& keys) {
+bool bridgeSessionKeys(const KeyPair& bridge, const Key& client_public, const Nonce& client_nonce, const Key& challenge,
+                       SessionKeys& keys) {
   return sessionKeys(bridge, client_public, client_nonce, challenge, false, keys);
 }
 

@@ -22,10 +22,10 @@ struct SessionKeys {
   Key client_to_bridge{}, bridge_to_client{};
 };
 // False when the peer's public key is unusable (a weak point of the curve).
-bool clientSessionKeys(const KeyPair& client, const Key& bridge_public, const Nonce& client_nonce,
-                       const Key& challenge, SessionKeys& keys);
-bool bridgeSessionKeys(const KeyPair& bridge, const Key& client_public, const Nonce& client_nonce,
-                       const Key& challenge, SessionKeys& keys);
+bool clientSessionKeys(const KeyPair& client, const Key& bridge_public, const Nonce& client_nonce, const Key& challenge,
+                       SessionKeys& keys);
+bool bridgeSessionKeys(const KeyPair& bridge, const Key& client_public, const Nonce& client_nonce, const Key& challenge,
+                       SessionKeys& keys);
 
 Mac macOf(const Key& key, std::string_view bytes);
 // Constant time.

@@ -10,6 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "common/command_line.hpp"
 #include "common/error.hpp"
 #include "net_bridge/allowed_keys.hpp"
 #include "net_bridge/bridge_core.hpp"
@@ -17,7 +18,6 @@
 #include "net_bridge/udp_socket.hpp"
 #include "node/node_shell.hpp"
 #include "node/status_writer.hpp"
-#include "common/command_line.hpp"
 
 namespace {
 

@@ -75,7 +75,8 @@ bool CurveGuard::answer(zmq::socket_t& zap) {
       text = "OK";
     } else {
       const std::string holder = keys_.nameOf(key);
-      text = holder.empty() ? "not one of the cluster's node keys" : "the key of " + holder + ", which may not connect here";
+      text = holder.empty() ? "not one of the cluster's node keys"
+                            : "the key of " + holder + ", which may not connect here";
       ++refused_;
       std::uint64_t held_back = 0;
       const bool write = budget_.take(LogBudget::Clock::now(), held_back);
@@ -121,8 +122,8 @@ std::string CurveGuard::refusal() {
         refusal_ = w.owner + " at " + w.endpoint + " refused this node's key (" + keys_.me +
                    " in node_keys is not the key the " + w.owner + " admits for it: keys of another cluster?)";
       else if (id == ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL)
-        refusal_ = "the CURVE handshake with " + w.owner + " at " + w.endpoint +
-                   " failed (protocol error " + std::to_string(value) + "): do both hold keys of one cluster?";
+        refusal_ = "the CURVE handshake with " + w.owner + " at " + w.endpoint + " failed (protocol error " +
+                   std::to_string(value) + "): do both hold keys of one cluster?";
     }
   }
   return refusal_;

@@ -65,7 +65,8 @@ NodeKeys loadNodeKeys(const std::string& dir, const std::string& node) {
 
 void makeNodeKeys(const std::string& dir) {
   const fs::path list_path = fs::path(dir) / kNodeKeyList;
-  if (fs::exists(list_path)) throw ConfigError(list_path.string() + " exists already: a node key directory is made once");
+  if (fs::exists(list_path))
+    throw ConfigError(list_path.string() + " exists already: a node key directory is made once");
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) throw ConfigError("cannot make node key directory " + dir + ": " + ec.message());

@@ -14,8 +14,8 @@
 namespace rfms {
 
 // Everyone who holds a node key: the nine nodes and rfms-bridge (to reach the task endpoint).
-inline constexpr std::array<const char*, 10> kKeyedNodes = {
-    "arm", "math", "joint1", "joint2", "joint3", "joint4", "joint5", "joint6", "supervisor", "bridge"};
+inline constexpr std::array<const char*, 10> kKeyedNodes = {"arm",    "math",   "joint1", "joint2",     "joint3",
+                                                            "joint4", "joint5", "joint6", "supervisor", "bridge"};
 
 struct NodeKeys {
   std::string me;  // this node's name; "" when the transport runs without CURVE

@@ -1,8 +1,8 @@
 #include "node/node_main.hpp"
 
+#include "common/command_line.hpp"
 #include "common/error.hpp"
 #include "common/robot_model_loader.hpp"
-#include "common/command_line.hpp"
 
 namespace rfms {
 

@@ -23,7 +23,8 @@ void plotLog(const RunLog& log, const std::string& output) {
     throw ConfigError("plot: the output must end in .png or .svg, not '" + output + "'");
   if (std::system("command -v gnuplot >/dev/null 2>&1") != 0)
     throw ConfigError("plot: gnuplot is not installed (apt-get install gnuplot-nox, or deploy/install-deps)");
-  if (log.header.find("robot_model") == log.header.end()) throw ConfigError("plot: the log does not carry its robot model");
+  if (log.header.find("robot_model") == log.header.end())
+    throw ConfigError("plot: the log does not carry its robot model");
   const LoggedArm arm = loggedArm(log);
   const RobotModel& model = arm.model;
 
@@ -80,8 +81,9 @@ void plotLog(const RunLog& log, const std::string& output) {
   g << (ext == ".png" ? "set terminal png size 1600,1100 font ',11'\n" : "set terminal svg size 1600,1100 dynamic\n");
   g << "set output '" << output
     << "'\nset termoption noenhanced\nset grid\nset key outside right\nset xlabel 'time (s)'\n";
-  g << "set multiplot layout " << (any_force ? 3 : 2) << ",2 title 'rfms run: " << (log.header.count("robot") ? log.header.at("robot") : "?")
-    << ", " << log.smail.size() << " periods of " << log.dtMs() << " ms'\n";
+  g << "set multiplot layout " << (any_force ? 3 : 2)
+    << ",2 title 'rfms run: " << (log.header.count("robot") ? log.header.at("robot") : "?") << ", " << log.smail.size()
+    << " periods of " << log.dtMs() << " ms'\n";
   g << "set title 'joint setpoints (dashed) and measured angles (solid)'\nset ylabel 'deg'\nplot ";
   for (int k = 0; k < 6; ++k)
     g << (k ? ", " : "") << "'" << data.string() << "' using 1:" << 2 + k << " with lines dt 2 lc " << k + 1
@@ -97,7 +99,8 @@ void plotLog(const RunLog& log, const std::string& output) {
     g << (k ? ", " : "") << "'" << data.string() << "' using 1:" << 15 + k << " with lines lc " << k + 1
       << " title 'joint " << k + 1 << "'";
   if (any_force) {
-    g << "\nset title 'contact force on the tool (the force sensor or wrist less the tool weight, base axes)'\nset ylabel 'N'\nplot ";
+    g << "\nset title 'contact force on the tool (the force sensor or wrist less the tool weight, base axes)'\nset "
+         "ylabel 'N'\nplot ";
     const char* names[] = {"x", "y", "z", "|F|"};
     for (int k = 0; k < 4; ++k)
       g << (k ? ", " : "") << "'" << data.string() << "' using 1:" << 21 + k << " with lines lc " << k + 1

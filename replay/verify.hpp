@@ -31,8 +31,9 @@ std::string dropsText(const proto::LogDrops& drops);
 // Each core alone on the mail it read: for logs whose clock was realtime, and for lockstep or
 // paced logs (`lockstep`) of runs that went on without some mail, which a lockstep re-run of the
 // whole controller cannot repeat. `model` carries the scene's tool.
-VerifyResult verifyEachCore(const RunLog& log, const RobotModel& model, const Scene& scene, const proto::ControllerSettings& c,
-                            bool lockstep, const std::function<void(std::uint64_t, std::uint64_t)>& progress = {});
+VerifyResult verifyEachCore(const RunLog& log, const RobotModel& model, const Scene& scene,
+                            const proto::ControllerSettings& c, bool lockstep,
+                            const std::function<void(std::uint64_t, std::uint64_t)>& progress = {});
 
 VerifyResult verifyLog(const RunLog& log, const std::function<void(std::uint64_t, std::uint64_t)>& progress = {});
 

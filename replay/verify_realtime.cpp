@@ -182,8 +182,8 @@ Pass rerunMath(const LogIndex& log, bool lossy, const RobotModel& model, const S
   return pass;
 }
 
-Pass rerunJoint(const LogIndex& log, bool lossy, bool lockstep, const RobotModel& model,
-                const JointServoConfig& servo, std::uint32_t j) {
+Pass rerunJoint(const LogIndex& log, bool lossy, bool lockstep, const RobotModel& model, const JointServoConfig& servo,
+                std::uint32_t j) {
   Pass pass(lossy);
   JointCore core(model, servo);
   proto::JMail jmail;
@@ -281,8 +281,8 @@ Pass rerunArm(const LogIndex& log, bool lossy, bool lockstep, const RobotModel& 
 
 }  // namespace
 
-VerifyResult verifyEachCore(const RunLog& log, const RobotModel& model, const Scene& scene, const proto::ControllerSettings& c,
-                            bool lockstep, const Progress& progress) {
+VerifyResult verifyEachCore(const RunLog& log, const RobotModel& model, const Scene& scene,
+                            const proto::ControllerSettings& c, bool lockstep, const Progress& progress) {
   VerifyResult r;
   r.method = "each core re-run alone on the mail it read; send times not compared";
   const LogIndex index(log);
@@ -318,7 +318,8 @@ VerifyResult verifyEachCore(const RunLog& log, const RobotModel& model, const Sc
     if (p.divergence && (first == nullptr || p.divergence->period < first->period)) first = &*p.divergence;
   }
   r.periods = first != nullptr ? first->period : periods;
-  const bool all_followed = std::none_of(passes.begin(), passes.end(), [](const Pass& p) { return p.stopped.has_value(); });
+  const bool all_followed =
+      std::none_of(passes.begin(), passes.end(), [](const Pass& p) { return p.stopped.has_value(); });
   if (first != nullptr) {
     r.divergence = first->what;
   } else if (!lossy && all_followed && r.compared != index.mailboxes()) {

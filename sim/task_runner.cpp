@@ -61,8 +61,9 @@ RunSummary runTask(Harness& h, const std::vector<TaskStatement>& task, const Run
       s.max_setpoint_deviation_mm =
           std::max(s.max_setpoint_deviation_mm,
                    1e3 * toSegment((forwardKinematics(h.model(), setpoints) * tool).translation(), a, b));
-      s.max_path_deviation_mm = std::max(
-          s.max_path_deviation_mm, 1e3 * toSegment((forwardKinematics(h.model(), h.arm().q()) * tool).translation(), a, b));
+      s.max_path_deviation_mm =
+          std::max(s.max_path_deviation_mm,
+                   1e3 * toSegment((forwardKinematics(h.model(), h.arm().q()) * tool).translation(), a, b));
     }
   };
   while (!script.done()) {

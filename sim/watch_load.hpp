@@ -18,11 +18,11 @@ inline bool watchEverything(RemoteDesk& desk, SupervisorCore& core, std::uint64_
     r.set_session(session);
     r.set_number(1);
     r.set_role(proto::CR_OBSERVER);
-    for (const char* signal : {"jmail.1.angle", "jmail.2.servo_error", "jmail.3.setpoint", "jmail.4.velocity",
-                               "jmail.5.angle", "jmail.6.servo_setpoint", "smail.t6.m[3]", "smail.rtstate",
-                               "smail.desired_acceleration[2]", "mmail.angles[0]", "mmail.parcel_joint",
-                               "sensors.encoder[5]", "sensors.powered", "parcel.joint", "smail.t6.m[11]",
-                               "smail.traj_state"})
+    for (const char* signal :
+         {"jmail.1.angle", "jmail.2.servo_error", "jmail.3.setpoint", "jmail.4.velocity", "jmail.5.angle",
+          "jmail.6.servo_setpoint", "smail.t6.m[3]", "smail.rtstate", "smail.desired_acceleration[2]",
+          "mmail.angles[0]", "mmail.parcel_joint", "sensors.encoder[5]", "sensors.powered", "parcel.joint",
+          "smail.t6.m[11]", "smail.traj_state"})
       r.mutable_watch()->add_signals(signal);
     r.mutable_watch()->set_rate_hz(rate_hz);
     if (!desk.accept(r, core, k).accepted()) return false;

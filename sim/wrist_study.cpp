@@ -5,7 +5,8 @@
 
 namespace rfms {
 
-ForceStep forceStep(const ForceGains& gains, double seconds, const ForceAxisParams& plant, double desired_n, double dt) {
+ForceStep forceStep(const ForceGains& gains, double seconds, const ForceAxisParams& plant, double desired_n,
+                    double dt) {
   ForceAxis axis(plant);
   ForceLaw law(gains, dt);
   ForceStep r;

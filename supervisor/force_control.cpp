@@ -29,8 +29,8 @@ std::string axisValues(const google::protobuf::RepeatedField<double>& v, const c
     const double limit = d < 3 ? max_force : max_moment;
     const double x = v[d];
     if (!std::isfinite(x) || x > limit || x < (signed_values ? -limit : 0.0))
-      return std::string(what) + " " + kAxisNames[d] + ": must be " + numberText(signed_values ? -limit : 0.0) + " .. " +
-             numberText(limit) + ", got " + numberText(x);
+      return std::string(what) + " " + kAxisNames[d] + ": must be " + numberText(signed_values ? -limit : 0.0) +
+             " .. " + numberText(limit) + ", got " + numberText(x);
     out[d] = x;
   }
   return "";
@@ -59,7 +59,8 @@ std::string forceSpecOf(const proto::ForceControl& f, std::uint32_t compliance, 
   if ((f.force_axes() & ~compliance) != 0) return "force axes must be among the compliance axes";
   out.force_axes = f.force_axes();
   if (std::string why = axisValues(f.force(), "force", true, 1e4, 1e3, out.force); !why.empty()) return why;
-  if (std::string why = axisValues(f.stiffness(), "stiffness", false, 1e6, 1e4, out.stiffness); !why.empty()) return why;
+  if (std::string why = axisValues(f.stiffness(), "stiffness", false, 1e6, 1e4, out.stiffness); !why.empty())
+    return why;
   if (std::string why = axisValues(f.damping(), "damping", false, 1e5, 1e3, out.damping); !why.empty()) return why;
   if (f.damping().empty())
     for (int d = 0; d < 6; ++d)
@@ -79,9 +80,11 @@ std::string forceSpecOf(const proto::ForceControl& f, std::uint32_t compliance, 
     case proto::FL_PI: out.gains.law = ForceLawKind::kPI; break;
     default: return "force law must be P, PD or PI";
   }
-  if (!(std::isfinite(f.kp()) && f.kp() >= 0.0 && f.kp() <= 100.0)) return "force law kp must be 0 .. 100 (0: the default)";
+  if (!(std::isfinite(f.kp()) && f.kp() >= 0.0 && f.kp() <= 100.0))
+    return "force law kp must be 0 .. 100 (0: the default)";
   if (!(std::isfinite(f.kv()) && f.kv() >= 0.0 && f.kv() <= 1.0)) return "force law kv must be 0 .. 1 s";
-  if (!(std::isfinite(f.ki()) && f.ki() >= 0.0 && f.ki() <= 1000.0)) return "force law ki must be 0 .. 1000 /s (0: the default for PI)";
+  if (!(std::isfinite(f.ki()) && f.ki() >= 0.0 && f.ki() <= 1000.0))
+    return "force law ki must be 0 .. 1000 /s (0: the default for PI)";
   if (f.kv() != 0.0 && out.gains.law != ForceLawKind::kPD) return "force law kv belongs to the PD law";
   if (f.ki() != 0.0 && out.gains.law != ForceLawKind::kPI) return "force law ki belongs to the PI law";
   out.gains.kp = f.kp() > 0.0 ? f.kp() : kDefaultForceKp;
@@ -130,13 +133,14 @@ Vec6 ForceController::update(const ForceSpec& spec, std::uint32_t compliance, st
   Vec6 applied, offset, velocity;
   applied << r.transpose() * -in.contact.head<3>(), r.transpose() * -in.contact.tail<3>();
   const Eigen::AngleAxisd turn(in.path.linear() * in.tool.linear().transpose());
-  offset << r.transpose() * (in.path.translation() - in.tool.translation()), r.transpose() * (turn.angle() * turn.axis());
+  offset << r.transpose() * (in.path.translation() - in.tool.translation()),
+      r.transpose() * (turn.angle() * turn.axis());
   velocity << r.transpose() * in.twist.head<3>(), r.transpose() * in.twist.tail<3>();
 
   // The held frame moves as the path does (so that its speed carries on, with no step in the
   // setpoint's velocity, when force control takes over a moving arm) and is drawn to the arm's.
-  held_.translation() += in.path.translation() - last_path_.translation() +
-                         yield_alpha_ * (in.tool.translation() - held_.translation());
+  held_.translation() +=
+      in.path.translation() - last_path_.translation() + yield_alpha_ * (in.tool.translation() - held_.translation());
   held_.linear() = in.path.linear() * last_path_.linear().transpose() * held_.linear();
   const Eigen::AngleAxisd toward(in.tool.linear() * held_.linear().transpose());
   held_.linear() = Eigen::AngleAxisd(yield_alpha_ * toward.angle(), toward.axis()).toRotationMatrix() * held_.linear();

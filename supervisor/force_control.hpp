@@ -35,12 +35,12 @@ namespace rfms {
 
 // A motion's force control (proto ForceControl, checked and with its defaults filled in).
 struct ForceSpec {
-  bool tool_frame = false;       // the axes are the tool frame's, else the base's
-  std::uint32_t force_axes = 0;  // bits 0..5, among the motion's compliance bits
-  Vec6 force = Vec6::Zero();     // N, N m: what the tool applies, along the frame's axes
-  Vec6 stiffness = Vec6::Zero(); // N/m, N m/rad
-  Vec6 damping = Vec6::Zero();   // N s/m, N m s/rad
-  ForceGains gains;              // kp, kv, ki as given; the integral bound is the controller's
+  bool tool_frame = false;        // the axes are the tool frame's, else the base's
+  std::uint32_t force_axes = 0;   // bits 0..5, among the motion's compliance bits
+  Vec6 force = Vec6::Zero();      // N, N m: what the tool applies, along the frame's axes
+  Vec6 stiffness = Vec6::Zero();  // N/m, N m/rad
+  Vec6 damping = Vec6::Zero();    // N s/m, N m s/rad
+  ForceGains gains;               // kp, kv, ki as given; the integral bound is the controller's
 };
 bool operator==(const ForceSpec& a, const ForceSpec& b);
 
@@ -51,8 +51,8 @@ inline constexpr double kDefaultForceKi = 40.0;  // 1/s
 // The damping of a force axis when a motion gives none: A.1's C_r, the arm's own damping in the
 // paper's case. It bounds the speed at which a force setpoint drives the tool through the air onto
 // a surface (10 N: 50 mm/s), and costs nothing once the tool rests on it.
-inline constexpr double kDefaultForceDamping = 200.0;   // N s/m
-inline constexpr double kDefaultMomentDamping = 2.0;    // N m s/rad
+inline constexpr double kDefaultForceDamping = 200.0;  // N s/m
+inline constexpr double kDefaultMomentDamping = 2.0;   // N m s/rad
 
 // Checks a motion's force control against its compliance bits and fills `out`, defaults in; ""
 // when it is sound, else what is wrong ("force z: ...").

@@ -14,9 +14,9 @@ namespace rfms {
 
 struct ForceFigures {
   bool valid = false;
-  double setpoint = 0.0;                          // |F_d| over the force axes (N)
+  double setpoint = 0.0;                                     // |F_d| over the force axes (N)
   double error_p50 = 0.0, error_p99 = 0.0, error_max = 0.0;  // |F_d - F| (N)
-  double peak = 0.0;                              // the most force applied along F_d (N)
+  double peak = 0.0;                                         // the most force applied along F_d (N)
   double settle_s = -1.0;  // from the move's start until the error stayed within the band; -1: it never did
   Transform end_pose = Transform::Identity();  // the tool frame where the move ended
 };

@@ -29,7 +29,7 @@ class FrameHistory {
   Transform at(const Transform& newest, double t, double max_lead) const;
 
   bool moving() const { return moving_; }
-  const Vec3& velocity() const { return velocity_; }    // m/s, base frame
+  const Vec3& velocity() const { return velocity_; }   // m/s, base frame
   const Vec3& turnRate() const { return turn_rate_; }  // rad/s, base frame
 
  private:

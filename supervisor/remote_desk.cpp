@@ -23,8 +23,9 @@ std::string RemoteDesk::quotaRefusal(const proto::TaskRequest& r, const WorldMod
   if (r.key_id() == 0 || !createsName(r, world)) return "";
   const auto it = names_by_key_.find(r.key_id());
   if (it == names_by_key_.end())
-    return names_by_key_.size() < kMaxSessions ? "" : "names come from too many keys already (" +
-                                                           std::to_string(kMaxSessions) + ")";
+    return names_by_key_.size() < kMaxSessions
+               ? ""
+               : "names come from too many keys already (" + std::to_string(kMaxSessions) + ")";
   if (it->second < config_.max_names_per_key) return "";
   return "this client's key has created " + std::to_string(it->second) +
          " names already (controller.max_names_per_key): update or reuse one";

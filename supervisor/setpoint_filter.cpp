@@ -88,8 +88,8 @@ void SetpointFilter::update(const JointVec& r, double h) {
   const JointVec change = wanted - v_;
   double lambda = 1.0;
   for (int i = 0; i < kJoints; ++i) lambda = std::min(lambda, within(change[i], limits_.accel[i] * h));
-  lambda = std::min({lambda, within(linear(change), limits_.wrist_accel * h),
-                     within(angular(change), limits_.turn_accel * h)});
+  lambda = std::min(
+      {lambda, within(linear(change), limits_.wrist_accel * h), within(angular(change), limits_.turn_accel * h)});
   v_ += lambda * change;
   x_ += v_ * h;
   r_prev_ = r;

@@ -20,7 +20,7 @@ class SignalWatch {
  public:
   static constexpr std::size_t kMaxSignals = 16;
   static constexpr std::size_t kMaxNameLength = 128;
-  static constexpr std::size_t kCapacity = 1024;             // samples held
+  static constexpr std::size_t kCapacity = 1024;            // samples held
   static constexpr std::size_t kMaxValuesPerAnswer = 4096;  // keeps an answer well inside a datagram
 
   // The watch `w` asks for at sample period dt, or nullopt with `why` it cannot be had.

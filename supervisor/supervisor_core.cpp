@@ -47,7 +47,10 @@ constexpr double kMaxJogAngle = std::numbers::pi;
 }  // namespace
 
 SupervisorCore::SupervisorCore(const RobotModel& model, const SupervisorConfig& config)
-    : model_(model), config_(config), ik_(model), world_(config.max_names, config.frames),
+    : model_(model),
+      config_(config),
+      ik_(model),
+      world_(config.max_names, config.frames),
       trajectory_(model, world_, setpointLimits(model, config.tracking), config.tracking.filter()),
       force_(config.dt, config.max_force, config.max_moment) {
   trajectory_.reset(JointVec::Zero());
@@ -60,8 +63,7 @@ std::string SupervisorCore::forceRefusal(const proto::DefineMotion& d) const {
     return "deflection compensation needs a compliant wrist, and the scene has none";
   if (!d.has_force()) return "";
   const proto::ForceControl& f = d.force();
-  if (f.force_axes() != 0 && !config_.force_sensor)
-    return "force control needs a force sensor, and the scene has none";
+  if (f.force_axes() != 0 && !config_.force_sensor) return "force control needs a force sensor, and the scene has none";
   for (int i = 0; i < f.force_size() && i < 6; ++i) {
     const double limit = i < 3 ? config_.max_force : config_.max_moment;
     if (std::abs(f.force(i)) >= limit)
@@ -87,9 +89,11 @@ proto::TaskReply SupervisorCore::handle(const proto::TaskRequest& request) {
     case proto::TaskRequest::kPosition: reason = world_.definePosition(request.position()); break;
     case proto::TaskRequest::kMotion:
       if (request.motion().guard_n() > 0.0 && !config_.force_sensor)
-        reason = "motion '" + request.motion().name() + "': a guarded motion needs a force sensor, and the scene has none";
+        reason =
+            "motion '" + request.motion().name() + "': a guarded motion needs a force sensor, and the scene has none";
       else if (request.motion().guard_n() >= config_.max_force)
-        reason = "motion '" + request.motion().name() + "': its guard of " + std::to_string(request.motion().guard_n()) +
+        reason = "motion '" + request.motion().name() + "': its guard of " +
+                 std::to_string(request.motion().guard_n()) +
                  " N is not below the force limit (controller.force.max_force_n, " + std::to_string(config_.max_force) +
                  " N), which would stop the arm first";
       else if (const std::string why = forceRefusal(request.motion()); !why.empty())
@@ -101,7 +105,9 @@ proto::TaskReply SupervisorCore::handle(const proto::TaskRequest& request) {
     case proto::TaskRequest::kControl: reason = control(request.control()); break;
     case proto::TaskRequest::kBegin:
     case proto::TaskRequest::kEnd: reason = "tasks are opened and closed by remote clients"; break;
-    case proto::TaskRequest::kWatch: reason = "signals are watched by remote clients; a task script has the run log"; break;
+    case proto::TaskRequest::kWatch:
+      reason = "signals are watched by remote clients; a task script has the run log";
+      break;
     case proto::TaskRequest::BODY_NOT_SET: reason = "empty request"; break;
   }
   reply.set_accepted(reason.empty());
@@ -194,8 +200,9 @@ std::string SupervisorCore::axisJog(const proto::Control& c, proto::RtState s) {
   // From HOLD, or MANU once a joint's jog has ended: the trajectory starts where the joints hold.
   const bool holding = s == proto::RT_HOLD || (s == proto::RT_MANU && jog_left_ == 0);
   if (!holding && !restingInSetp(s) && !(s == proto::RT_SETP && trajectory_.jogging()))
-    return std::string("jog: along an axis from HOLD, MANU (a joint's jog ended) or SETP with no move queued or "
-                       "running (now ") +
+    return std::string(
+               "jog: along an axis from HOLD, MANU (a joint's jog ended) or SETP with no move queued or "
+               "running (now ") +
            stateName(s) + ")";
   if (holding) trajectory_.reset(servo_setpoint_);
   JogSpec spec;

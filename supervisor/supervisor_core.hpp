@@ -6,8 +6,8 @@
 // Mail of period k-1 (J_MAIL, PARCEL) and the arm's sensors of period k are its inputs at period
 // k. A node whose mail has not been seen for `watchdog_periods` periods sends the controller to
 // EMGCY naming it; so does any joint fault, and an arm without power while the controller keeps
-// the power on (a torque command missed the arm: ER_POWER_LOST naming the joint). EMGCY switches the power off (the arm's brakes stop
-// it), drops every move and latches until a reset, which returns to IDLE.
+// the power on (a torque command missed the arm: ER_POWER_LOST naming the joint). EMGCY switches the power off (the
+// arm's brakes stop it), drops every move and latches until a reset, which returns to IDLE.
 //
 // step() is real-time safe: no allocation once the outgoing mails' repeated fields exist.
 // handle() may allocate: it is the background side.
@@ -32,24 +32,24 @@
 namespace rfms {
 
 struct SupervisorConfig {
-  double dt = 1e-3;             // sample period, s
-  int update_periods = 1;       // setpoint update period, in sample periods
-  int watchdog_periods = 10;    // N: a node silent this long is an emergency
-  bool serial_ik = false;       // ask the joints for the exact serial IK instead of PIK
-  int path_check_samples = 16;  // points of a Cartesian move checked for reach before accepting it
-  bool log_required = false;    // controller.log.required: a run that cannot be logged must not move
-  std::size_t max_names = 1024; // controller.max_names: named objects of each kind
+  double dt = 1e-3;                     // sample period, s
+  int update_periods = 1;               // setpoint update period, in sample periods
+  int watchdog_periods = 10;            // N: a node silent this long is an emergency
+  bool serial_ik = false;               // ask the joints for the exact serial IK instead of PIK
+  int path_check_samples = 16;          // points of a Cartesian move checked for reach before accepting it
+  bool log_required = false;            // controller.log.required: a run that cannot be logged must not move
+  std::size_t max_names = 1024;         // controller.max_names: named objects of each kind
   std::size_t max_names_per_key = 256;  // controller.max_names_per_key: names one client key may create
-  int jog_counts = 4;  // encoder counts a jogged joint's setpoint moves per period in MANU (RFMS: 4)
-  double jog_speed = 0.01;                    // m/s: a Cartesian jog along an axis
+  int jog_counts = 4;                   // encoder counts a jogged joint's setpoint moves per period in MANU (RFMS: 4)
+  double jog_speed = 0.01;              // m/s: a Cartesian jog along an axis
   double jog_turn = 5.0 * 3.141592653589793 / 180.0;  // rad/s: a Cartesian jog about an axis
-  proto::TrackingSettings tracking;  // the setpoint filter's limits (with the model's joint speeds)
-  FrameTracking frames;                // how moving frames are carried on
-  ToolModel tool;                      // the scene's tool: its weight is taken off the force sensor's reading
-  bool force_sensor = false;           // the scene has one: guarded motions and force limits work
-  std::optional<WristModel> wrist;     // the sensor is a compliant wrist: its deflection is read
-  double max_force = 60.0;             // N: controller.force.max_force_n
-  double max_moment = 4.0;             // N m: controller.force.max_moment_nm
+  proto::TrackingSettings tracking;                   // the setpoint filter's limits (with the model's joint speeds)
+  FrameTracking frames;                               // how moving frames are carried on
+  ToolModel tool;                   // the scene's tool: its weight is taken off the force sensor's reading
+  bool force_sensor = false;        // the scene has one: guarded motions and force limits work
+  std::optional<WristModel> wrist;  // the sensor is a compliant wrist: its deflection is read
+  double max_force = 60.0;          // N: controller.force.max_force_n
+  double max_moment = 4.0;          // N m: controller.force.max_moment_nm
 };
 
 SupervisorConfig supervisorConfigFor(const proto::ControllerSettings& s, const Scene& scene = {});
@@ -157,7 +157,7 @@ class SupervisorCore {
   Vec6 wrench_ = Vec6::Zero();
   bool has_wrench_ = false;
   std::uint32_t wrench_saturated_ = 0;
-  Vec6 deflection_ = Vec6::Zero();  // the compliant wrist's, as last read (T6 axes)
+  Vec6 deflection_ = Vec6::Zero();    // the compliant wrist's, as last read (T6 axes)
   Vec3 compensation_ = Vec3::Zero();  // m, base axes: how far the flange is moved back now
   Vec6 contact_ = Vec6::Zero();
 

@@ -43,8 +43,8 @@ void writeSummaryText(std::ostream& o, const ScriptLog& log, double dt, const Fi
     o << buf;
     if (m.guarded) {
       const Vec3 p = 1e3 * m.contact_pose.translation();
-      std::snprintf(buf, sizeof buf, "      guard met: %.2f N at tool point (%.2f, %.2f, %.2f) mm\n", m.contact_force.norm(),
-                    p.x(), p.y(), p.z());
+      std::snprintf(buf, sizeof buf, "      guard met: %.2f N at tool point (%.2f, %.2f, %.2f) mm\n",
+                    m.contact_force.norm(), p.x(), p.y(), p.z());
       o << buf;
     }
     if (m.yielded) {
@@ -60,10 +60,11 @@ void writeSummaryText(std::ostream& o, const ScriptLog& log, double dt, const Fi
         std::snprintf(settled, sizeof settled, "settled in %.3f s", ff.settle_s);
       else
         std::snprintf(settled, sizeof settled, "NOT settled within 5 %%");
-      std::snprintf(buf, sizeof buf,
-                    "      force %.2f N: error p50 %.3f N, p99 %.3f N, max %.3f N; peak %.2f N (overshoot %.1f %%), %s\n",
-                    ff.setpoint, ff.error_p50, ff.error_p99, ff.error_max, ff.peak,
-                    100.0 * (ff.peak - ff.setpoint) / ff.setpoint, settled);
+      std::snprintf(
+          buf, sizeof buf,
+          "      force %.2f N: error p50 %.3f N, p99 %.3f N, max %.3f N; peak %.2f N (overshoot %.1f %%), %s\n",
+          ff.setpoint, ff.error_p50, ff.error_p99, ff.error_max, ff.peak, 100.0 * (ff.peak - ff.setpoint) / ff.setpoint,
+          settled);
       o << buf;
       const Vec3 p = 1e3 * ff.end_pose.translation();
       std::snprintf(buf, sizeof buf, "      ended at tool point (%.2f, %.2f, %.2f) mm\n", p.x(), p.y(), p.z());
@@ -89,8 +90,8 @@ void writeSummaryJson(std::ostream& o, const ScriptLog& log, double dt, const Fi
       << ",\"ended_s\":" << static_cast<double>(m.ended) * dt << ",\"completed\":" << (m.completed ? "true" : "false");
     if (m.guarded) {
       const Vec3 p = m.contact_pose.translation();
-      o << ",\"guard_met\":{\"force_n\":" << m.contact_force.norm() << ",\"tool_point_m\":[" << p.x() << ','
-        << p.y() << ',' << p.z() << "]}";
+      o << ",\"guard_met\":{\"force_n\":" << m.contact_force.norm() << ",\"tool_point_m\":[" << p.x() << ',' << p.y()
+        << ',' << p.z() << "]}";
     }
     if (m.yielded) o << ",\"yielded_m\":[" << m.yield.x() << ',' << m.yield.y() << ',' << m.yield.z() << ']';
     if (m.force.valid) {

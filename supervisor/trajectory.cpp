@@ -9,15 +9,15 @@
 namespace rfms {
 
 namespace {
-constexpr double kTimeEps = 1e-12;  // s: times closer than this are equal
+constexpr double kTimeEps = 1e-12;       // s: times closer than this are equal
 constexpr double kJogJointShare = 0.25;  // a jog stops where a joint would need more of its speed limit
-}
+}  // namespace
 
 TrajectoryGenerator::TrajectoryGenerator(const RobotModel& model, const WorldModel& world)
     : TrajectoryGenerator(model, world, setpointLimits(model, proto::TrackingSettings{}), true) {}
 
-TrajectoryGenerator::TrajectoryGenerator(const RobotModel& model, const WorldModel& world,
-                                         const SetpointLimits& limits, bool filter)
+TrajectoryGenerator::TrajectoryGenerator(const RobotModel& model, const WorldModel& world, const SetpointLimits& limits,
+                                         bool filter)
     : model_(model), world_(world), ik_(model), filter_(model, limits, filter) {}
 
 void TrajectoryGenerator::reset(const JointVec& q) {
@@ -155,9 +155,9 @@ void TrajectoryGenerator::stop(TrajectoryEvents& events) {
     case Phase::kStraight: beginStop(s_); break;
     case Phase::kStart:
     case Phase::kBlend: stop_requested_ = true; break;  // stop once on the straight part
-    case Phase::kJog: phase_ = Phase::kRest; break;  // the reference stands still; the filter brakes
-    case Phase::kTrack:  // the reference stands still; the filter brakes
-    case Phase::kStop: stop_requested_ = true; break;  // a tracking motion must not start tracking
+    case Phase::kJog: phase_ = Phase::kRest; break;     // the reference stands still; the filter brakes
+    case Phase::kTrack:                                 // the reference stands still; the filter brakes
+    case Phase::kStop: stop_requested_ = true; break;   // a tracking motion must not start tracking
     case Phase::kRest: break;
   }
 }
@@ -357,8 +357,9 @@ bool TrajectoryGenerator::advance(double h, TrajectoryEvents& events) {
         if (!usable(ik.status) || swings || ik.status == IkStatus::kWristSingular) {  // stop here
           jog_stopped_short_ = true;
           jog_stopped_why_ = !usable(ik.status) ? describe(ik.status)
-                             : swings ? "near a singularity: a joint would turn faster than a quarter of its speed limit"
-                                      : describe(ik.status);
+                             : swings
+                                 ? "near a singularity: a joint would turn faster than a quarter of its speed limit"
+                                 : describe(ik.status);
           phase_ = Phase::kRest;
           state_ = proto::TS_S0;
           return true;

@@ -172,8 +172,8 @@ class TrajectoryGenerator {
   };
 
   bool advance(double h, TrajectoryEvents& events);  // the reference, one update on
-  bool begin(const MoveSpec& spec, Active& out);   // loads a move's records
-  bool target(const Active& m, Frame& out) const;  // its target now (false: unreachable)
+  bool begin(const MoveSpec& spec, Active& out);     // loads a move's records
+  bool target(const Active& m, Frame& out) const;    // its target now (false: unreachable)
   // The drive (Cartesian: of the tool frame T6 TOOL, Paul's scheme) or joint parameters from one
   // frame to another.
   Vec6 params(bool cartesian, const Frame& from, const Frame& to, const Transform& tool) const;

@@ -59,9 +59,9 @@ bool operator==(const MotionRecord& a, const MotionRecord& b);
 // update a frame may be carried, and the controller's own delay from a setpoint to the arm, which
 // is added so that the arm is where the frame will be when the setpoint takes effect.
 struct FrameTracking {
-  double history = 0.1;   // s
-  double max_lead = 0.05; // s (0: frames are not carried on)
-  double delay = 0.0;     // s
+  double history = 0.1;    // s
+  double max_lead = 0.05;  // s (0: frames are not carried on)
+  double delay = 0.0;      // s
 };
 
 class WorldModel {

@@ -2,7 +2,9 @@
  * today forces: pumatask() declares its return type (implicit int is gone since C99), and its name
  * is spelt as the text around it spells it. Linked with rfms_task_main, which connects, calls
  * pumatask() and waits for its moves:
- *   rfms-example-pumatask-c --bridge 127.0.0.1:47031 --key RUN/keys/operator.key */
+ *   rfms-example-pumatask-c --bridge 127.0.0.1:47031 --key RUN/keys/operator.key
+ * It keeps the manual's layout, so the project's format is off here. */
+/* clang-format off */
 # include "../include/datdef.h"
 # include "../include/extdef.h"
 # include "../include/condef.h"
@@ -23,3 +25,4 @@ void pumatask()
     move(home_pst, mcartcz);
     move(home_pst, mjnt);
 }
+/* clang-format on */

@@ -14,9 +14,9 @@
 #include <CLI/CLI.hpp>
 
 #include "client/rfms_client.hpp"
+#include "common/command_line.hpp"
 #include "common/mail_codec.hpp"
 #include "common/statistics.hpp"
-#include "common/command_line.hpp"
 
 using rfms::percentile;
 

@@ -29,7 +29,8 @@ void RemotePort::serve(std::uint64_t k, SupervisorCore& core) {
         const bool write = refusals_.take(LogBudget::Clock::now(), held_back);
         if (held_back > 0) log_.info("{} more refused remote requests not logged", held_back);
         if (write)
-          log_.info("remote request {} of session {:x} refused: {}", r.number(), r.session(), refusals_.cut(r.reason()));
+          log_.info("remote request {} of session {:x} refused: {}", r.number(), r.session(),
+                    refusals_.cut(r.reason()));
       }
       tap_.request(k, in_.task_request(), r, !reached_core);
     } else if (in_.has_status_request()) {

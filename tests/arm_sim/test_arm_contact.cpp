@@ -50,9 +50,10 @@ RobotModel massless() {
 // A plane `drop` below the tool's ball, with the given damping.
 Scene sceneUnder(const RobotModel& model, double damping, double friction, double drop) {
   proto::Scene p;
-  parseTextProto("tool { mass_kg: 1 com_m { z: 0.06 } tip_m { z: 0.06 } tip_radius_m: 0.005 }\n"
-                 "sensor { force_torque { noise_n: 0 noise_nm: 0 bandwidth_hz: 10000 } }",
-                 p, "test");
+  parseTextProto(
+      "tool { mass_kg: 1 com_m { z: 0.06 } tip_m { z: 0.06 } tip_radius_m: 0.005 }\n"
+      "sensor { force_torque { noise_n: 0 noise_nm: 0 bandwidth_hz: 10000 } }",
+      p, "test");
   Scene s = sceneFromProto(p, "test");
   const Vec3 tip = (forwardKinematics(withTool(model, s.tool), kPose) * s.tool.frame).translation();
   SurfaceModel floor;
@@ -99,7 +100,8 @@ Drop drop(double damping, double friction, double seconds) {
     const double height = arm.toolPose().translation().z() - floor_z;
     if (arm.contact().surface >= 0 && !touching) ++d.contacts;
     touching = arm.contact().surface >= 0;
-    if (k >= 2 && prev_height > 0.0 && prev_height >= prev_prev && prev_height > height) d.apexes.push_back(prev_height);
+    if (k >= 2 && prev_height > 0.0 && prev_height >= prev_prev && prev_height > height)
+      d.apexes.push_back(prev_height);
     prev_prev = prev_height;
     prev_height = height;
     const Vec6 twist = jacobianBase(f) * arm.qd();

@@ -21,10 +21,11 @@ const std::array<const proto::TorqueCommand*, kJoints> kNoCommands{};  // the po
 
 Scene wristScene(const std::string& wrist) {
   proto::Scene p;
-  parseTextProto("tool { mass_kg: 0.5 com_m { z: 0.03 } inertia_kgm2 { xx: 2e-4 yy: 2e-4 zz: 5e-5 } tip_m { z: 0.06 } "
-                 "tip_radius_m: 0.005 }\nsensor { compliant_wrist { " +
-                     wrist + " } }",
-                 p, "test");
+  parseTextProto(
+      "tool { mass_kg: 0.5 com_m { z: 0.03 } inertia_kgm2 { xx: 2e-4 yy: 2e-4 zz: 5e-5 } tip_m { z: 0.06 } "
+      "tip_radius_m: 0.005 }\nsensor { compliant_wrist { " +
+          wrist + " } }",
+      p, "test");
   return sceneFromProto(p, "test");
 }
 
@@ -63,7 +64,8 @@ TEST(CompliantWrist, TheToolHangsOnItsSpringsByItsWeightAndTheReadingSaysSo) {
   for (int i = 0; i < 6; ++i) d[i] = s.deflection(i);
   // Read through the springs, less the tool's weight: no contact, to the reading's noise (2 um,
   // 8 mN) and resolution (1 um).
-  const Vec6 contact = contactFromReading(scene.tool, model.gravity, t6, wrenchFromDeflection(scene.wrist, scene.tool, d));
+  const Vec6 contact =
+      contactFromReading(scene.tool, model.gravity, t6, wrenchFromDeflection(scene.wrist, scene.tool, d));
   EXPECT_LT(contact.head<3>().norm(), 0.05) << contact.transpose();
   EXPECT_LT(contact.tail<3>().norm(), 0.005) << contact.transpose();
   // The deflection is read in whole counts of the converters.
@@ -120,16 +122,15 @@ TEST(CompliantWrist, WithoutDampingTheToolKeepsItsEnergyOnItsSpringsAndTheTable)
 
 TEST(CompliantWrist, DroppedOnTheTableWithTheArmHeldTheBouncesDecay) {
   const Bounce b = bounce(50.0, 300.0, 0.003, 2000);
-  for (std::size_t k = 1; k < b.energy.size(); ++k)
-    ASSERT_LE(b.energy[k], b.energy[k - 1] + 1e-9) << "period " << k;
+  for (std::size_t k = 1; k < b.energy.size(); ++k) ASSERT_LE(b.energy[k], b.energy[k - 1] + 1e-9) << "period " << k;
   EXPECT_LT(b.energy.back(), b.energy.front() - 1e-3);
   EXPECT_LT(b.final_speed, 1e-4);
 }
 
 TEST(CompliantWrist, ATooLightToolIsRefusedByName) {
   proto::Scene p;
-  parseTextProto("tool { mass_kg: 0.01 inertia_kgm2 { xx: 1e-4 yy: 1e-4 zz: 1e-4 } }\nsensor { compliant_wrist { } }", p,
-                 "light");
+  parseTextProto("tool { mass_kg: 0.01 inertia_kgm2 { xx: 1e-4 yy: 1e-4 zz: 1e-4 } }\nsensor { compliant_wrist { } }",
+                 p, "light");
   std::string why;
   try {
     sceneFromProto(p, "light.textproto");

@@ -136,7 +136,8 @@ TEST(TaskFile, AMotionUnderForceControl) {
 
   EXPECT_NE(refusal("motion m cartesian 2 0.5 force q 1\n").find("force axis 'q'"), std::string::npos);
   EXPECT_NE(refusal("motion m cartesian 2 0.5 force z\n").find("expected force"), std::string::npos);
-  EXPECT_NE(refusal("motion m cartesian 2 0.5 force z 1 force z 2\n").find("force z is given twice"), std::string::npos);
+  EXPECT_NE(refusal("motion m cartesian 2 0.5 force z 1 force z 2\n").find("force z is given twice"),
+            std::string::npos);
   EXPECT_NE(refusal("motion m cartesian 2 0.5 law x 1\n").find("force law 'x'"), std::string::npos);
   EXPECT_NE(refusal("motion m cartesian 2 0.5 frame world\n").find("frame 'world'"), std::string::npos);
   EXPECT_NE(refusal("motion m cartesian 2 0.5 stiffness z ten\n").find("not a number"), std::string::npos);
@@ -156,8 +157,9 @@ TEST(TaskFile, ErrorsNameTheLine) {
   EXPECT_NE(refusal("at -1\n").find("t.task:1: at -1"), std::string::npos);
   // 2.9 used to jog joint 2, and 9999999999 to convert out of int's range (undefined behaviour).
   for (const char* joint : {"2.9", "9999999999", "0", "7", "-1e300"})
-    EXPECT_NE(refusal(std::string("control jog ") + joint + " +\n").find("t.task:1: jog: the joint must be a whole number"),
-              std::string::npos)
+    EXPECT_NE(
+        refusal(std::string("control jog ") + joint + " +\n").find("t.task:1: jog: the joint must be a whole number"),
+        std::string::npos)
         << joint;
   EXPECT_NE(refusal("at soon\n").find("'soon' is not a number"), std::string::npos);
 }

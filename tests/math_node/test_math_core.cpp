@@ -98,7 +98,8 @@ TEST(MathCore, AtTheToolPointAlongTheToolsAxes) {
       JointVec dq = JointVec::Zero();
       dq[i] = h;
       const Vec3 v = ((forwardKinematics(model, q + dq) * tool).translation() -
-                      (forwardKinematics(model, q - dq) * tool).translation()) / (2 * h);
+                      (forwardKinematics(model, q - dq) * tool).translation()) /
+                     (2 * h);
       EXPECT_LT((v - j.block<3, 1>(0, i)).norm(), 1e-6) << i;
     }
     // Along the tool frame's axes: a joint error that moves the tool point only along (or turns the

@@ -60,10 +60,9 @@ TEST(AllowedKeys, RolesLoadAndEveryBadEntryIsNamed) {
   saveKeyFile((dir / "bridge.key").string(), bridge, "bridge");
   const KeyPair op = KeyPair::generate(), eye = KeyPair::generate();
   const std::string path = (dir / "allowed.textproto").string();
-  auto write = [&](const std::string& clients) {
-    std::ofstream(path) << "bridge_key: \"bridge.key\"\n" << clients;
-  };
-  const std::string op_line = "client { name: \"op\" public_key: \"" + toHex(op.public_key) + "\" role: CR_OPERATOR }\n";
+  auto write = [&](const std::string& clients) { std::ofstream(path) << "bridge_key: \"bridge.key\"\n" << clients; };
+  const std::string op_line =
+      "client { name: \"op\" public_key: \"" + toHex(op.public_key) + "\" role: CR_OPERATOR }\n";
   write(op_line + "client { name: \"eye\" public_key: \"" + toHex(eye.public_key) + "\" role: CR_OBSERVER }\n");
   const BridgeKeys keys = loadBridgeKeys(path);
   EXPECT_EQ(keys.bridge.public_key, bridge.pair.public_key);
@@ -77,7 +76,8 @@ TEST(AllowedKeys, RolesLoadAndEveryBadEntryIsNamed) {
   write("");
   EXPECT_NE(refusal([&] { loadBridgeKeys(path); }).find("no client keys"), std::string::npos);
   write(op_line + op_line);
-  EXPECT_NE(refusal([&] { loadBridgeKeys(path); }).find("client 2 ('op'): public_key: listed twice"), std::string::npos);
+  EXPECT_NE(refusal([&] { loadBridgeKeys(path); }).find("client 2 ('op'): public_key: listed twice"),
+            std::string::npos);
   write("client { name: \"x\" public_key: \"" + toHex(op.public_key) + "\" }\n");
   EXPECT_NE(refusal([&] { loadBridgeKeys(path); }).find("client 1 ('x'): role"), std::string::npos);
   write("client { name: \"x\" public_key: \"zz\" role: CR_OPERATOR }\n");

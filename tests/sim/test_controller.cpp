@@ -291,7 +291,7 @@ TEST(Controller, TheWristJogsAlongAnAxisOfTheBaseOrTheTool) {
 
   const Transform before = forwardKinematics(puma(), h.arm().q());
   accept(h, axisJogRequest(proto::JA_Z, -1, 0.005));  // from MANU, the joint's step ended
-  h.runUntil([] { return false; }, 1500);              // 0.5 s of jog, then settling
+  h.runUntil([] { return false; }, 1500);             // 0.5 s of jog, then settling
   const Transform after = forwardKinematics(puma(), h.arm().q());
   EXPECT_NEAR((after.translation() - before.translation() - Vec3(0, 0, -0.005)).norm(), 0.0, 2e-4);
   EXPECT_TRUE(after.linear().isApprox(before.linear(), 2e-3));
@@ -313,7 +313,7 @@ TEST(Controller, TheWristJogsAlongAnAxisOfTheBaseOrTheTool) {
   ASSERT_TRUE(h.runUntil([&] { return in(proto::RT_HOLD); }, 2000));
   h.runUntil([] { return false; }, 500);
   const Vec3 moved = forwardKinematics(puma(), h.arm().q()).translation() - turned.translation();
-  EXPECT_NEAR(moved.norm(), 0.02, 0.002);                            // 2 s at 10 mm/s
+  EXPECT_NEAR(moved.norm(), 0.02, 0.002);                           // 2 s at 10 mm/s
   EXPECT_GT(moved.normalized().dot(turned.linear().col(0)), 0.99);  // along the tool's x
 }
 

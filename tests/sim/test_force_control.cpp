@@ -30,15 +30,16 @@ constexpr const char* kPlaces =
 
 struct Contact {
   bool completed = false, emergency = false;
-  double force = 0.0;         // N: the mean upward contact force over the move's last 0.5 s
-  double lateral_mm = 0.0;    // the tool point's x-y distance from the path's at the end
-  double height_mm = 0.0;     // the tool point's height above the path's, mean over the same 0.5 s
+  double force = 0.0;       // N: the mean upward contact force over the move's last 0.5 s
+  double lateral_mm = 0.0;  // the tool point's x-y distance from the path's at the end
+  double height_mm = 0.0;   // the tool point's height above the path's, mean over the same 0.5 s
   ForceFigures figures;
 };
 
 // Finds the table with a guarded move (or, without `touch_first`, starts from 23 mm above it), then
 // runs `motion` (defined by the line, named "m") from there towards p_below.
-Contact pressWith(const std::string& motion, bool touch_first = true, const std::string& scene_file = "table.textproto") {
+Contact pressWith(const std::string& motion, bool touch_first = true,
+                  const std::string& scene_file = "table.textproto") {
   const Scene scene = loadScene(std::string(RFMS_SCENES_DIR) + "/" + scene_file);
   Harness h(test::puma260(), proto::ControllerSettings{}, scene);
   EXPECT_TRUE(test::calibrate(h));
@@ -75,7 +76,8 @@ Contact pressWith(const std::string& motion, bool touch_first = true, const std:
   };
   h.runUntil([&] { return c.completed || s.rtstate() == proto::RT_EMGCY; }, 30000);
   c.emergency = s.rtstate() == proto::RT_EMGCY;
-  if (!recent.empty()) c.force = std::accumulate(recent.begin(), recent.end(), 0.0) / static_cast<double>(recent.size());
+  if (!recent.empty())
+    c.force = std::accumulate(recent.begin(), recent.end(), 0.0) / static_cast<double>(recent.size());
   if (!heights.empty())
     c.height_mm = std::accumulate(heights.begin(), heights.end(), 0.0) / static_cast<double>(heights.size());
   return c;
@@ -220,7 +222,8 @@ TEST(ForceControl, ForceControlNeedsASensorAndASetpointBelowTheLimit) {
   EXPECT_FALSE(none.accepted());
   EXPECT_NE(none.reason().find("needs a force sensor"), std::string::npos) << none.reason();
   // An impedance needs none.
-  EXPECT_TRUE(bare.request(parseTaskFile("motion i cartesian 2 0.2 stiffness z 500\n", "t").front().request).accepted());
+  EXPECT_TRUE(
+      bare.request(parseTaskFile("motion i cartesian 2 0.2 stiffness z 500\n", "t").front().request).accepted());
   Harness sensed(test::puma260(), proto::ControllerSettings{},
                  loadScene(std::string(RFMS_SCENES_DIR) + "/table.textproto"));
   const proto::TaskReply over =

@@ -63,7 +63,8 @@ Guarded guardedTouch(double guard_n) {
       "position p_above righty,down,flip T6 = above\n"
       "position p_into righty,down,flip T6 = into\n"
       "motion reach joint 2 0.4\n"
-      "motion touch cartesian 2 0.2 guard " + std::to_string(guard_n) + "\n";
+      "motion touch cartesian 2 0.2 guard " +
+      std::to_string(guard_n) + "\n";
   for (const TaskStatement& st : parseTaskFile(task, "guarded"))
     EXPECT_TRUE(h.request(st.request).accepted()) << st.line;
   proto::TaskRequest m;

@@ -38,9 +38,11 @@ Held holdWith(const std::string& compensate) {
   const Scene scene = heavyToolOnAWrist();
   Harness h(test::puma260(), proto::ControllerSettings{}, scene);
   EXPECT_TRUE(test::calibrate(h));
-  const std::string task = "units mm deg\ntransform t2 trans 203.2 -126.23 203.2\n"
-                           "position home righty,down,flip T6 = t2 TL T6\nmotion reach joint 2 0.2\n"
-                           "motion hold cartesian 4 0.5" + compensate + "\nmove home reach\n";
+  const std::string task =
+      "units mm deg\ntransform t2 trans 203.2 -126.23 203.2\n"
+      "position home righty,down,flip T6 = t2 TL T6\nmotion reach joint 2 0.2\n"
+      "motion hold cartesian 4 0.5" +
+      compensate + "\nmove home reach\n";
   for (const TaskStatement& st : parseTaskFile(task, "hold")) {
     const proto::TaskReply r = h.request(st.request);
     EXPECT_TRUE(r.accepted()) << st.line << ": " << r.reason();

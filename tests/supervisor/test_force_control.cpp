@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "common/transform.hpp"
-#include "supervisor/force_control.hpp"
 #include "supervisor/event_log.hpp"
+#include "supervisor/force_control.hpp"
 #include "supervisor/force_stats.hpp"
 
 namespace rfms {
@@ -181,7 +181,7 @@ TEST(ForceController, TheLawsCarryOnIntoTheNextMoveOfTheSameSpecAndRestartOtherw
   Vec6 w;
   for (int k = 0; k < 100; ++k) w = c.update(spec, kZ, 1, in);
   const double wound = w[2];
-  EXPECT_LT(wound, -5.0 - 1.0);  // the integral has grown
+  EXPECT_LT(wound, -5.0 - 1.0);                                                      // the integral has grown
   EXPECT_NEAR(c.update(spec, kZ, 2, in)[2], wound + 1.0 * 40.0 * -5.0 * kDt, 1e-9);  // one period more
   proto::ForceControl g = f;
   g.set_ki(20.0);

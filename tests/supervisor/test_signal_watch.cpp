@@ -148,8 +148,8 @@ TEST(RemoteDesk, AnyClientMayWatchAtMostSixteenAtOnceAndAWatchNobodyDrainsEnds) 
   EXPECT_FALSE(full.accepted());
   EXPECT_NE(full.reason().find("16 clients are watching"), std::string::npos);
   // A watcher may replace its own watch, and the samples come with its status answers only.
-  EXPECT_TRUE(desk.accept(watchRequest(1, 2, proto::CR_OBSERVER, {"smail.rtstate", "mmail.parcel_joint"}), core, 1)
-                  .accepted());
+  EXPECT_TRUE(
+      desk.accept(watchRequest(1, 2, proto::CR_OBSERVER, {"smail.rtstate", "mmail.parcel_joint"}), core, 1).accepted());
   for (std::uint64_t k = 1; k <= 100; ++k) {
     Mail m(k, true);
     desk.observe(k, m.in, m.out);

@@ -74,7 +74,7 @@ class SupervisorTest : public ::testing::Test {
   int silent_joint_ = -1;
   bool arm_silent_ = false;
   std::uint32_t missing_commands_ = 0;  // the arm's report: whose torque commands it went without
-  int arm_unpowered_for_ = 0;            // periods the arm's power lags behind the request
+  int arm_unpowered_for_ = 0;           // periods the arm's power lags behind the request
 };
 
 TEST_F(SupervisorTest, PowersUpIdleCalibratesThenHolds) {
@@ -181,8 +181,7 @@ TEST_F(SupervisorTest, ALogThatStopsWritingHaltsARunThatRequiresOne) {
   sup.logStopped("disk full");
   const proto::TaskReply move = sup.handle(test::moveRequest("p", "m"));
   EXPECT_FALSE(move.accepted());
-  EXPECT_NE(move.reason().find("the run log stopped writing (disk full) and the run requires a log"),
-            std::string::npos)
+  EXPECT_NE(move.reason().find("the run log stopped writing (disk full) and the run requires a log"), std::string::npos)
       << move.reason();
   EXPECT_NE(sup.handle(test::controlRequest(proto::CC_JOG, 2, 1)).reason().find("the run requires a log"),
             std::string::npos);
@@ -190,8 +189,10 @@ TEST_F(SupervisorTest, ALogThatStopsWritingHaltsARunThatRequiresOne) {
 
 TEST_F(SupervisorTest, JointFaultsBecomeEmergencies) {
   const std::pair<proto::JointFault, proto::EmergencyReason> faults[] = {
-      {proto::JF_FOLLOWING, proto::ER_FOLLOWING_ERROR}, {proto::JF_RANGE, proto::ER_JOINT_LIMIT},
-      {proto::JF_SATURATION, proto::ER_SATURATION},     {proto::JF_IK, proto::ER_IK_FAILURE},
+      {proto::JF_FOLLOWING, proto::ER_FOLLOWING_ERROR},
+      {proto::JF_RANGE, proto::ER_JOINT_LIMIT},
+      {proto::JF_SATURATION, proto::ER_SATURATION},
+      {proto::JF_IK, proto::ER_IK_FAILURE},
       {proto::JF_CALIBRATION, proto::ER_CALIBRATION}};
   for (const auto& [fault, reason] : faults) {
     calibrateAll(false);

@@ -114,8 +114,8 @@ TEST_F(Trajectory, ACartesianMoveWithAToolDrivesTheToolFrameStraight) {
   // A 120 mm tool and a move that turns the hand: the tool's tip goes straight, T6 does not.
   const Transform tool = trans(0.0, 0.0, 0.12);
   ASSERT_EQ(world_.defineTransform(test::transformDef("tip", tool)), "");
-  ASSERT_EQ(world_.defineTransform(test::transformDef("goal", trans(0.05, 0.03, -0.02) * start_ * tool *
-                                                                  rot(Axis::kY, 0.4) * rot(Axis::kZ, 0.3))),
+  ASSERT_EQ(world_.defineTransform(test::transformDef(
+                "goal", trans(0.05, 0.03, -0.02) * start_ * tool * rot(Axis::kY, 0.4) * rot(Axis::kZ, 0.3))),
             "");
   proto::DefinePosition p = test::positionDef("reach", PumaIk(model_).configOf(q0_), {"T6", "tip"}, {"goal"});
   p.set_tool("tip");
@@ -264,7 +264,7 @@ TEST_F(Trajectory, ATrackingMoveFollowsItsMovingFrameUntilStopped) {
   }
   ASSERT_GT(tracking_from, 0);
   EXPECT_LT(tracking_from * kH, 1.0);  // it got there before the conveyor started
-  EXPECT_LT(worst, 1e-6);             // then it kept on the frame, not behind it
+  EXPECT_LT(worst, 1e-6);              // then it kept on the frame, not behind it
   TrajectoryEvents stopped;
   gen_.stop(stopped);
   const Vec3 at_stop = gen_.pose().translation();

@@ -40,20 +40,20 @@ TEST(WorldModel, SolvesForT6WhereverItStandsInTheRing) {
   WorldModel w;
   const char* names[] = {"A", "B", "C", "D", "E"};
   for (int i = 0; i < 5; ++i)
-    ASSERT_EQ(w.defineTransform(transformDef(names[i], trans(0.1 * i, -0.05 * i, 0.02) * rot(Axis::kX, 0.3 * i) *
-                                                            rot(Axis::kZ, 0.7 - 0.2 * i))),
+    ASSERT_EQ(w.defineTransform(transformDef(
+                  names[i], trans(0.1 * i, -0.05 * i, 0.02) * rot(Axis::kX, 0.3 * i) * rot(Axis::kZ, 0.7 - 0.2 * i))),
               "");
   struct Case {
     std::vector<std::string> lhs, rhs;
   };
   const std::vector<Case> cases = {
       {{"T6"}, {"A"}},
-      {{"A"}, {"T6"}},                          // T6 on the right
-      {{"A", "T6", "B"}, {"C", "D"}},           // between transforms
-      {{"C", "D"}, {"A", "T6", "B"}},           // the same, sides swapped
-      {{"A", "B", "T6"}, {"E"}},                // last on the left
-      {{"E", "A"}, {"B", "C", "D", "T6"}},      // last on the right
-      {{"T6", "A", "B", "C"}, {"D", "E", "A"}}, // a transform used twice
+      {{"A"}, {"T6"}},                           // T6 on the right
+      {{"A", "T6", "B"}, {"C", "D"}},            // between transforms
+      {{"C", "D"}, {"A", "T6", "B"}},            // the same, sides swapped
+      {{"A", "B", "T6"}, {"E"}},                 // last on the left
+      {{"E", "A"}, {"B", "C", "D", "T6"}},       // last on the right
+      {{"T6", "A", "B", "C"}, {"D", "E", "A"}},  // a transform used twice
   };
   int k = 0;
   for (const Case& c : cases) {
