@@ -54,7 +54,7 @@ void printStatus(const proto::ArmStatus& s) {
             << ", withheld " << l.withheld() << ", clients " << l.clients() << "\n";
   std::cout << "sessions: " << l.handshakes() << " opened, " << l.evicted() << " evicted, " << l.refused()
             << " handshakes refused, " << l.forged() << " forged frames, " << l.unknown_sessions()
-            << " frames of unknown sessions\n";
+            << " frames of unknown sessions, " << l.refusals_unsent() << " refusals not sent (past their rate)\n";
   if (l.insecure()) std::cout << "WARNING: the bridge runs --insecure: it admits any key\n";
 }
 

@@ -3,6 +3,7 @@
 #include <sodium.h>
 
 #include <algorithm>
+#include <iterator>
 
 #include "net_bridge/link_frame.hpp"
 
@@ -44,7 +45,8 @@ std::uint64_t supervisorIdOf(const Key& client_key, std::uint64_t client_session
   return id == 0 ? 1 : id;
 }
 
-BridgeCore::BridgeCore(BridgeKeys keys, const BridgeLimits& limits) : keys_(std::move(keys)), limits_(limits) {
+BridgeCore::BridgeCore(BridgeKeys keys, const BridgeLimits& limits)
+    : keys_(std::move(keys)), limits_(limits), refusal_tokens_(limits.refusals_per_s) {
   randomBytes(cookie_secret_.data(), cookie_secret_.size());
   counters_.set_insecure(keys_.insecure);
 }
@@ -55,8 +57,21 @@ std::string BridgeCore::challengeFor(const std::string& client_key, const std::s
   return {reinterpret_cast<const char*>(c.data()), c.size()};
 }
 
+// A REFUSE is unsigned and may answer a sender that proved nothing: so that the bridge cannot be
+// made a reflector, refusals go out no faster than limits_.refusals_per_s, all senders together.
+// One not sent costs its sender only a retry.
 void BridgeCore::refuse(const std::string& peer, const proto::LinkFrame& of, proto::RefuseCode code,
                         const std::string& why, std::vector<Outgoing>& out) {
+  const double rate = limits_.refusals_per_s;
+  if (now_ns_ > refusal_filled_ns_) {
+    refusal_tokens_ = std::min(rate, refusal_tokens_ + rate * static_cast<double>(now_ns_ - refusal_filled_ns_) * 1e-9);
+    refusal_filled_ns_ = now_ns_;
+  }
+  if (refusal_tokens_ < 1.0) {
+    count(&C::refusals_unsent, &C::set_refusals_unsent);
+    return;
+  }
+  refusal_tokens_ -= 1.0;
   proto::LinkFrame r;
   r.set_type(proto::FT_REFUSE);
   r.set_session(of.session());
@@ -87,11 +102,13 @@ void BridgeCore::ack(Session& s, std::uint64_t link_id, std::uint64_t n, std::st
 bool BridgeCore::receive(const std::string& peer, std::string_view datagram, std::vector<Outgoing>& out,
                          std::int64_t now_ns) {
   count(&C::frames_in, &C::set_frames_in);
+  now_ns_ = now_ns;
   switch (decodeDatagram(datagram, frame_)) {
     case Datagram::kBadChecksum: count(&C::checksum_failures, &C::set_checksum_failures); return false;
     case Datagram::kMalformed: count(&C::malformed, &C::set_malformed); return false;
     case Datagram::kWrongVersion: {
-      // Said once per datagram, small: a client of another version learns why nothing works.
+      // A checksummed datagram of another version (decodeDatagram checked its CRC): its client
+      // learns why nothing works, within the refusals' rate.
       count(&C::refused, &C::set_refused);
       proto::LinkFrame none;
       refuse(peer, none, proto::RF_VERSION, "this bridge speaks link version 2", out);
@@ -170,14 +187,27 @@ bool BridgeCore::auth(const std::string& peer, std::string_view datagram, const 
     return false;
   }
   if (auto it = by_challenge_.find(h.challenge()); it != by_challenge_.end()) {
-    // The same AUTH again: its ACK was lost. Same session, same answer.
+    // The same AUTH again: its ACK was lost. Same session, same answer, to where the copy came
+    // from (a copy that an attacker sent first must not keep the client from its answer).
     Session& s = sessions_.at(it->second);
     count(&C::retransmissions, &C::set_retransmissions);
     if (s.last_ack_count == 1) {
-      out.push_back({s.peer, s.last_ack});
+      out.push_back({peer, s.last_ack});
       count(&C::frames_out, &C::set_frames_out);
     }
     return true;
+  }
+  if (spent_.count(h.challenge()) != 0) {
+    // An AUTH whose session has been replaced or closed: a replay. It opens nothing, and the
+    // session that replaced it goes on.
+    count(&C::refused, &C::set_refused);
+    refuse(peer, f, proto::RF_STALE_CHALLENGE, "this challenge has opened a session already: HELLO again", out);
+    return false;
+  }
+  if (!roomToSpend(now_ms)) {
+    count(&C::refused, &C::set_refused);
+    refuse(peer, f, proto::RF_FULL, "too many handshakes in the last challenge age: handshake again later", out);
+    return false;
   }
   const std::uint64_t supervisor_id = supervisorIdOf(client_key, h.client_session());
   // A client handshaking again leaves its old session behind.
@@ -201,10 +231,17 @@ bool BridgeCore::auth(const std::string& peer, std::string_view datagram, const 
   s.last_used = ++clock_;
   by_supervisor_id_[supervisor_id] = link_id;
   by_challenge_[s.challenge] = link_id;
+  spent_[s.challenge] = static_cast<std::int64_t>(h.challenge_time_ms()) + limits_.challenge_ms;
   count(&C::handshakes, &C::set_handshakes);
   counters_.set_clients(sessions_.size());
   ack(s, link_id, 1, "", out);
   return true;
+}
+
+bool BridgeCore::roomToSpend(std::int64_t now_ms) {
+  if (spent_.size() < limits_.spent_challenges) return true;
+  for (auto it = spent_.begin(); it != spent_.end();) it = it->second < now_ms ? spent_.erase(it) : std::next(it);
+  return spent_.size() < limits_.spent_challenges;
 }
 
 bool BridgeCore::makeRoom() {
@@ -250,11 +287,13 @@ bool BridgeCore::request(const std::string& peer, std::string_view datagram, con
   }
   if (f.count() <= s.last_count) {
     // A frame taken before: the client did not get its ACK, or the network (or anyone) sent a copy.
-    // Never delivered twice; the cached ACK goes to the session's address, not the copy's sender.
+    // Never delivered twice. The cached ACK goes to where this copy came from: when an attacker's
+    // copy of a new frame came first, the answer went to it, and the client's own retry must still
+    // get it. (A replayer gets an ACK it could have recorded, one per copy, no larger.)
     count(&C::retransmissions, &C::set_retransmissions);
     if (f.type() == proto::FT_REG) count(&C::duplicates, &C::set_duplicates);
     if (!s.pending && f.count() == s.last_ack_count && !s.last_ack.empty()) {
-      out.push_back({s.peer, s.last_ack});
+      out.push_back({peer, s.last_ack});
       count(&C::frames_out, &C::set_frames_out);
     }
     return true;

@@ -43,6 +43,12 @@ struct BridgeLimits {
   std::size_t sessions = 64;           // link sessions open at once
   std::int64_t challenge_ms = 10'000;  // how long a CHALLENGE may be answered
   std::size_t max_request = 8192;      // bytes of a TaskRequest passed on whole
+  // REFUSEs a second, all senders together (a burst of as many may go at once): an unkeyed sender
+  // can make the bridge answer no faster than this, whatever it sends.
+  double refusals_per_s = 200;
+  // Challenges that opened a session, remembered until they expire so that a replayed AUTH opens
+  // nothing: at most this many in one challenge age (more handshakes than that are RF_FULL).
+  std::size_t spent_challenges = 4096;
 };
 
 class BridgeCore {
@@ -92,6 +98,8 @@ class BridgeCore {
   // Room for one more session: the least recently used idle one closes. False when all are busy.
   bool makeRoom();
   void close(std::uint64_t link_id);
+  // Room to remember one more spent challenge (the expired ones are forgotten first).
+  bool roomToSpend(std::int64_t now_ms);
   void refuse(const std::string& peer, const proto::LinkFrame& of, proto::RefuseCode code, const std::string& why,
               std::vector<Outgoing>& out);
   void ack(Session& s, std::uint64_t link_id, std::uint64_t count, std::string payload, std::vector<Outgoing>& out);
@@ -109,6 +117,12 @@ class BridgeCore {
   std::unordered_map<std::uint64_t, Session> sessions_;  // by link id
   std::unordered_map<std::uint64_t, std::uint64_t> by_supervisor_id_;
   std::unordered_map<std::string, std::uint64_t> by_challenge_;
+  // Every challenge that opened a session, with when it expires: one AUTH opens one session, once.
+  std::unordered_map<std::string, std::int64_t> spent_;
+  // The refusals' token bucket: how many may go now, and when it was last filled.
+  double refusal_tokens_ = 0;
+  std::int64_t refusal_filled_ns_ = 0;
+  std::int64_t now_ns_ = 0;              // when the datagram being handled arrived
   std::uint64_t clock_ = 0;              // counts new frames: the age of a session for eviction
   std::deque<proto::Envelope> waiting_;  // not yet forwarded
   std::size_t forwarded_ = 0;            // forwarded, not yet answered

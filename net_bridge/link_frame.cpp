@@ -15,6 +15,14 @@ std::uint32_t crcOf(std::string_view bytes) {
       crc32(crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(bytes.data()), static_cast<uInt>(bytes.size())));
 }
 
+// Whether the last four bytes are the CRC-32 (big-endian) of the bytes before them.
+bool crcMatches(std::string_view bytes) {
+  const std::string_view body = bytes.substr(0, bytes.size() - kCrcBytes);
+  std::uint32_t crc = 0;
+  for (std::size_t i = body.size(); i < bytes.size(); ++i) crc = (crc << 8) | static_cast<unsigned char>(bytes[i]);
+  return crc == crcOf(body);
+}
+
 std::string withHeader(const proto::LinkFrame& frame, Trailer t) {
   std::string bytes;
   bytes.push_back(static_cast<char>(kLinkVersion));
@@ -59,18 +67,17 @@ std::string encodeDatagram(const proto::LinkFrame& frame, const Key& key) {
 
 Datagram decodeDatagram(std::string_view bytes, proto::LinkFrame& frame, Trailer* trailer) {
   if (bytes.size() < kHeader + kCrcBytes || bytes.size() > kMaxDatagram) return Datagram::kBadChecksum;
-  if (static_cast<unsigned char>(bytes[0]) != kLinkVersion) return Datagram::kWrongVersion;
   const unsigned char kind = static_cast<unsigned char>(bytes[1]);
+  // Another version is answered only when its datagram is checksummed as ours are: random bytes
+  // are noise, not a client to tell (and answering them would make the bridge a reflector).
+  if (static_cast<unsigned char>(bytes[0]) != kLinkVersion)
+    return crcMatches(bytes) ? Datagram::kWrongVersion : Datagram::kBadChecksum;
   if (kind > 1) return Datagram::kMalformed;
   const Trailer t = kind == 0 ? Trailer::kCrc : Trailer::kMac;
   const std::size_t tail = t == Trailer::kCrc ? kCrcBytes : kMacBytes;
   if (bytes.size() < kHeader + tail) return Datagram::kMalformed;
   const std::string_view body = bytes.substr(0, bytes.size() - tail);
-  if (t == Trailer::kCrc) {
-    std::uint32_t crc = 0;
-    for (std::size_t i = body.size(); i < bytes.size(); ++i) crc = (crc << 8) | static_cast<unsigned char>(bytes[i]);
-    if (crc != crcOf(body)) return Datagram::kBadChecksum;
-  }
+  if (t == Trailer::kCrc && !crcMatches(bytes)) return Datagram::kBadChecksum;
   const std::string_view frame_bytes = body.substr(kHeader);
   if (!frame.ParseFromArray(frame_bytes.data(), static_cast<int>(frame_bytes.size()))) return Datagram::kMalformed;
   // proto3 keeps enum values it does not know: a type 9 is not a frame of this version.

@@ -30,7 +30,9 @@ enum class Trailer { kCrc, kMac };
 // Decodes the frame and checks what can be checked without a key: the version, the CRC, the frame's
 // shape (a known type, seq = count's low bit, the trailer its type must have). A MAC-carrying
 // frame is not yet authentic: check it with macValid() under its session's key.
-// kBadChecksum: too short, or the CRC does not match; kMalformed: anything else wrong.
+// kBadChecksum: too short, or the CRC does not match; kWrongVersion: another version byte on a
+// datagram whose last four bytes are its CRC (anything else of another version is noise);
+// kMalformed: anything else wrong.
 Datagram decodeDatagram(std::string_view bytes, proto::LinkFrame& frame, Trailer* trailer = nullptr);
 bool macValid(std::string_view bytes, const Key& key);
 

@@ -2,6 +2,7 @@
 // simulated network that loses, duplicates, reorders and corrupts datagrams (seeded); frames on
 // their own.
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include <random>
 
@@ -33,9 +34,18 @@ TEST(LinkFrame, ChecksumCatchesEverySingleByteCorruptionAndTruncation) {
       EXPECT_NE(decodeDatagram(bad, back), Datagram::kOk) << "byte " << i << " bit " << bit;
     }
   for (std::size_t n = 0; n < d.size(); ++n) EXPECT_NE(decodeDatagram(d.substr(0, n), back), Datagram::kOk);
-  std::string other_version = d;
+  // Another version's datagram is named as such when its CRC (over its own version byte) holds;
+  // with a broken one it is noise, and nobody is answered.
+  std::string other_version = d.substr(0, d.size() - 4);
   other_version[0] = 1;
+  const auto crc =
+      static_cast<std::uint32_t>(crc32(crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(other_version.data()),
+                                       static_cast<uInt>(other_version.size())));
+  for (int shift = 24; shift >= 0; shift -= 8) other_version.push_back(static_cast<char>((crc >> shift) & 0xffu));
   EXPECT_EQ(decodeDatagram(other_version, back), Datagram::kWrongVersion);
+  std::string noise = d;
+  noise[0] = 1;
+  EXPECT_EQ(decodeDatagram(noise, back), Datagram::kBadChecksum);
 }
 
 TEST(LinkFrame, AMacCatchesEveryFlippedBitAndOnlyItsKeyMakesIt) {

@@ -2,6 +2,9 @@
 // unauthenticated link, repeated on the bridge's core. Each must be refused and counted, and the
 // victim's session must go on as if nothing had happened.
 #include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <algorithm>
 
 #include "tests/net_bridge/simulated_link.hpp"
 
@@ -12,9 +15,10 @@ using test::limits;
 using test::Network;
 using test::trackUpdate;
 
-// The datagrams the victim's link sends for one request, as an eavesdropper records them.
+// The datagrams the victim's link sends for one request, and those it gets, as an eavesdropper
+// records them.
 struct Capture {
-  std::vector<std::string> sent;
+  std::vector<std::string> sent, received;
 };
 
 // Runs one request of `link` from `peer`, recording what it sent.
@@ -29,7 +33,10 @@ proto::TaskReply recorded(Network& net, ClientLink& link, const proto::TaskReque
     capture.sent.push_back(d);
     net.bridge->receive(peer, d, out, net.nowNs());
     net.serve(out);
-    for (const Outgoing& o : out) link.receive(o.datagram);
+    for (const Outgoing& o : out) {
+      capture.received.push_back(o.datagram);
+      link.receive(o.datagram);
+    }
     out.clear();
   }
   proto::TaskReply reply;
@@ -103,13 +110,16 @@ TEST(LinkAttack, AReplayedFrameFromAnotherAddressStealsNoAnswerAndAppliesNothing
   for (int i = 0; i < 100; ++i)
     for (const std::string& d : capture.sent) net.bridge->receive("attacker", d, out, net.nowNs());
   net.serve(out);
-  // A replayed HELLO gets a challenge, as any HELLO does (of no use without the key); nothing else
-  // goes to the replayer.
+  // A replayed HELLO gets a challenge, as any HELLO does (of no use without the key); a replayed
+  // frame gets the ACK it was answered with, byte for byte what the replayer could have recorded
+  // (a retry is answered where it came from, so that nobody's copy can take a client's answer).
   for (const Outgoing& o : out) {
     proto::LinkFrame f;
     ASSERT_EQ(decodeDatagram(o.datagram, f), Datagram::kOk);
-    if (o.peer == "attacker") {
-      EXPECT_EQ(f.type(), proto::FT_CHALLENGE) << "an answer went to the replayer";
+    if (o.peer == "attacker" && f.type() != proto::FT_CHALLENGE) {
+      EXPECT_EQ(f.type(), proto::FT_ACK);
+      EXPECT_NE(std::find(capture.received.begin(), capture.received.end(), o.datagram), capture.received.end())
+          << "the replayer got an answer it had not seen";
     }
   }
   EXPECT_GT(net.bridge->counters().retransmissions(), 0u);
@@ -265,6 +275,119 @@ TEST(LinkAttack, AnOversizeRequestIsRefusedByItsSizeAndNobodyKeepsItsBody) {
   EXPECT_EQ(r.handled(), 1u);  // it took its number: the next request is not refused as skipping ahead
   const proto::TaskReply next = net.request(link, trackUpdate(0, 2), "c");
   EXPECT_TRUE(next.accepted()) << next.reason();
+}
+
+// An eavesdropper replays a client's AUTH after the client has handshaken again (its first
+// session replaced): the AUTH is younger than the challenge age, but its challenge has opened a
+// session once, so it opens nothing, and the client's live session goes on without a new handshake.
+TEST(LinkAttack, AReplayedAuthOpensNothingAndTheLiveSessionGoesOn) {
+  Network net(FaultRates{}, 1);
+  ClientLink first(net.operatorId(), 7, LinkOptions{});
+  first.begin(proto::FT_SENDREQ, "");
+  std::string hello, auth;
+  ASSERT_TRUE(first.due(net.now, hello));
+  std::vector<Outgoing> out;
+  net.bridge->receive("victim", hello, out, net.nowNs());
+  ASSERT_EQ(out.size(), 1u);
+  ASSERT_EQ(first.receive(out[0].datagram), ClientLink::Event::kHandshake);
+  out.clear();
+  ASSERT_TRUE(first.due(net.now, auth));
+  net.bridge->receive("victim", auth, out, net.nowNs());
+  ASSERT_EQ(net.bridge->sessions(), 1u);
+  out.clear();
+  // The client handshakes again (a restarted link, the same client session): its first session
+  // is replaced.
+  ClientLink victim(net.operatorId(), 7, LinkOptions{});
+  ASSERT_TRUE(net.request(victim, trackUpdate(0, 1), "victim").accepted());
+  const std::uint64_t handshakes = net.bridge->counters().handshakes();
+  ASSERT_EQ(handshakes, 2u);
+  // Two seconds later, the first AUTH again, from the attacker and from the victim's own address.
+  net.now += 2.0;
+  for (const char* from : {"attacker", "victim"}) net.bridge->receive(from, auth, out, net.nowNs());
+  net.serve(out);
+  EXPECT_EQ(net.bridge->counters().handshakes(), handshakes) << "a replayed AUTH opened a session";
+  EXPECT_EQ(net.bridge->sessions(), 1u);
+  for (const Outgoing& o : out) {
+    proto::LinkFrame f;
+    ASSERT_EQ(decodeDatagram(o.datagram, f), Datagram::kOk);
+    EXPECT_EQ(f.refuse(), proto::RF_STALE_CHALLENGE);
+    // The victim's open link ignores a refusal of a handshake it is not making.
+    if (o.peer == "victim") {
+      EXPECT_NE(victim.receive(o.datagram), ClientLink::Event::kRefused);
+    }
+  }
+  const proto::TaskReply next = net.request(victim, trackUpdate(0, 2), "victim");
+  EXPECT_TRUE(next.accepted());
+  EXPECT_EQ(next.handled(), 2u);
+  EXPECT_EQ(net.bridge->counters().handshakes(), handshakes) << "the victim had to handshake again";
+}
+
+// An attacker on the path sends its copy of a client's new frame before the client's own arrives:
+// the answer goes to the attacker's address, but the client's own copy, a retry for the bridge,
+// is answered where it came from. The client loses no answer and nothing is applied twice.
+TEST(LinkAttack, AnAttackersFirstCopyOfAFrameCostsTheClientNoAnswer) {
+  Network net(FaultRates{}, 1);
+  ClientLink victim(net.operatorId(), 7, LinkOptions{});
+  ASSERT_TRUE(net.request(victim, beginTask(1), "victim").accepted());
+  const std::size_t applied = net.desk.sessions();
+  for (std::uint64_t n = 2; n < 102; ++n) {
+    victim.begin(proto::FT_REG, trackUpdate(0, n).SerializeAsString());
+    std::string d;
+    ASSERT_TRUE(victim.due(net.now, d));
+    std::vector<Outgoing> out;
+    net.bridge->receive("attacker", d, out, net.nowNs());
+    net.serve(out);
+    net.bridge->receive("victim", d, out, net.nowNs());
+    bool acked = false;
+    for (const Outgoing& o : out)
+      if (o.peer == "victim" && victim.receive(o.datagram) == ClientLink::Event::kAcked) acked = true;
+    ASSERT_TRUE(acked) << "request " << n << ": the client's own copy got no answer";
+    proto::TaskReply reply;
+    ASSERT_TRUE(reply.ParseFromString(victim.answer()));
+    EXPECT_EQ(reply.handled(), n);
+  }
+  EXPECT_EQ(net.desk.sessions(), applied);
+}
+
+// A datagram of another version byte is answered with RF_VERSION only when its CRC holds; random
+// bytes get nothing. And however many refusable datagrams come, REFUSEs go out no faster than
+// the bridge's rate (200 a second): a sender without a key cannot make the bridge a reflector.
+TEST(LinkAttack, GarbageIsNotAnsweredAndRefusalsAreRateLimited) {
+  Network net(FaultRates{}, 1);
+  std::mt19937_64 rng(42);
+  std::vector<Outgoing> out;
+  std::string garbage(45, '\0');
+  for (int i = 0; i < 74'031; ++i) {
+    for (char& c : garbage) c = static_cast<char>(rng());
+    if (garbage[0] == 2) garbage[0] = 3;
+    net.bridge->receive("reflector", garbage, out, net.nowNs());
+  }
+  EXPECT_TRUE(out.empty()) << out.size() << " answers to garbage";
+  // Checksummed datagrams of version 1: the first 200 are answered, then one in each 5 ms.
+  std::string v1 = std::string(1, '\x01') + '\0' + "hello from version 1";
+  const auto crc = static_cast<std::uint32_t>(
+      crc32(crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(v1.data()), static_cast<uInt>(v1.size())));
+  for (int shift = 24; shift >= 0; shift -= 8) v1.push_back(static_cast<char>((crc >> shift) & 0xffu));
+  for (int i = 0; i < 10'000; ++i) net.bridge->receive("reflector", v1, out, net.nowNs());
+  EXPECT_EQ(out.size(), 200u);
+  proto::LinkFrame f;
+  ASSERT_EQ(decodeDatagram(out[0].datagram, f), Datagram::kOk);
+  EXPECT_EQ(f.refuse(), proto::RF_VERSION);
+  EXPECT_EQ(net.bridge->counters().refusals_unsent(), 9'800u);
+  out.clear();
+  net.now += 0.5;
+  for (int i = 0; i < 10'000; ++i) net.bridge->receive("reflector", v1, out, net.nowNs());
+  EXPECT_EQ(out.size(), 100u);
+  // Frames of sessions the bridge does not hold are refused from the same budget.
+  out.clear();
+  net.now += 1.0;
+  for (std::uint64_t session = 1; session <= 1000; ++session)
+    net.bridge->receive("reflector", forgedReg(session, 2, beginTask(1), Key{}), out, net.nowNs());
+  EXPECT_EQ(out.size(), 200u);
+  // A client's own refusal may be among those not sent: it costs that client a retry, no more.
+  ClientLink client(net.operatorId(), 7, LinkOptions{});
+  net.now += 1.0;
+  EXPECT_TRUE(net.request(client, trackUpdate(0, 1), "client").accepted());
 }
 
 }  // namespace
