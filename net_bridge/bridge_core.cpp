@@ -212,9 +212,10 @@ bool BridgeCore::auth(const std::string& peer, std::string_view datagram, const 
   const std::uint64_t supervisor_id = supervisorIdOf(client_key, h.client_session());
   // A client handshaking again leaves its old session behind.
   if (auto it = by_supervisor_id_.find(supervisor_id); it != by_supervisor_id_.end()) close(it->second);
-  if (!makeRoom()) {
+  if (!makeRoom(supervisorIdOf(client_key, 0))) {
     count(&C::refused, &C::set_refused);
-    refuse(peer, f, proto::RF_FULL, "every session is busy with a request: handshake again later", out);
+    refuse(peer, f, proto::RF_FULL, "every session that could make room is busy with a request: handshake again later",
+           out);
     return false;
   }
   std::uint64_t link_id = randomNonZero64();
@@ -244,12 +245,23 @@ bool BridgeCore::roomToSpend(std::int64_t now_ms) {
   return spent_.size() < limits_.spent_challenges;
 }
 
-bool BridgeCore::makeRoom() {
-  if (sessions_.size() < limits_.sessions) return true;
+bool BridgeCore::makeRoom(std::uint64_t key_id) {
+  std::unordered_map<std::uint64_t, std::size_t> held;  // sessions by key (a handshake's work, not a period's)
+  for (const auto& [id, s] : sessions_) ++held[s.key_id];
+  const std::size_t quota = std::min(limits_.sessions_per_key, limits_.sessions);
+  const bool own = held[key_id] >= quota;
+  if (!own && sessions_.size() < limits_.sessions) return true;
+  // The idle session to close: this key's own when it is at its quota; otherwise one of the key
+  // that holds the most, least recently used first.
   auto oldest = sessions_.end();
-  for (auto it = sessions_.begin(); it != sessions_.end(); ++it)
-    if (!it->second.pending && (oldest == sessions_.end() || it->second.last_used < oldest->second.last_used))
-      oldest = it;
+  auto better = [&](const Session& a, const Session& b) {
+    if (held[a.key_id] != held[b.key_id]) return held[a.key_id] > held[b.key_id];
+    return a.last_used < b.last_used;
+  };
+  for (auto it = sessions_.begin(); it != sessions_.end(); ++it) {
+    if (it->second.pending || (own && it->second.key_id != key_id)) continue;
+    if (oldest == sessions_.end() || better(it->second, oldest->second)) oldest = it;
+  }
   if (oldest == sessions_.end()) return false;
   close(oldest->first);
   count(&C::evicted, &C::set_evicted);

@@ -41,6 +41,7 @@ struct Outgoing {
 struct BridgeLimits {
   std::size_t queue = 64;              // requests forwarded or waiting for the supervisor
   std::size_t sessions = 64;           // link sessions open at once
+  std::size_t sessions_per_key = 8;    // ... of one client key (at most `sessions`)
   std::int64_t challenge_ms = 10'000;  // how long a CHALLENGE may be answered
   std::size_t max_request = 8192;      // bytes of a TaskRequest passed on whole
   // REFUSEs a second, all senders together (a burst of as many may go at once): an unkeyed sender
@@ -95,8 +96,9 @@ class BridgeCore {
   bool request(const std::string& peer, std::string_view datagram, const proto::LinkFrame& f,
                std::vector<Outgoing>& out, std::int64_t now_ns);
   std::string challengeFor(const std::string& client_key, const std::string& nonce, std::uint64_t time_ms) const;
-  // Room for one more session: the least recently used idle one closes. False when all are busy.
-  bool makeRoom();
+  // Room for one more session of `key_id`: a key at its quota gives up its own least recently
+  // used idle session; a full table, one of the key that holds the most. False when none is idle.
+  bool makeRoom(std::uint64_t key_id);
   void close(std::uint64_t link_id);
   // Room to remember one more spent challenge (the expired ones are forgotten first).
   bool roomToSpend(std::int64_t now_ms);

@@ -86,11 +86,12 @@ int main(int argc, char** argv) {
         BridgeLimits limits;
         limits.queue = s.config.bridge_queue();
         limits.sessions = s.config.bridge_sessions();
+        limits.sessions_per_key = s.config.bridge_sessions_per_key();
         limits.max_request = s.config.bridge_max_request();
         const std::size_t allowed = keys.clients.size();
         BridgeCore core(std::move(keys), limits);
-        log->info("ready: UDP {}:{}, supervisor at {}, queue {}, sessions {}, {}{}", host, udp.port(),
-                  s.config.supervisor_tasks(), limits.queue, limits.sessions,
+        log->info("ready: UDP {}:{}, supervisor at {}, queue {}, sessions {} ({} a key), {}{}", host, udp.port(),
+                  s.config.supervisor_tasks(), limits.queue, limits.sessions, limits.sessions_per_key,
                   insecure ? "INSECURE: any key admitted as an operator (loopback only)"
                            : std::to_string(allowed) + " client keys from " + s.config.link_keys(),
                   faults.any() ? " (fault injection on)" : "");

@@ -150,6 +150,10 @@ ClusterSettings loadClusterConfig(const std::string& path, const std::string& ru
   if (c.bridge_sessions() == 0) c.set_bridge_sessions(64);
   if (c.bridge_sessions() > 4096)
     fail("bridge_sessions", "must be 1 .. 4096, got " + std::to_string(c.bridge_sessions()));
+  if (c.bridge_sessions_per_key() == 0) c.set_bridge_sessions_per_key(std::min(8u, c.bridge_sessions()));
+  if (c.bridge_sessions_per_key() > c.bridge_sessions())
+    fail("bridge_sessions_per_key", "must be 1 .. bridge_sessions (" + std::to_string(c.bridge_sessions()) + "), got " +
+                                        std::to_string(c.bridge_sessions_per_key()));
   // Key files are named relative to this file, as the robot is.
   auto besideThisFile = [&](std::string* file) {
     std::filesystem::path p(*file);

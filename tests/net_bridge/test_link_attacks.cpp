@@ -390,5 +390,40 @@ TEST(LinkAttack, GarbageIsNotAnsweredAndRefusalsAreRateLimited) {
   EXPECT_TRUE(net.request(client, trackUpdate(0, 1), "client").accepted());
 }
 
+// Any admitted key could evict every idle session by handshaking over and over (an observer's
+// key 600 times evicted 547 sessions). Now a key at its quota gives up its own sessions, and a full
+// table one of the key that holds the most: the observer's flood churns only its own, and an
+// honest client that pauses keeps its session.
+TEST(LinkAttack, AKeysHandshakesEvictOnlyItsOwnSessions) {
+  Network net(FaultRates{}, 1);
+  BridgeLimits l = limits(64, 16);
+  l.sessions_per_key = 4;
+  net.bridge = std::make_unique<BridgeCore>(net.keys.allowed(), l);
+  std::vector<std::unique_ptr<ClientLink>> honest;
+  for (std::uint64_t c = 1; c <= 12; ++c) {
+    honest.push_back(std::make_unique<ClientLink>(net.operatorId(), c, LinkOptions{}));
+    ASSERT_TRUE(net.request(*honest.back(), trackUpdate(0, 1), "op" + std::to_string(c)).accepted());
+  }
+  // Twelve sessions of one operator key, past its quota of four: it gave up eight of its own.
+  EXPECT_EQ(net.bridge->sessions(), 4u);
+  const std::uint64_t evicted_before = net.bridge->counters().evicted();
+  // The observer's key handshakes 600 times, each a client session of its own.
+  const LinkIdentity eye = net.keys.identity(net.keys.observer);
+  for (std::uint64_t c = 1; c <= 600; ++c) {
+    ClientLink observer(eye, c, LinkOptions{});
+    observer.begin(proto::FT_SENDREQ, "");
+    ASSERT_EQ(net.exchange(observer, "eye"), ClientLink::Event::kAcked);
+  }
+  EXPECT_EQ(net.bridge->sessions(), 8u);  // the operator's four and the observer's four
+  EXPECT_EQ(net.bridge->counters().evicted() - evicted_before, 596u) << "only the observer's own went";
+  // The operator's newest four clients go on in their sessions, no new handshake.
+  const std::uint64_t handshakes = net.bridge->counters().handshakes();
+  for (std::size_t i = 8; i < honest.size(); ++i) {
+    const proto::TaskReply r = net.request(*honest[i], trackUpdate(0, 2), "op" + std::to_string(i + 1));
+    EXPECT_TRUE(r.accepted()) << r.reason();
+  }
+  EXPECT_EQ(net.bridge->counters().handshakes(), handshakes) << "an honest client lost its session";
+}
+
 }  // namespace
 }  // namespace rfms

@@ -93,6 +93,17 @@ TEST(ClusterConfig, AnUnsetOrphanTimeoutIsTenSeconds) {
   EXPECT_EQ(loadClusterConfig(path, test::scratchDir().string()).config.orphan_timeout_ms(), 10000u);
 }
 
+// A key's share of the bridge's sessions: 8 unless set, never more than the sessions there are.
+TEST(ClusterConfig, AKeysSessionQuotaDefaultsToEightAndStaysWithinTheSessions) {
+  EXPECT_EQ(loadClusterConfig(shipped("local.textproto"), test::scratchDir().string()).config.bridge_sessions_per_key(),
+            8u);
+  const std::string few = variant("bridge_queue: 64", "bridge_queue: 64\nbridge_sessions: 3");
+  EXPECT_EQ(loadClusterConfig(few, test::scratchDir().string()).config.bridge_sessions_per_key(), 3u);
+  const std::string why =
+      refusal(variant("bridge_queue: 64", "bridge_queue: 64\nbridge_sessions: 16\nbridge_sessions_per_key: 17"));
+  EXPECT_NE(why.find("bridge_sessions_per_key: must be 1 .. bridge_sessions (16), got 17"), std::string::npos) << why;
+}
+
 TEST(ClusterConfig, EndpointsAreCheckedOneByOneAndMustDiffer) {
   std::string why = refusal(variant("\"ipc://{run}/arm.pub\"", "\"tcp://127.0.0.1:99999\""));
   EXPECT_NE(why.find("arm_pub: 'tcp://127.0.0.1:99999': the port '99999' is not 1 .. 65535"), std::string::npos) << why;
