@@ -30,7 +30,11 @@ int main(int argc, char** argv) {
   app.add_option("--bridge", options.bridge, "the bridge, host:port")->capture_default_str();
   app.add_option("--key", options.key_file, "this client's key file (deploy/rfms keys)")->envname("RFMS_KEY");
   app.add_option("--count", count, "updates per client")->capture_default_str()->check(CLI::Range(1, 1000000));
-  app.add_option("--clients", clients, "clients in parallel")->capture_default_str()->check(CLI::Range(1, 64));
+  app.add_option("--clients", clients,
+                 "clients in parallel, all with --key (more than the bridge's bridge_sessions_per_key, 8 unless "
+                 "set, take turns in that key's sessions)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64));
   app.add_option("--link-timeout-ms", timeout_ms, "retransmission timeout, 1 .. 10000 ms (as rfms-client)")
       ->capture_default_str()
       ->check(CLI::Range(1.0, 10000.0));
