@@ -413,7 +413,15 @@ TEST_P(LostSupervisor, EveryNodeGoesSafeAndExitsWithinTheOrphanTimeout) {
   } else {
     EXPECT_TRUE(v.code == 0 || (v.code == 3 && v.out.find("not checked: dropped by the logger") != std::string::npos))
         << v.out << v.err;
-    EXPECT_EQ(v.out.find("not checked: joint"), std::string::npos) << v.out;
+    // A joint that answered late, on a busy machine, may have read sensors the rings then lost:
+    // that joint is checked up to there, and only for that reason.
+    for (std::size_t at = v.out.find("not checked: joint"); at != std::string::npos;
+         at = v.out.find("not checked: joint", at + 1)) {
+      const std::string line = v.out.substr(at, v.out.find('\n', at) - at);
+      EXPECT_NE(line.find("read the arm's sensors of its period"), std::string::npos) << line;
+      EXPECT_NE(line.find("which are not in the log"), std::string::npos) << line;
+      EXPECT_NE(v.out.find("/rfms/sensors"), std::string::npos) << "no sensors were dropped:\n" << v.out;
+    }
   }
 }
 
@@ -739,8 +747,8 @@ TEST(Cluster, RealtimeClockRunsAndReportsItsTiming) {
   RunDir run("realtime");
   const std::string cfg = configWith(run.path, "rt.textproto", {{"clock: CM_LOCKSTEP", "clock: CM_REALTIME"}});
   ASSERT_EQ(test::runCommand(kRfms,
-                             "up --config " + cfg + " --run-dir " + run.path.string() + " -- --run-for-s 2 --stats " +
-                                 (run.path / "stats.json").string(),
+                             "up --config " + cfg + " --run-dir " + run.path.string() +
+                                 " --bridge-port 0 -- --run-for-s 2 --stats " + (run.path / "stats.json").string(),
                              60)
                 .code,
             0);
