@@ -56,6 +56,24 @@ std::string forgedReg(std::uint64_t session, std::uint64_t count, const proto::T
   return encodeDatagram(f, key);
 }
 
+// A client's handshake as it goes over the wire: its HELLO, which the bridge answers, and the AUTH
+// it sends then, not yet delivered (empty when the handshake went wrong).
+struct RecordedHandshake {
+  std::string hello, auth;
+};
+
+RecordedHandshake recordHandshake(Network& net, ClientLink& link, const std::string& peer) {
+  RecordedHandshake h;
+  link.begin(proto::FT_SENDREQ, "");
+  EXPECT_TRUE(link.due(net.now, h.hello));
+  std::vector<Outgoing> out;
+  net.bridge->receive(peer, h.hello, out, net.nowNs());
+  EXPECT_EQ(out.size(), 1u);
+  if (out.size() != 1 || link.receive(out[0].datagram) != ClientLink::Event::kHandshake || !link.due(net.now, h.auth))
+    h.auth.clear();
+  return h;
+}
+
 proto::TaskRequest beginTask(std::uint64_t number) {
   proto::TaskRequest r;
   r.set_number(number);
@@ -173,15 +191,9 @@ TEST(LinkAttack, HandshakeFloodsAndStaleProofsLeaveNoState) {
   Network net(FaultRates{}, 1);
   ClientLink victim(net.operatorId(), 7, LinkOptions{});
   // The victim's handshake as it went over the wire.
-  victim.begin(proto::FT_SENDREQ, "");
-  std::string hello, auth;
-  ASSERT_TRUE(victim.due(net.now, hello));
+  const auto [hello, auth] = recordHandshake(net, victim, "victim");
+  ASSERT_FALSE(auth.empty());
   std::vector<Outgoing> out;
-  net.bridge->receive("victim", hello, out, net.nowNs());
-  ASSERT_EQ(out.size(), 1u);
-  ASSERT_EQ(victim.receive(out[0].datagram), ClientLink::Event::kHandshake);
-  out.clear();
-  ASSERT_TRUE(victim.due(net.now, auth));
   // 100,000 copies of the HELLO: each gets a challenge, none is remembered.
   for (int i = 0; i < 100'000; ++i) net.bridge->receive("flood", hello, out, net.nowNs());
   EXPECT_EQ(out.size(), 100'000u);
@@ -283,15 +295,9 @@ TEST(LinkAttack, AnOversizeRequestIsRefusedByItsSizeAndNobodyKeepsItsBody) {
 TEST(LinkAttack, AReplayedAuthOpensNothingAndTheLiveSessionGoesOn) {
   Network net(FaultRates{}, 1);
   ClientLink first(net.operatorId(), 7, LinkOptions{});
-  first.begin(proto::FT_SENDREQ, "");
-  std::string hello, auth;
-  ASSERT_TRUE(first.due(net.now, hello));
+  const std::string auth = recordHandshake(net, first, "victim").auth;
+  ASSERT_FALSE(auth.empty());
   std::vector<Outgoing> out;
-  net.bridge->receive("victim", hello, out, net.nowNs());
-  ASSERT_EQ(out.size(), 1u);
-  ASSERT_EQ(first.receive(out[0].datagram), ClientLink::Event::kHandshake);
-  out.clear();
-  ASSERT_TRUE(first.due(net.now, auth));
   net.bridge->receive("victim", auth, out, net.nowNs());
   ASSERT_EQ(net.bridge->sessions(), 1u);
   out.clear();

@@ -14,6 +14,7 @@
 #include "node/start_handshake.hpp"
 #include "sim/harness.hpp"
 #include "sim/task_runner.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace rfms {
 namespace {
@@ -103,7 +104,7 @@ TEST(MailBox, TheArmsFullestReportAndEveryHelloFit) {
   }
   EXPECT_LE(report.ByteSizeLong(), capacityOf(Box::kArmReport));
   const ClusterSettings s =
-      loadClusterConfig(std::string(RFMS_SOURCE_DIR) + "/deploy/clusters/local.textproto", "/tmp/unused-run-dir");
+      loadClusterConfig(std::string(RFMS_SOURCE_DIR) + "/deploy/clusters/local.textproto", test::scratchDir().string());
   for (proto::Node n : kAnsweringNodes) {
     proto::Envelope hello;
     *hello.mutable_hello() = helloFor(n, s);
