@@ -1,6 +1,7 @@
 // rfms-arm: the emulated arm as a cluster node (arm_sim/shell/arm_shell.hpp).
 #include "arm_sim/arm_core.hpp"
 #include "arm_sim/shell/arm_shell.hpp"
+#include "node/fault_record.hpp"
 #include "node/mail_port.hpp"
 #include "node/node_main.hpp"
 #include "node/start_handshake.hpp"
@@ -21,7 +22,9 @@ int main(int argc, char** argv) {
         if (start == StartResult::kRefused) return 2;
         if (start == StartResult::kStopped) return 0;
         c.log.info("ready: {} at {} ms, {}", c.model.name, c.controller().dt_ms(), clockName(s.config.clock()));
+        const std::unique_ptr<FaultRecorder> recorder = openFaultRecorder(c, "arm");
         ArmShell shell(arm, s, *port, c.log);
+        shell.setFaultRecorder(recorder.get());
         switch (shell.run()) {
           case ArmShell::Ended::kSupervisorGone: return 3;  // goSafe() said why
           case ArmShell::Ended::kSignal:

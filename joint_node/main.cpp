@@ -1,6 +1,7 @@
 // rfms-joint --joint N: one joint server as a cluster node (joint_node/shell/joint_shell.hpp).
 #include "joint_node/joint_core.hpp"
 #include "joint_node/shell/joint_shell.hpp"
+#include "node/fault_record.hpp"
 #include "node/mail_port.hpp"
 #include "node/node_main.hpp"
 #include "node/start_handshake.hpp"
@@ -25,6 +26,8 @@ int main(int argc, char** argv) {
         c.log.info("ready; mail over {}", port->describe());
         JointShell shell(core, joint, ClockRules(s.config.clock()),
                          std::chrono::milliseconds(s.config.orphan_timeout_ms()), *port);
+        const std::unique_ptr<FaultRecorder> recorder = openFaultRecorder(c, "joint" + std::to_string(joint));
+        shell.setFaultRecorder(recorder.get());
         switch (shell.run()) {
           case JointShell::Ended::kStopMail: c.log.info("stop: {}", shell.stopReason()); return 0;
           case JointShell::Ended::kSupervisorGone:

@@ -1,6 +1,7 @@
 // rfms-math: the math server as a cluster node (math_node/shell/math_shell.hpp).
 #include "math_node/math_core.hpp"
 #include "math_node/shell/math_shell.hpp"
+#include "node/fault_record.hpp"
 #include "node/mail_port.hpp"
 #include "node/node_main.hpp"
 #include "node/start_handshake.hpp"
@@ -20,7 +21,9 @@ int main(int argc, char** argv) {
         if (start == StartResult::kRefused) return 2;
         if (start == StartResult::kStopped) return 0;
         c.log.info("ready; mail over {}", port->describe());
+        const std::unique_ptr<FaultRecorder> recorder = openFaultRecorder(c, "math");
         MathShell shell(math, std::chrono::milliseconds(s.config.orphan_timeout_ms()), *port);
+        shell.setFaultRecorder(recorder.get());
         switch (shell.run()) {
           case MathShell::Ended::kStopMail:
             c.log.info("stop: {} ({} parcels sent)", shell.stopReason(), shell.answered());

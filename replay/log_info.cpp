@@ -28,6 +28,14 @@ LogInfo summarise(const RunLog& log) {
   info.dt_ms = log.dtMs();
   info.periods = log.periods();  // refused, rather than told, when the log claims more than it can
   info.duration_s = static_cast<double>(info.periods) * info.dt_ms * 1e-3;
+  info.fault = log.fault();
+  if (!info.fault.empty()) {
+    info.first_period = log.firstPeriod();
+    auto last = [&](const auto& mail) {
+      for (const auto& m : mail) info.last_period = std::max<std::uint64_t>(info.last_period, m.header().period());
+    };
+    last(log.smail), last(log.jmail), last(log.mmail), last(log.parcel), last(log.sensors), last(log.applied);
+  }
   std::map<std::uint64_t, LogInfo::Move> moves;
   for (const proto::LogEvent& e : log.events) {
     switch (e.kind()) {
@@ -108,13 +116,19 @@ std::string infoText(const LogInfo& i, const RunLog& log) {
   std::ostringstream o;
   o << "robot " << (i.robot.empty() ? "?" : i.robot) << ", from " << (i.source.empty() ? "?" : i.source) << " ("
     << i.clock << "), software " << i.version << "\n";
-  o << "sample period " << i.dt_ms << " ms; " << i.periods << " periods, " << i.duration_s << " s\n";
+  if (i.fault.empty())
+    o << "sample period " << i.dt_ms << " ms; " << i.periods << " periods, " << i.duration_s << " s\n";
+  else
+    o << "fault record: " << i.fault << "\nsample period " << i.dt_ms << " ms; the periods before it, "
+      << i.first_period << " .. " << i.last_period << "\n";
   o << "moves:";
   if (i.moves.empty()) o << " none";
   o << "\n";
   for (const auto& m : i.moves)
-    o << "  #" << m.id << " periods " << m.started << " .. "
-      << (m.ended ? std::to_string(m.ended) : std::string("(not ended)"))
+    o << "  #" << m.id << " periods "
+      << (m.started == 0 && !i.fault.empty() ? "(before " + std::to_string(i.first_period) + ")"
+                                             : std::to_string(m.started))
+      << " .. " << (m.ended ? std::to_string(m.ended) : std::string("(not ended)"))
       << (m.completed ? " completed"
           : m.aborted ? " ABORTED"
                       : "")
@@ -157,7 +171,7 @@ std::string infoText(const LogInfo& i, const RunLog& log) {
   for (const auto& t : log.drops.per_topic())
     o << (&t == &log.drops.per_topic(0) ? ": " : ", ") << t.topic() << " " << t.dropped();
   o << "\n";
-  if (i.periods > 0) {
+  if (i.periods > 0 && i.fault.empty()) {
     std::snprintf(line, sizeof line, "log size %.1f MB in %zu file%s, %.0f bytes per period\n",
                   static_cast<double>(log.file_size) * 1e-6, log.files.size(), log.files.size() == 1 ? "" : "s",
                   static_cast<double>(log.file_size) / static_cast<double>(i.periods));

@@ -12,6 +12,10 @@ struct LogInfo {
   std::string robot, source, clock, version;
   double dt_ms = 1.0;
   std::uint64_t periods = 0;
+  // A fault record (the last periods before an emergency): what it was written for, and the
+  // periods it holds. Empty for a run's own log.
+  std::string fault;
+  std::uint64_t first_period = 0, last_period = 0;
   double duration_s = 0.0;
   struct Move {
     std::uint64_t id = 0, started = 0, ended = 0;

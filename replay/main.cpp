@@ -120,6 +120,9 @@ int main(int argc, char** argv) {
           damaged();
           throw ConfigError("a damaged log cannot be re-run");
         }
+        if (const std::string fault = run.fault(); !fault.empty())
+          throw ConfigError(path + " is a fault record (" + fault + "): it holds the last periods before the fault, " +
+                            "not the run from its start, so it cannot be re-run or verified; the run's own log can");
         if (rerun->parsed()) {
           std::map<std::string, std::string> changes;
           for (const auto& s : sets) {

@@ -47,12 +47,33 @@ double RunLog::dtMs() const {
                     (settings_error.empty() ? std::string("its header has no controller settings") : settings_error));
 }
 
+namespace {
+constexpr std::uint64_t kMaxPeriods = std::uint64_t{1} << 32;  // 50 days at 1 kHz
+}  // namespace
+
+std::uint64_t RunLog::firstPeriod() const {
+  const auto it = header.find("first_period");
+  if (it == header.end() || it->second.empty()) return 0;
+  char* end = nullptr;
+  const unsigned long long first = std::strtoull(it->second.c_str(), &end, 10);
+  if (end == it->second.c_str() || *end != '\0' || it->second[0] == '-' || first >= kMaxPeriods)
+    throw ConfigError("the log's header gives its first period as '" + it->second.substr(0, 40) +
+                      "', which is not a period of any run");
+  return first;
+}
+
+std::string RunLog::fault() const {
+  const auto it = header.find("fault");
+  return it == header.end() ? std::string() : it->second;
+}
+
 std::uint64_t RunLog::periods() const {
   // What a log may claim, checked before anything sized by it is allocated or run: no run spans
   // more than kMaxPeriods, and a log that lost more than kMaxLostPerMail S_MAILs for each one it
-  // holds says too little to re-run (a forged drop count must not buy a long loop).
-  constexpr std::uint64_t kMaxPeriods = std::uint64_t{1} << 32;  // 50 days at 1 kHz
+  // holds says too little to re-run (a forged drop count must not buy a long loop). A fault
+  // record holds its periods from its first on.
   constexpr std::uint64_t kMaxLostPerMail = 1000;
+  const std::uint64_t first = firstPeriod();
   std::uint64_t last = 0;
   for (const proto::SMail& s : smail) {
     if (s.header().period() >= kMaxPeriods)
@@ -65,7 +86,7 @@ std::uint64_t RunLog::periods() const {
   for (const proto::LogDrops::TopicDrops& t : drops.per_topic())
     if (t.topic() == topic::kSMail) lost = t.dropped();
   lost = std::min(lost, kMaxLostPerMail * smail.size());
-  if (last + 1 > smail.size() + lost)
+  if (last + 1 > first + smail.size() + lost)
     throw ConfigError("the log's S_MAILs run to period " + std::to_string(last) + " but it holds " +
                       std::to_string(smail.size()) + " of them" +
                       (lost > 0 ? " and lost " + std::to_string(lost) : std::string()) + ": the log is damaged");

@@ -56,6 +56,11 @@ struct RunLog {
   // more drops than it could mean, is damage: this throws ConfigError saying so, before anything
   // sized by it is allocated or run.
   std::uint64_t periods() const;
+  // The first period the log holds: 0 for a run's log, later for a fault record (the last periods
+  // before an emergency, runlog/fault_recorder.hpp). ConfigError when the header's is not a period.
+  std::uint64_t firstPeriod() const;
+  // What the fault record was written for ("" in a run's own log).
+  std::string fault() const;
 };
 
 // The arm a log's run drove, from its header: the robot model file's model (without the tool) and

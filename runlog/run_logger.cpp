@@ -61,7 +61,9 @@ mcap::KeyValues RunLogHeader::toMetadata() const {
           {"task", task_text},
           {"clock", clock},
           {kSettingsKey, settingsText(withDefaultsWritten(settings))},
-          {"version", softwareVersion()}};
+          {"version", softwareVersion()},
+          {"first_period", std::to_string(first_period)},
+          {"fault", fault}};
 }
 
 proto::ControllerSettings settingsOfHeader(const mcap::KeyValues& header) {
@@ -149,12 +151,14 @@ void RunLogger::openFile(unsigned number) {
   }
 }
 
-bool RunLogger::log(const char* topic, std::uint64_t k, const google::protobuf::Message& message) {
+// Into the ring: `size` bytes that `write` puts at the address it is given. The topic is looked up
+// by name, as callers name it.
+template <class Write>
+bool RunLogger::put(const char* topic, std::uint64_t k, std::size_t size, Write write) {
   std::size_t index = 0;
   while (index < topics_.size() && std::strcmp(topics_[index].name, topic) != 0) ++index;
   // Not one of the log's topics (a bug upstream), or the drops, which finish() writes.
   if (index == topics_.size() || finished_ || topics_[index].name == topic::kDrops) return false;
-  const std::size_t size = message.ByteSizeLong();
   std::uint8_t* at = ring_.reserve(size);
   while (at == nullptr && when_full_ == WhenFull::kWait && !failed_ && size <= ring_.capacity() / 4) {
     ready_.notify_one();
@@ -165,7 +169,7 @@ bool RunLogger::log(const char* topic, std::uint64_t k, const google::protobuf::
     count(index);
     return false;
   }
-  message.SerializeWithCachedSizesToArray(at);
+  write(at);
   ring_.commit(static_cast<std::uint16_t>(index + 1), static_cast<std::uint64_t>(static_cast<double>(k) * dt_ns_));
   // The writer wakes for a batch (or on its own every 20 ms), not for every message: a wake-up
   // per message costs the period's thread, and the other processes, more than the message.
@@ -174,6 +178,14 @@ bool RunLogger::log(const char* topic, std::uint64_t k, const google::protobuf::
     ready_.notify_one();
   }
   return true;
+}
+
+bool RunLogger::log(const char* topic, std::uint64_t k, const google::protobuf::Message& message) {
+  return put(topic, k, message.ByteSizeLong(), [&](std::uint8_t* at) { message.SerializeWithCachedSizesToArray(at); });
+}
+
+bool RunLogger::logSerialized(const char* topic, std::uint64_t k, std::string_view bytes) {
+  return put(topic, k, bytes.size(), [&](std::uint8_t* at) { std::memcpy(at, bytes.data(), bytes.size()); });
 }
 
 void RunLogger::lost(const char* topic, std::uint64_t n) {

@@ -22,6 +22,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -64,6 +65,10 @@ struct RunLogHeader {
   std::string task_text;
   std::string clock = "lockstep";
   proto::ControllerSettings settings;
+  // A fault record (runlog/fault_recorder.hpp) holds the last periods before an emergency: the
+  // first of them, and what happened (empty in a run's own log, which starts at period 0).
+  std::uint64_t first_period = 0;
+  std::string fault;
   mcap::KeyValues toMetadata() const;
 };
 
@@ -89,6 +94,8 @@ class RunLogger {
   // A message on `topic` at period k (log time k * dt), serialised straight into the ring:
   // real-time safe with kDrop (no allocation, no lock, no wait). False when it was dropped.
   bool log(const char* topic, std::uint64_t k, const google::protobuf::Message& message);
+  // The same with the message already serialised (a fault record's copy of it).
+  bool logSerialized(const char* topic, std::uint64_t k, std::string_view bytes);
   // Drains the ring, writes the drop count and closes the file. A file that cannot be written (a
   // full disk) never stops the run: from then on the mailboxes are counted as dropped, the file
   // keeps what came before, and failure() says why.
@@ -132,6 +139,8 @@ class RunLogger {
     const google::protobuf::Descriptor* type;
   };
   static constexpr std::size_t kMaxTopics = 16;
+  template <class Write>
+  bool put(const char* topic, std::uint64_t k, std::size_t size, Write write);
   void openFile(unsigned number);  // the writer thread's, after the constructor's first
   void drain();
   struct Batch;

@@ -3,13 +3,12 @@
 // configuration disagrees), then runs period after period (supervisor/shell/cluster_loop.hpp):
 // lockstep, paced or realtime. With --task it runs a task file (or --example, the manual's
 // pumatask) from power-up and prints a summary.
-#include <google/protobuf/text_format.h>
-
 #include <fstream>
 #include <iostream>
 #include <memory>
 
 #include "common/text_file.hpp"
+#include "node/fault_record.hpp"
 #include "node/mail_port.hpp"
 #include "node/node_main.hpp"
 #include "node/start_handshake.hpp"
@@ -44,15 +43,9 @@ std::unique_ptr<TaskScript> loadScript(const Options& o, double dt) {
 std::unique_ptr<RunLogger> openRunLog(Options& o, const NodeContext& c) {
   if (o.no_log) return nullptr;
   const ClusterSettings& s = c.settings;
-  RunLogHeader header;
-  header.source = "cluster";
-  header.robot_name = c.model.name;
-  header.robot_model_text = readTextFile(s.config.robot());
-  if (!s.config.scene().empty()) header.scene_text = readTextFile(s.config.scene());
-  google::protobuf::TextFormat::PrintToString(s.config, &header.cluster_config_text);
-  header.task_text = o.example ? kExampleTask : o.task_path.empty() ? "" : readTextFile(o.task_path);
-  header.clock = clockName(s.config.clock());
-  header.settings = c.controller();
+  const RunLogHeader header = clusterLogHeader(c, o.example             ? kExampleTask
+                                                  : o.task_path.empty() ? ""
+                                                                        : readTextFile(o.task_path));
   if (o.log_path.empty()) o.log_path = c.options.run_dir + "/run.mcap";
   // Only the realtime clock cannot wait for the log's writer; the others lose nothing.
   return std::make_unique<RunLogger>(
@@ -69,6 +62,8 @@ int runSupervisor(Options& o, NodeContext& c) {
 
   std::unique_ptr<RunLogger> run_log = openRunLog(o, c);
   LogTap tap(run_log.get(), s.config.clock());
+  const std::unique_ptr<FaultRecorder> recorder = openFaultRecorder(c, "supervisor");
+  tap.setFaultRecorder(recorder.get());
   if (script && run_log)
     script->on_request = [&](std::uint64_t k, const proto::TaskRequest& r, const proto::TaskReply& a) {
       tap.request(k, r, a, false);

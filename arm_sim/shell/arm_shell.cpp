@@ -63,6 +63,7 @@ void ArmShell::bringToRest() {
 
 void ArmShell::goSafe() {
   ended_ = Ended::kSupervisorGone;
+  if (recorder_ != nullptr) recorder_->fault(arm_.period(), "silent for the orphan timeout", "supervisor");
   bringToRest();
   log_.error("the supervisor has been silent for {} s (orphan_timeout_ms): power off, brakes on; {}; exiting",
              silence_.boundSeconds(), restText());
@@ -73,6 +74,7 @@ void ArmShell::goSafe() {
 bool ArmShell::drainSupervisor() {
   while (port_.next(Box::kControl, in_)) {
     silence_.heard();
+    takeFaultNotice(recorder_, in_.mail());
     if (in_.mail().has_stop()) {
       endOnStop();
       return false;
@@ -175,6 +177,10 @@ void ArmShell::integrate(std::uint64_t k) {
   if (a.received_size() > received_) a.mutable_received()->DeleteSubrange(received_, a.received_size() - received_);
   arm_.step(commands_);
   port_.publish(Box::kArmReport, report_, k);
+  if (recorder_ != nullptr) {
+    recorder_->record(topic::kSensors, k, out_.sensors());
+    recorder_->record(topic::kApplied, k, report_.applied());
+  }
   received_ = 0;
   if (const std::uint32_t stale = arm_.staleCommands(); stale != stale_) {
     reportWatchdog(stale);

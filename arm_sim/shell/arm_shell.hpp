@@ -16,6 +16,7 @@
 #include "arm_sim/arm_core.hpp"
 #include "node/clock_rules.hpp"
 #include "node/cluster_config.hpp"
+#include "node/fault_record.hpp"
 #include "node/mail_port.hpp"
 #include "node/mail_slot.hpp"
 #include "node/supervisor_silence.hpp"
@@ -30,6 +31,8 @@ class ArmShell {
   // Period after period until the supervisor's stop, a stop signal, the supervisor's silence (the
   // arm is then at rest with its power off), or (`periods` > 0) that many.
   Ended run(std::uint64_t periods = 0);
+  // Keeps the last periods of the arm's mail for a fault record (null: none).
+  void setFaultRecorder(FaultRecorder* recorder) { recorder_ = recorder; }
   long missing() const { return missing_; }
   double orphanSeconds() const { return silence_.boundSeconds(); }
   // "the power is off, fastest joint 0 rad/s"
@@ -66,6 +69,7 @@ class ArmShell {
   std::array<bool, kJoints> given_up_{};  // lockstep: not waited for until a command comes in time
   std::int64_t supervisor_period_ = -1;   // the latest S_MAIL's period
   std::uint32_t stale_ = 0;               // the arm's watchdog: joints whose commands went stale
+  FaultRecorder* recorder_ = nullptr;
 };
 
 }  // namespace rfms

@@ -17,7 +17,10 @@ JointShell::JointShell(JointCore& core, int joint, ClockRules rules, std::chrono
 
 JointShell::Ended JointShell::run(std::uint64_t answers) {
   for (std::uint64_t sent = 0; !stopRequested();) {
-    if (silence_.gone()) return Ended::kSupervisorGone;
+    if (silence_.gone()) {
+      if (recorder_ != nullptr) recorder_->fault(last_period_, "silent for the orphan timeout", "supervisor");
+      return Ended::kSupervisorGone;
+    }
     // What completes a period is its S_MAIL (the sensors of the same period came before it); only
     // when the sensors are behind does this joint also wait for them, or for a newer S_MAIL.
     const BoxSet all = have_smail_ ? 0 : bit(Box::kSMail);
@@ -44,6 +47,7 @@ JointShell::Ended JointShell::run(std::uint64_t answers) {
 bool JointShell::fromSupervisor() {
   while (port_.next(Box::kControl, *in_)) {
     silence_.heard();
+    takeFaultNotice(recorder_, in_->mail());
     if (in_->mail().has_stop()) {
       stop_reason_ = in_->mail().stop().reason();
       return false;
@@ -63,6 +67,12 @@ void JointShell::answer() {
   const std::uint64_t k = smail.header().period();
   port_.publish(jmail_box_, jmail_, k);
   port_.publish(torque_box_, torque_, k);
+  if (recorder_ != nullptr) {
+    recorder_->record(topic::kSMail, k, smail);
+    recorder_->record(topic::kSensors, k, sensors_->mail().sensors(), sensors_->mail().sensors().header().period());
+    recorder_->record(topic::kJMail, k, jmail_.jmail());
+    recorder_->record(topic::kTorque, k, torque_.torque());
+  }
   last_period_ = k;
   have_smail_ = false;
   if (rules_.waitsForMail()) have_sensors_ = false;

@@ -11,6 +11,7 @@
 
 #include "joint_node/joint_core.hpp"
 #include "node/clock_rules.hpp"
+#include "node/fault_record.hpp"
 #include "node/mail_port.hpp"
 #include "node/mail_slot.hpp"
 #include "node/supervisor_silence.hpp"
@@ -27,6 +28,9 @@ class JointShell {
   // Answers until the supervisor's stop, a stop signal, the supervisor's silence for the orphan
   // timeout (no S_MAIL, so no torque command has been sent since), or (`answers` > 0) that many.
   Ended run(std::uint64_t answers = 0);
+
+  // Keeps the last periods of this joint's mail for a fault record (null: none).
+  void setFaultRecorder(FaultRecorder* recorder) { recorder_ = recorder; }
 
   const std::string& stopReason() const { return stop_reason_; }
   std::uint64_t lastPeriod() const { return last_period_; }
@@ -48,6 +52,7 @@ class JointShell {
   proto::Envelope jmail_, torque_;
   std::string stop_reason_;
   std::uint64_t last_period_ = 0;
+  FaultRecorder* recorder_ = nullptr;
 };
 
 }  // namespace rfms

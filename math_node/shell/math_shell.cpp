@@ -6,10 +6,14 @@ namespace rfms {
 
 MathShell::Ended MathShell::run(std::uint64_t answers) {
   for (std::uint64_t sent = 0; !stopRequested();) {
-    if (silence_.gone()) return Ended::kSupervisorGone;
+    if (silence_.gone()) {
+      if (recorder_ != nullptr) recorder_->fault(last_period_, "silent for the orphan timeout", "supervisor");
+      return Ended::kSupervisorGone;
+    }
     port_.wait(bit(Box::kMMail), bit(Box::kControl), MailPort::Clock::now() + std::chrono::milliseconds(100));
     while (port_.next(Box::kControl, in_)) {
       silence_.heard();
+      takeFaultNotice(recorder_, in_.mail());
       if (in_.mail().has_stop()) {
         stop_reason_ = in_.mail().stop().reason();
         return Ended::kStopMail;
@@ -21,6 +25,10 @@ MathShell::Ended MathShell::run(std::uint64_t answers) {
       core_.step(in_.mail().mmail(), *out_.mutable_parcel());
       last_period_ = in_.mail().mmail().header().period();
       port_.publish(Box::kParcel, out_, last_period_);
+      if (recorder_ != nullptr) {
+        recorder_->record(topic::kMMail, last_period_, in_.mail().mmail());
+        recorder_->record(topic::kParcel, last_period_, out_.parcel());
+      }
       ++answered_;
       if (answers > 0 && ++sent == answers) return Ended::kAnswers;
     }

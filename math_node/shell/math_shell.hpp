@@ -10,6 +10,7 @@
 #include <string>
 
 #include "math_node/math_core.hpp"
+#include "node/fault_record.hpp"
 #include "node/mail_port.hpp"
 #include "node/mail_slot.hpp"
 #include "node/supervisor_silence.hpp"
@@ -28,6 +29,9 @@ class MathShell {
   // timeout, or (`answers` > 0) that many answers.
   Ended run(std::uint64_t answers = 0);
 
+  // Keeps the last periods of the math server's mail for a fault record (null: none).
+  void setFaultRecorder(FaultRecorder* recorder) { recorder_ = recorder; }
+
   const std::string& stopReason() const { return stop_reason_; }
   std::uint64_t answered() const { return answered_; }
   std::uint64_t lastPeriod() const { return last_period_; }
@@ -41,6 +45,7 @@ class MathShell {
   proto::Envelope out_;
   std::string stop_reason_;
   std::uint64_t answered_ = 0, last_period_ = 0;
+  FaultRecorder* recorder_ = nullptr;
 };
 
 }  // namespace rfms

@@ -64,6 +64,7 @@ void ClusterLoop::run(TaskScript* script, MailDigest* digest) {
     if (digest != nullptr) addToDigest(*digest, in, out);
     // The log after the mail is out: serialising it must not delay the joints.
     const LogTap::Timing timing = send(out, begin.tick);
+    noticeFaults(out);
     tap_.period(k_, in, out, timing);
     stats_.ran(k_ + 1, core_.rtstate());
     if (finished(stopping)) {
@@ -148,6 +149,18 @@ void ClusterLoop::logEvents(const SupervisorOutbox& out) {
       case SupervisorEvent::kMoveCompleted: log_.info("period {}: move #{} completed", e.period, e.move_id); break;
       case SupervisorEvent::kMoveAborted: log_.warn("period {}: move #{} aborted", e.period, e.move_id); break;
     }
+  }
+}
+
+void ClusterLoop::noticeFaults(const SupervisorOutbox& out) {
+  for (int n = 0; n < out.event_count; ++n) {
+    const SupervisorEvent& e = out.events[static_cast<std::size_t>(n)];
+    if (e.kind != SupervisorEvent::kEmergency) continue;
+    proto::FaultNotice& f = *notice_.mutable_fault();
+    f.set_period(e.period);
+    f.set_reason(e.reason);
+    f.set_node(e.node);
+    port_.publish(Box::kControl, notice_, k_);
   }
 }
 

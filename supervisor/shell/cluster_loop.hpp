@@ -53,6 +53,8 @@ class ClusterLoop {
   // Sends S_MAIL and M_MAIL; realtime, stamps them and times the supervisor's own lateness.
   LogTap::Timing send(SupervisorOutbox& out, PeriodClock::Clock::time_point tick);
   void logEvents(const SupervisorOutbox& out);
+  // An emergency of this period: every node is told to write its last periods out.
+  void noticeFaults(const SupervisorOutbox& out);
 
   const ClusterSettings& s_;
   SupervisorCore& core_;
@@ -71,7 +73,7 @@ class ClusterLoop {
   std::uint64_t powered_off_at_ = 0;
   static constexpr std::uint64_t kBrakePeriods = 100;  // after power-off, before the nodes exit
   SupervisorOutbox out_;                               // kept across periods: its mail's fields keep their storage
-  proto::Envelope smail_, mmail_;
+  proto::Envelope smail_, mmail_, notice_;
 };
 
 // The task's summary as the cluster prints it: the shared lines (supervisor/task_summary.hpp) with

@@ -1,6 +1,7 @@
 #include "supervisor/shell/log_tap.hpp"
 
 #include "node/cluster_config.hpp"
+#include "runlog/fault_recorder.hpp"
 #include "runlog/run_logger.hpp"
 #include "supervisor/event_log.hpp"
 
@@ -50,7 +51,23 @@ void LogTap::request(std::uint64_t k, const proto::TaskRequest& request, const p
   if (log_ != nullptr) logRequest(*log_, k, request, reply, desk_only);
 }
 
+void LogTap::recordForFaults(std::uint64_t k, const SupervisorInbox& in, const SupervisorOutbox& out) {
+  if (in.arm != nullptr) recorder_->record(topic::kSensors, k, *in.arm, in.arm->header().period());
+  for (const proto::JMail* j : in.joints)
+    if (j != nullptr) recorder_->record(topic::kJMail, k, *j, j->header().period());
+  if (in.parcel != nullptr) recorder_->record(topic::kParcel, k, *in.parcel, in.parcel->header().period());
+  recorder_->record(topic::kSMail, k, out.smail);
+  recorder_->record(topic::kMMail, k, out.mmail);
+  for (int i = 0; i < out.event_count; ++i) {
+    const SupervisorEvent& e = out.events[static_cast<std::size_t>(i)];
+    toLogEvent(k, e, event_);
+    recorder_->record(topic::kEvent, k, event_);
+    if (e.kind == SupervisorEvent::kEmergency) recorder_->fault(k, describe(e.reason), nodeName(e.node));
+  }
+}
+
 void LogTap::period(std::uint64_t k, const SupervisorInbox& in, const SupervisorOutbox& out, const Timing& timing) {
+  if (recorder_ != nullptr) recordForFaults(k, in, out);
   if (log_ == nullptr) return;
   // Lockstep: what this period used (the arm's sensors of k, the joints' mail and the PARCEL of
   // k-1, at their own periods); realtime logged every mail as it came.

@@ -17,6 +17,7 @@
 namespace rfms {
 
 class RunLogger;
+class FaultRecorder;
 
 class LogTap {
  public:
@@ -24,6 +25,9 @@ class LogTap {
   LogTap(RunLogger* log, proto::ClockMode clock);
 
   bool on() const { return log_ != nullptr; }
+  // Keeps the last periods of the supervisor's mail, with or without a log, and writes them out
+  // when the core declares an emergency (null: none).
+  void setFaultRecorder(FaultRecorder* recorder) { recorder_ = recorder; }
   // Why the log stopped writing, or "" while it writes (or there is none). Real-time safe while
   // it writes: one atomic load.
   std::string stoppedWriting() const;
@@ -51,7 +55,11 @@ class LogTap {
   void period(std::uint64_t k, const SupervisorInbox& in, const SupervisorOutbox& out, const Timing& timing);
 
  private:
+  // Period k's mail and events into the fault recorder; its emergency starts the record's writing.
+  void recordForFaults(std::uint64_t k, const SupervisorInbox& in, const SupervisorOutbox& out);
+
   RunLogger* log_;
+  FaultRecorder* recorder_ = nullptr;
   bool every_mail_;  // realtime: mail is logged as it arrives
   proto::PeriodTiming timing_;
   proto::LogEvent event_;

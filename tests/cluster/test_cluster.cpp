@@ -19,6 +19,7 @@
 #include "common/mail_codec.hpp"
 #include "common/robot_model_loader.hpp"
 #include "node/mail_segment.hpp"
+#include "replay/run_log_reader.hpp"
 #include "replay/verify.hpp"
 #include "runlog/run_logger.hpp"
 #include "sim/run_recording.hpp"
@@ -552,6 +553,54 @@ TEST(Cluster, DownMidMoveBringsTheArmToRestFirst) {
   EXPECT_NE(sup.find("state IDLE"), std::string::npos) << sup;
   EXPECT_NE(readFile(run.path / "arm.log").find("the power is off, fastest joint 0 rad/s"), std::string::npos)
       << readFile(run.path / "arm.log");
+}
+
+// An emergency leaves, in the run directory, each node's last 100 periods of mail as it took and
+// sent them, whether or not the run is logged; rfms-replay reads them as logs of their own.
+TEST(Cluster, AnEmergencyLeavesEveryNodesLastPeriodsWithoutARunLog) {
+  RunDir run("fault-record");
+  const std::string config = configWith(run.path, "c.textproto", {});
+  const fs::path task = run.path / "estop.task";
+  std::ofstream(task) << "units mm deg\ntransform t2 trans 203.2 -126.23 203.2\n"
+                         "position home righty,down,flip T6 = t2 TL T6\nmotion mjnt joint 2.0 0.2\n"
+                         "move home mjnt\nat 0.5\ncontrol emergency_stop\n";
+  const test::Outcome r = test::runCommand(
+      kRfms, "run --task " + task.string() + " --config " + config + " --run-dir " + run.path.string() + " -- --no-log",
+      300);
+  EXPECT_EQ(r.code, 1) << r.out << r.err;  // an emergency is no success
+  EXPECT_NE(r.out.find("EMGCY: emergency stop requested (supervisor)"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(run.path / "run.mcap"));
+
+  std::string period;  // the emergency's, from the supervisor's record's name
+  for (const auto& f : fs::directory_iterator(run.path)) {
+    const std::string name = f.path().filename().string();
+    if (name.rfind("fault-supervisor-p", 0) == 0) period = name.substr(18, name.size() - 18 - 5);
+  }
+  ASSERT_FALSE(period.empty()) << readFile(run.path / "supervisor.log");
+  for (const std::string node :
+       {"supervisor", "arm", "math", "joint1", "joint2", "joint3", "joint4", "joint5", "joint6"}) {
+    const fs::path record = run.path / ("fault-" + node + "-p" + period + ".mcap");
+    ASSERT_TRUE(fs::exists(record)) << record << "\n" << readFile(run.path / (node + ".log"));
+    const test::Outcome info = test::runCommand(kBin + "/rfms-replay", "info " + record.string(), 60);
+    EXPECT_EQ(info.code, 0) << info.out << info.err;
+    EXPECT_NE(info.out.find("fault record: emergency stop requested (supervisor) at period " + period +
+                            ", recorded by " + node),
+              std::string::npos)
+        << info.out;
+    const RunLog log = readRunLog(record.string());
+    EXPECT_TRUE(log.error.empty()) << log.error;
+    // A hundred periods of the node's own mail: what it sends, one a period.
+    const std::size_t own = node == "supervisor" ? log.smail.size()
+                            : node == "arm"      ? log.applied.size()
+                            : node == "math"     ? log.parcel.size()
+                                                 : log.jmail.size();
+    EXPECT_EQ(own, 100u) << node;
+  }
+  // The supervisor's ends with the emergency itself.
+  const test::Outcome info = test::runCommand(
+      kBin + "/rfms-replay", "info " + (run.path / ("fault-supervisor-p" + period + ".mcap")).string(), 60);
+  EXPECT_NE(info.out.find("emergency stop requested (supervisor) at period " + period + "\n"), std::string::npos)
+      << info.out;
 }
 
 TEST(Cluster, RunsOverTcpOnLoopback) {

@@ -1,5 +1,5 @@
 // Every node's real shell loop — the supervisor's ClusterLoop (mail collector, run-log tap with the
-// log on, figures), six JointShells, the MathShell and the ArmShell — over each mail transport
+// log on, fault recorders on, figures), six JointShells, the MathShell and the ArmShell — over each mail transport
 // (shared memory, in-process ZeroMQ), each on a thread of its own as each is a process of its own
 // in the cluster, through calibration and into a joint move: for 3000 periods of the move no
 // node's period thread allocates. ZeroMQ's own copy of each message it sends is libzmq's
@@ -20,6 +20,7 @@
 #include "math_node/shell/math_shell.hpp"
 #include "node/node_shell.hpp"
 #include "node/start_handshake.hpp"
+#include "runlog/fault_recorder.hpp"
 #include "runlog/run_logger.hpp"
 #include "supervisor/shell/cluster_loop.hpp"
 #include "tests/support/allocation_counter.hpp"
@@ -77,20 +78,24 @@ TEST_P(ShellAllocation, NoNodesPeriodThreadAllocatesWithTheRunLogOn) {
     nodes.emplace_back([&, n, node] {
       MailPort& port = ports.port(node);
       if (awaitStart(node, s, port, log) != StartResult::kStarted) return;
+      FaultRecorder recorder(ports.runDir().string(), nodeName(node), RunLogHeader{}, log);
       if (node == proto::NODE_ARM) {
         ArmCore core(model, armConfigFor(model, settings));
         ArmShell shell(core, s, port, log);
+        shell.setFaultRecorder(&recorder);
         trace(
             traces[n], [&] { return shell.run(50) == ArmShell::Ended::kPeriods; }, [&] { return core.period() - 1; });
       } else if (node == proto::NODE_MATH) {
         MathCore core(model, mathConfigFor(model, settings, Transform::Identity()));
         MathShell shell(core, orphan, port);
+        shell.setFaultRecorder(&recorder);
         trace(
             traces[n], [&] { return shell.run(50) == MathShell::Ended::kAnswers; }, [&] { return shell.lastPeriod(); });
       } else {
         const int joint = node - proto::NODE_JOINT1 + 1;
         JointCore core(model, jointConfigFor(model, settings, joint));
         JointShell shell(core, joint, rules, orphan, port);
+        shell.setFaultRecorder(&recorder);
         trace(
             traces[n], [&] { return shell.run(50) == JointShell::Ended::kAnswers; },
             [&] { return shell.lastPeriod(); });
@@ -107,6 +112,8 @@ TEST_P(ShellAllocation, NoNodesPeriodThreadAllocatesWithTheRunLogOn) {
     header.source = "test";
     RunLogger run_log((ports.runDir() / "run.mcap").string(), header, RunLogger::WhenFull::kWait);
     LogTap tap(&run_log, s.config.clock());
+    FaultRecorder recorder(ports.runDir().string(), "supervisor", header, log);
+    tap.setFaultRecorder(&recorder);
     ClusterStats stats;
     SupervisorCore core(model, supervisorConfigFor(settings));
     ClusterLoop loop(s, core, port, stats, tap, log);
