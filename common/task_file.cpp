@@ -3,6 +3,7 @@
 #include <cmath>
 #include <numbers>
 #include <sstream>
+#include <utility>
 
 #include "common/error.hpp"
 #include "common/mail_codec.hpp"
@@ -94,232 +95,275 @@ std::uint32_t complianceBits(LineParser& p, const std::string& text) {
   return bits;
 }
 
+// The lengths and angles of the lines that follow, in metres and radians.
+struct Units {
+  double length = 1e-3, angle = std::numbers::pi / 180.0;  // mm and degrees by default
+};
+
+// units LENGTH ANGLE
+void parseUnits(LineParser& p, Units& units) {
+  const std::string l = p.need("a length unit (mm or m)"), a = p.need("an angle unit (deg or rad)");
+  if (l != "mm" && l != "m") p.fail("length unit '" + l + "': expected mm or m");
+  if (a != "deg" && a != "rad") p.fail("angle unit '" + a + "': expected deg or rad");
+  units.length = l == "mm" ? 1e-3 : 1.0;
+  units.angle = a == "deg" ? std::numbers::pi / 180.0 : 1.0;
+}
+
+// transform NAME trans X Y Z | rpy|eul X Y Z A1 A2 A3 | matrix (12 entries, row by row)
+void parseTransform(LineParser& p, const Units& units, proto::DefineTransform& t) {
+  t.set_name(p.need("a transform name"));
+  const std::string form = p.need("trans, rpy, eul or matrix");
+  Transform value;
+  if (form == "matrix") {
+    Eigen::Matrix4d m = Eigen::Matrix4d::Identity();
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 4; ++c) m(r, c) = p.number("matrix entry") * (c == 3 ? units.length : 1.0);
+    value.matrix() = m;
+  } else {
+    const double x = p.number("x") * units.length, y = p.number("y") * units.length, z = p.number("z") * units.length;
+    if (form == "trans") {
+      value = trans(x, y, z);
+    } else if (form == "rpy" || form == "eul") {
+      const double a1 = p.number("first angle") * units.angle, a2 = p.number("second angle") * units.angle,
+                   a3 = p.number("third angle") * units.angle;
+      value = trans(x, y, z) * (form == "rpy" ? rpy(a1, a2, a3) : eul(a1, a2, a3));
+    } else {
+      p.fail("transform form '" + form + "': expected trans, rpy, eul or matrix");
+    }
+  }
+  encode(value, *t.mutable_value());
+}
+
+// position NAME CONFIG LHS... = RHS... [tool NAME]
+void parsePosition(LineParser& p, proto::DefinePosition& pos) {
+  pos.set_name(p.need("a position name"));
+  const auto config = ArmConfig::parse(p.need("a configuration such as righty,down,noflip"));
+  if (!config) p.fail("configuration: expected one each of lefty|righty, up|down, flip|noflip");
+  encode(*config, *pos.mutable_config());
+  bool rhs = false;
+  for (std::string w; p.word(w);) {
+    if (w == "=") {
+      if (rhs) p.fail("a position equation has one '='");
+      rhs = true;
+    } else if ((w == "tool" || w == "TL") && rhs) {  // "tool NAME" (the manual's TL) ends the equation
+      pos.set_tool(p.need("the tool transform's name"));
+    } else {
+      (rhs ? pos.add_rhs() : pos.add_lhs())->assign(w);
+    }
+  }
+  if (!rhs) p.fail("a position equation needs '=' between its sides");
+}
+
+// law p KP | pd KP KV | pi KP KI
+void parseForceLaw(LineParser& p, proto::ForceControl& f) {
+  const std::string kind = p.need("a force law: p, pd or pi");
+  if (kind == "p") {
+    f.set_law(proto::FL_P);
+    f.set_kp(p.number("the law's kp"));
+  } else if (kind == "pd") {
+    f.set_law(proto::FL_PD);
+    f.set_kp(p.number("the law's kp"));
+    f.set_kv(p.number("the law's kv (s)"));
+  } else if (kind == "pi") {
+    f.set_law(proto::FL_PI);
+    f.set_kp(p.number("the law's kp"));
+    f.set_ki(p.number("the law's ki (1/s)"));
+  } else {
+    p.fail("force law '" + kind + "': expected p, pd or pi");
+  }
+}
+
+// A motion's options after its times: "compliance DIRS", "track", "guard NEWTONS" and "compensate
+// K1", each at most once, and force control: "force AXIS N", "stiffness AXIS K" and "damping AXIS
+// D", once per axis (each of the first two makes its axis compliant), "frame base|tool" and "law
+// p|pd|pi ...", in any order.
+class MotionOptions {
+ public:
+  MotionOptions(LineParser& p, proto::DefineMotion& m) : p_(p), m_(m) {}
+
+  void parse() {
+    for (std::string w; p_.word(w);) option(w);
+  }
+
+ private:
+  void option(const std::string& w) {
+    if (w == "compliance" && !once(compliance_)) {
+      m_.set_compliance(m_.compliance() | complianceBits(p_, p_.need("compliance directions")));
+    } else if (w == "force") {
+      const int d = axisValue("force", given_force_, m_.mutable_force()->mutable_force());
+      m_.mutable_force()->set_force_axes(m_.force().force_axes() | 1u << d);
+      m_.set_compliance(m_.compliance() | 1u << d);
+    } else if (w == "stiffness") {
+      const int d = axisValue("stiffness", given_stiffness_, m_.mutable_force()->mutable_stiffness());
+      m_.set_compliance(m_.compliance() | 1u << d);
+    } else if (w == "damping") {
+      axisValue("damping", given_damping_, m_.mutable_force()->mutable_damping());
+    } else if (w == "frame" && !once(frame_)) {
+      const std::string f = p_.need("base or tool");
+      if (f != "base" && f != "tool") p_.fail("frame '" + f + "': expected base or tool");
+      m_.mutable_force()->set_frame(f == "tool" ? proto::CF_TOOL : proto::CF_BASE);
+    } else if (w == "law" && !once(law_)) {
+      parseForceLaw(p_, *m_.mutable_force());
+    } else if (w == "track" && !m_.track()) {
+      m_.set_track(true);
+    } else if (w == "compensate" && !once(compensate_)) {
+      m_.set_compensation(p_.number("the compensation gain K1 (0 .. 1)"));
+    } else if (w == "guard" && !once(guard_)) {
+      const double n = p_.number("guard force (N)");
+      if (!(n > 0.0)) p_.fail("guard force must be more than 0 N");
+      m_.set_guard_n(n);
+    } else {
+      p_.fail(
+          "expected 'compliance', 'force', 'stiffness', 'damping', 'frame', 'law', 'track', 'guard', "
+          "'compensate' or the end of the line, got '" +
+          w + "'");
+    }
+  }
+  // Whether the option was given before; marks it given.
+  static bool once(bool& given) { return std::exchange(given, true); }
+  // "AXIS VALUE" of a per-axis option: the axis's index.
+  int axisValue(const char* what, std::uint32_t& given, google::protobuf::RepeatedField<double>* v) {
+    const std::string axis = p_.need("an axis: x, y, z, rx, ry or rz");
+    const int d = axisIndex(axis);
+    if (d < 0) p_.fail(std::string(what) + " axis '" + axis + "': expected x, y, z, rx, ry or rz");
+    if ((given >> d) & 1u) p_.fail(std::string(what) + " " + axis + " is given twice");
+    given |= 1u << d;
+    if (v->empty()) v->Resize(6, 0.0);
+    v->Set(d, p_.number(what));
+    return d;
+  }
+
+  LineParser& p_;
+  proto::DefineMotion& m_;
+  bool compliance_ = false, guard_ = false, frame_ = false, law_ = false, compensate_ = false;
+  std::uint32_t given_force_ = 0, given_stiffness_ = 0, given_damping_ = 0;
+};
+
+// motion NAME joint|cartesian SEGMENT_S ACCEL_S [options]
+void parseMotion(LineParser& p, proto::DefineMotion& m) {
+  m.set_name(p.need("a motion name"));
+  const std::string mode = p.need("joint or cartesian");
+  if (mode != "joint" && mode != "cartesian") p.fail("motion mode '" + mode + "': expected joint or cartesian");
+  m.set_mode(mode == "joint" ? proto::MM_JOINT : proto::MM_CARTESIAN);
+  m.set_segment_s(p.number("segment time (s)"));
+  m.set_accel_s(p.number("acceleration time (s)"));
+  MotionOptions(p, m).parse();
+}
+
+// The target of a jog: a joint 1..6, or an axis of the base frame ("tool AXIS": of T6's own frame).
+void parseJogTarget(LineParser& p, proto::Control& c) {
+  std::string target = p.need("a joint 1..6 or an axis (x y z rx ry rz, or tool and one of them)");
+  if (target == "tool") {
+    c.set_tool_frame(true);
+    target = p.need("an axis of the tool frame: x y z rx ry rz");
+  }
+  if (const int axis = axisIndex(target); axis >= 0) {
+    c.set_axis(static_cast<proto::JogAxis>(proto::JA_X + axis));
+    return;
+  }
+  if (c.tool_frame()) p.fail("jog tool '" + target + "': expected an axis x y z rx ry rz");
+  // Checked before the conversion: a double out of int's range converts to anything, and 2.9
+  // would have jogged joint 2.
+  const double joint = p.numberFrom(target, "joint number");
+  if (joint != std::floor(joint) || joint < 1 || joint > kJoints) p.fail("jog: the joint must be a whole number 1..6");
+  c.set_joint(static_cast<int>(joint));
+}
+
+// jog TARGET +|- [counts N | angle A | distance D]: without a size the jog goes on until hold or
+// stop; with one it is one step.
+void parseJog(LineParser& p, const Units& units, proto::Control& c) {
+  c.set_command(proto::CC_JOG);
+  parseJogTarget(p, c);
+  const std::string dir = p.need("+ or -");
+  if (dir != "+" && dir != "-") p.fail("jog direction '" + dir + "': expected + or -");
+  c.set_direction(dir == "+" ? 1 : -1);
+  std::string size;
+  if (!p.word(size)) return;
+  if (size == "distance") {
+    const double d = p.number("the step's distance") * units.length;
+    if (!(d > 0.0) || !std::isfinite(d)) p.fail("jog distance: a positive length");
+    c.set_distance(d);
+  } else if (size == "counts") {
+    const double n = p.number("encoder counts");
+    if (n != std::floor(n) || n < 1 || n > 1e6) p.fail("jog counts: a whole number 1..1000000");
+    c.set_counts(static_cast<int>(n));
+  } else if (size == "angle") {
+    const double a = p.number("the step's angle") * units.angle;
+    if (!(a > 0.0) || !std::isfinite(a)) p.fail("jog angle: a positive angle");
+    c.set_angle(a);
+  } else {
+    p.fail("jog size '" + size + "': expected counts N, angle A, distance D or the end of the line");
+  }
+}
+
+// control COMMAND [jog ...]
+void parseControl(LineParser& p, const Units& units, proto::Control& c) {
+  static const std::pair<const char*, proto::ControlCommand> kCommands[] = {
+      {"calibrate", proto::CC_CALIBRATE},
+      {"hold", proto::CC_HOLD},
+      {"free", proto::CC_FREE},
+      {"stop", proto::CC_STOP},
+      {"reset", proto::CC_RESET},
+      {"power_off", proto::CC_POWER_OFF},
+      {"emergency_stop", proto::CC_EMERGENCY_STOP}};
+  const std::string what = p.need("a control command");
+  if (what == "jog") return parseJog(p, units, c);
+  for (const auto& [name, command] : kCommands)
+    if (what == name) return c.set_command(command);
+  p.fail("control '" + what + "': expected calibrate, hold, free, stop, reset, power_off, emergency_stop or jog");
+}
+
+// at SECONDS
+void parseAt(LineParser& p, TaskStatement& st) {
+  st.kind = TaskStatement::kAt;
+  st.at_s = p.number("seconds after the task's statements began");
+  if (!(st.at_s >= 0.0 && st.at_s <= kMaxAtS))
+    p.fail("at " + numberText(st.at_s) + ": the time must be a number of seconds, 0 .. 1000000");
+}
+
+// One statement of `keyword` into `st`; false for `units`, which only changes `units`.
+bool parseStatement(LineParser& p, const std::string& keyword, Units& units, TaskStatement& st) {
+  if (keyword == "units")
+    parseUnits(p, units);
+  else if (keyword == "transform")
+    parseTransform(p, units, *st.request.mutable_transform());
+  else if (keyword == "position")
+    parsePosition(p, *st.request.mutable_position());
+  else if (keyword == "motion")
+    parseMotion(p, *st.request.mutable_motion());
+  else if (keyword == "move") {
+    st.request.mutable_move()->set_position(p.need("a position name"));
+    st.request.mutable_move()->set_motion(p.need("a motion name"));
+  } else if (keyword == "wait")
+    st.kind = TaskStatement::kWait;
+  else if (keyword == "at")
+    parseAt(p, st);
+  else if (keyword == "control")
+    parseControl(p, units, *st.request.mutable_control());
+  else
+    p.fail("unknown statement '" + keyword +
+           "': expected units, transform, position, motion, move, wait, at or control");
+  p.end();
+  return keyword != "units";
+}
+
 }  // namespace
 
 std::vector<TaskStatement> parseTaskFile(const std::string& text, const std::string& source) {
   std::vector<TaskStatement> out;
-  double length = 1e-3, angle = std::numbers::pi / 180.0;  // mm and degrees by default
+  Units units;
   std::istringstream lines(text);
   std::string raw;
-  int line = 0;
-  while (std::getline(lines, raw)) {
-    ++line;
+  for (int line = 1; std::getline(lines, raw); ++line) {
     const auto hash = raw.find('#');
     if (hash != std::string::npos) raw.resize(hash);
     LineParser p(source, line, raw);
     std::string keyword;
     if (!p.word(keyword)) continue;
-
     TaskStatement st;
     st.line = line;
     st.request.set_id(static_cast<std::uint64_t>(line));
-    if (keyword == "units") {
-      const std::string l = p.need("a length unit (mm or m)"), a = p.need("an angle unit (deg or rad)");
-      if (l != "mm" && l != "m") p.fail("length unit '" + l + "': expected mm or m");
-      if (a != "deg" && a != "rad") p.fail("angle unit '" + a + "': expected deg or rad");
-      length = l == "mm" ? 1e-3 : 1.0;
-      angle = a == "deg" ? std::numbers::pi / 180.0 : 1.0;
-      p.end();
-      continue;
-    }
-    if (keyword == "transform") {
-      auto* t = st.request.mutable_transform();
-      t->set_name(p.need("a transform name"));
-      const std::string form = p.need("trans, rpy, eul or matrix");
-      Transform value;
-      if (form == "matrix") {
-        Eigen::Matrix4d m = Eigen::Matrix4d::Identity();
-        for (int r = 0; r < 3; ++r)
-          for (int c = 0; c < 4; ++c) m(r, c) = p.number("matrix entry") * (c == 3 ? length : 1.0);
-        value.matrix() = m;
-      } else {
-        const double x = p.number("x") * length, y = p.number("y") * length, z = p.number("z") * length;
-        if (form == "trans") {
-          value = trans(x, y, z);
-        } else if (form == "rpy" || form == "eul") {
-          const double a1 = p.number("first angle") * angle, a2 = p.number("second angle") * angle,
-                       a3 = p.number("third angle") * angle;
-          value = trans(x, y, z) * (form == "rpy" ? rpy(a1, a2, a3) : eul(a1, a2, a3));
-        } else {
-          p.fail("transform form '" + form + "': expected trans, rpy, eul or matrix");
-        }
-      }
-      encode(value, *t->mutable_value());
-    } else if (keyword == "position") {
-      auto* pos = st.request.mutable_position();
-      pos->set_name(p.need("a position name"));
-      const auto config = ArmConfig::parse(p.need("a configuration such as righty,down,noflip"));
-      if (!config) p.fail("configuration: expected one each of lefty|righty, up|down, flip|noflip");
-      encode(*config, *pos->mutable_config());
-      bool rhs = false;
-      for (std::string w; p.word(w);) {
-        if (w == "=") {
-          if (rhs) p.fail("a position equation has one '='");
-          rhs = true;
-        } else if ((w == "tool" || w == "TL") && rhs) {  // "tool NAME" (the manual's TL) ends the equation
-          pos->set_tool(p.need("the tool transform's name"));
-        } else {
-          (rhs ? pos->add_rhs() : pos->add_lhs())->assign(w);
-        }
-      }
-      if (!rhs) p.fail("a position equation needs '=' between its sides");
-    } else if (keyword == "motion") {
-      auto* m = st.request.mutable_motion();
-      m->set_name(p.need("a motion name"));
-      const std::string mode = p.need("joint or cartesian");
-      if (mode != "joint" && mode != "cartesian") p.fail("motion mode '" + mode + "': expected joint or cartesian");
-      m->set_mode(mode == "joint" ? proto::MM_JOINT : proto::MM_CARTESIAN);
-      m->set_segment_s(p.number("segment time (s)"));
-      m->set_accel_s(p.number("acceleration time (s)"));
-      // Then, in any order, "compliance DIRS", "track", "guard NEWTONS" and "compensate K1", each at most once, and
-      // force control: "force AXIS N", "stiffness AXIS K" and "damping AXIS D", once per axis
-      // (each of the first two makes its axis compliant), "frame base|tool" and "law p|pd|pi ...".
-      bool compliance = false, guard = false, frame = false, law = false, compensate = false;
-      std::uint32_t given_force = 0, given_stiffness = 0, given_damping = 0;
-      const auto axisValue = [&](const char* what, std::uint32_t& given, google::protobuf::RepeatedField<double>* v) {
-        const std::string axis = p.need("an axis: x, y, z, rx, ry or rz");
-        const int d = axisIndex(axis);
-        if (d < 0) p.fail(std::string(what) + " axis '" + axis + "': expected x, y, z, rx, ry or rz");
-        if ((given >> d) & 1u) p.fail(std::string(what) + " " + axis + " is given twice");
-        given |= 1u << d;
-        if (v->empty()) v->Resize(6, 0.0);
-        v->Set(d, p.number(what));
-        return d;
-      };
-      for (std::string w; p.word(w);) {
-        if (w == "compliance" && !compliance) {
-          compliance = true;
-          m->set_compliance(m->compliance() | complianceBits(p, p.need("compliance directions")));
-        } else if (w == "force") {
-          const int d = axisValue("force", given_force, m->mutable_force()->mutable_force());
-          m->mutable_force()->set_force_axes(m->force().force_axes() | 1u << d);
-          m->set_compliance(m->compliance() | 1u << d);
-        } else if (w == "stiffness") {
-          const int d = axisValue("stiffness", given_stiffness, m->mutable_force()->mutable_stiffness());
-          m->set_compliance(m->compliance() | 1u << d);
-        } else if (w == "damping") {
-          axisValue("damping", given_damping, m->mutable_force()->mutable_damping());
-        } else if (w == "frame" && !frame) {
-          frame = true;
-          const std::string f = p.need("base or tool");
-          if (f != "base" && f != "tool") p.fail("frame '" + f + "': expected base or tool");
-          m->mutable_force()->set_frame(f == "tool" ? proto::CF_TOOL : proto::CF_BASE);
-        } else if (w == "law" && !law) {
-          law = true;
-          const std::string kind = p.need("a force law: p, pd or pi");
-          proto::ForceControl* f = m->mutable_force();
-          if (kind == "p") {
-            f->set_law(proto::FL_P);
-            f->set_kp(p.number("the law's kp"));
-          } else if (kind == "pd") {
-            f->set_law(proto::FL_PD);
-            f->set_kp(p.number("the law's kp"));
-            f->set_kv(p.number("the law's kv (s)"));
-          } else if (kind == "pi") {
-            f->set_law(proto::FL_PI);
-            f->set_kp(p.number("the law's kp"));
-            f->set_ki(p.number("the law's ki (1/s)"));
-          } else {
-            p.fail("force law '" + kind + "': expected p, pd or pi");
-          }
-        } else if (w == "track" && !m->track()) {
-          m->set_track(true);
-        } else if (w == "compensate" && !compensate) {
-          compensate = true;
-          m->set_compensation(p.number("the compensation gain K1 (0 .. 1)"));
-        } else if (w == "guard" && !guard) {
-          guard = true;
-          const double n = p.number("guard force (N)");
-          if (!(n > 0.0)) p.fail("guard force must be more than 0 N");
-          m->set_guard_n(n);
-        } else {
-          p.fail(
-              "expected 'compliance', 'force', 'stiffness', 'damping', 'frame', 'law', 'track', 'guard', "
-              "'compensate' or the end of the line, got '" +
-              w + "'");
-        }
-      }
-    } else if (keyword == "move") {
-      auto* m = st.request.mutable_move();
-      m->set_position(p.need("a position name"));
-      m->set_motion(p.need("a motion name"));
-    } else if (keyword == "wait") {
-      st.kind = TaskStatement::kWait;
-    } else if (keyword == "at") {
-      st.kind = TaskStatement::kAt;
-      st.at_s = p.number("seconds after the task's statements began");
-      if (!(st.at_s >= 0.0 && st.at_s <= kMaxAtS))
-        p.fail("at " + numberText(st.at_s) + ": the time must be a number of seconds, 0 .. 1000000");
-    } else if (keyword == "control") {
-      auto* c = st.request.mutable_control();
-      const std::string what = p.need("a control command");
-      if (what == "calibrate")
-        c->set_command(proto::CC_CALIBRATE);
-      else if (what == "hold")
-        c->set_command(proto::CC_HOLD);
-      else if (what == "free")
-        c->set_command(proto::CC_FREE);
-      else if (what == "stop")
-        c->set_command(proto::CC_STOP);
-      else if (what == "reset")
-        c->set_command(proto::CC_RESET);
-      else if (what == "power_off")
-        c->set_command(proto::CC_POWER_OFF);
-      else if (what == "emergency_stop")
-        c->set_command(proto::CC_EMERGENCY_STOP);
-      else if (what == "jog") {
-        c->set_command(proto::CC_JOG);
-        // A joint 1..6, or an axis of the base frame ("tool AXIS": of T6's own frame).
-        std::string target = p.need("a joint 1..6 or an axis (x y z rx ry rz, or tool and one of them)");
-        if (target == "tool") {
-          c->set_tool_frame(true);
-          target = p.need("an axis of the tool frame: x y z rx ry rz");
-        }
-        static const char* const kAxes[] = {"x", "y", "z", "rx", "ry", "rz"};
-        for (int i = 0; i < 6; ++i)
-          if (target == kAxes[i]) c->set_axis(static_cast<proto::JogAxis>(proto::JA_X + i));
-        if (c->axis() == proto::JA_NONE) {
-          if (c->tool_frame()) p.fail("jog tool '" + target + "': expected an axis x y z rx ry rz");
-          // Checked before the conversion: a double out of int's range converts to anything, and
-          // 2.9 would have jogged joint 2.
-          const double joint = p.numberFrom(target, "joint number");
-          if (joint != std::floor(joint) || joint < 1 || joint > kJoints)
-            p.fail("jog: the joint must be a whole number 1..6");
-          c->set_joint(static_cast<int>(joint));
-        }
-        const std::string dir = p.need("+ or -");
-        if (dir != "+" && dir != "-") p.fail("jog direction '" + dir + "': expected + or -");
-        c->set_direction(dir == "+" ? 1 : -1);
-        // Without a size the jog goes on until hold or stop; "counts N", "angle A" or (along an
-        // axis) "distance D" is one step.
-        if (std::string size; p.word(size)) {
-          if (size == "distance") {
-            const double d = p.number("the step's distance") * length;
-            if (!(d > 0.0) || !std::isfinite(d)) p.fail("jog distance: a positive length");
-            c->set_distance(d);
-          } else if (size == "counts") {
-            const double n = p.number("encoder counts");
-            if (n != std::floor(n) || n < 1 || n > 1e6) p.fail("jog counts: a whole number 1..1000000");
-            c->set_counts(static_cast<int>(n));
-          } else if (size == "angle") {
-            const double a = p.number("the step's angle") * angle;
-            if (!(a > 0.0) || !std::isfinite(a)) p.fail("jog angle: a positive angle");
-            c->set_angle(a);
-          } else {
-            p.fail("jog size '" + size + "': expected counts N, angle A, distance D or the end of the line");
-          }
-        }
-      } else {
-        p.fail("control '" + what +
-               "': expected calibrate, hold, free, stop, reset, power_off, "
-               "emergency_stop or jog");
-      }
-    } else {
-      p.fail("unknown statement '" + keyword +
-             "': expected units, transform, position, motion, move, wait, at or control");
-    }
-    p.end();
-    out.push_back(std::move(st));
+    if (parseStatement(p, keyword, units, st)) out.push_back(std::move(st));
   }
   return out;
 }

@@ -144,108 +144,109 @@ double JointCore::feedForward(const proto::SMail& s, bool moving) const {
   return ff;
 }
 
-void JointCore::step(const proto::SMail& s, const proto::ArmSensors& sensors, proto::JMail& out,
-                     proto::TorqueCommand& torque) {
-  const proto::RtState state = s.rtstate();
-  readEncoder(sensors, state);
+void JointCore::takeParcel(const proto::SMail& s) {
+  if (!s.has_parcel() || s.parcel().joint() != static_cast<std::uint32_t>(config_.joint) ||
+      s.parcel().inertia_row_size() != kJoints)
+    return;
+  const proto::Parcel& p = s.parcel();
+  inertia_row_ = decodeJoints(p.inertia_row());
+  compliance_row_ = decodeJoints(p.compliance_row());
+  jacobian_column_ = decodeJoints(p.jacobian_column());
+  velocity_torque_ = p.velocity_torque();
+  gravity_torque_ = p.gravity_torque();
+  parcel_period_ = p.angles_period();
+  have_parcel_ = true;
+}
 
-  if (s.has_parcel() && s.parcel().joint() == static_cast<std::uint32_t>(config_.joint) &&
-      s.parcel().inertia_row_size() == kJoints) {
-    const proto::Parcel& p = s.parcel();
-    inertia_row_ = decodeJoints(p.inertia_row());
-    compliance_row_ = decodeJoints(p.compliance_row());
-    jacobian_column_ = decodeJoints(p.jacobian_column());
-    velocity_torque_ = p.velocity_torque();
-    gravity_torque_ = p.gravity_torque();
-    parcel_period_ = p.angles_period();
-    have_parcel_ = true;
+// CALIB: search for the index pulse one way, then the other, then give up; once found, go back to
+// where the search began, now known absolutely. True while the joint moves.
+bool JointCore::calibrate() {
+  if (calibrated_ && calib_returning_) {
+    const double home = angleFromCount(calib_start_count_);
+    const double step = config_.calib_speed * config_.dt;
+    if (std::abs(home - hold_target_) <= step) {
+      hold_target_ = home;
+      calib_returning_ = false;
+      return false;
+    }
+    hold_target_ += home > hold_target_ ? step : -step;
+    return true;
   }
+  if (calibrated_ || calib_failed_) return false;
+  if (!calib_started_) {
+    calib_started_ = true;
+    calib_start_ = hold_target_ = angle_;
+    calib_start_count_ = last_count_;
+    calib_direction_ = 1;
+  }
+  hold_target_ += calib_direction_ * config_.calib_speed * config_.dt;
+  if (std::abs(hold_target_ - calib_start_) > config_.calib_range) {
+    // Not found this way: search the other side, then give up.
+    if (calib_direction_ > 0)
+      calib_direction_ = -1;
+    else
+      calib_failed_ = true;
+  }
+  return true;
+}
 
-  const bool powered = s.power() && state != proto::RT_IDLE && state != proto::RT_EMGCY;
-  const bool following = state == proto::RT_SETP || state == proto::RT_STOP;
-  const bool was_following = last_state_ == proto::RT_SETP || last_state_ == proto::RT_STOP;
-  if (following && !was_following) enterSetpointMode();
+// SETP and STOP: a new setpoint solved at each update, linearly interpolated between updates.
+double JointCore::follow(const proto::SMail& s) {
+  if (s.new_setpoint() && s.setpoint_restart()) {
+    // A step, not a path: the setpoints before it say nothing of the velocity, and extrapolating
+    // the inner joints across it would add the step twice.
+    enterSetpointMode();
+    hold_target_ = sp_previous_ = sp_next_ = ik_setpoint_ = solveSetpoint(s);
+    update_periods_ = std::max<int>(1, static_cast<int>(s.update_periods()));
+  } else if (s.new_setpoint()) {
+    ik_setpoint_ = solveSetpoint(s);
+    sp_previous_ = sp_next_;
+    sp_next_ = ik_setpoint_;
+    update_periods_ = std::max<int>(1, static_cast<int>(s.update_periods()));
+    phase_ = 0;
+    const double interval = update_periods_ * config_.dt;
+    const double velocity = (sp_next_ - sp_previous_) / interval;
+    desired_acceleration_ = (velocity - desired_velocity_) / interval;
+    desired_velocity_ = velocity;
+  }
+  const double setpoint = sp_previous_ + (sp_next_ - sp_previous_) * phase_ / update_periods_;
+  phase_ = std::min(phase_ + 1, update_periods_);
+  hold_target_ = setpoint;
+  return setpoint;
+}
 
-  double setpoint = hold_target_;
-  bool moving = false;
+JointCore::Setpoint JointCore::setpointFor(const proto::SMail& s, proto::RtState state) {
   switch (state) {
     case proto::RT_IDLE:
     case proto::RT_EMGCY:
     case proto::RT_FREE:
-      hold_target_ = setpoint = ik_setpoint_ = angle_;
+      hold_target_ = ik_setpoint_ = angle_;
       integral_ = 0.0;
-      break;
-    case proto::RT_CALIB:
-      if (calibrated_ && calib_returning_) {
-        // Back to where the search began, now known absolutely.
-        const double home = angleFromCount(calib_start_count_);
-        const double step = config_.calib_speed * config_.dt;
-        if (std::abs(home - hold_target_) <= step) {
-          hold_target_ = home;
-          calib_returning_ = false;
-        } else {
-          hold_target_ += home > hold_target_ ? step : -step;
-          moving = true;
-        }
-      } else if (!calibrated_ && !calib_failed_) {
-        if (!calib_started_) {
-          calib_started_ = true;
-          calib_start_ = hold_target_ = angle_;
-          calib_start_count_ = last_count_;
-          calib_direction_ = 1;
-        }
-        hold_target_ += calib_direction_ * config_.calib_speed * config_.dt;
-        if (std::abs(hold_target_ - calib_start_) > config_.calib_range) {
-          // Not found this way: search the other side, then give up.
-          if (calib_direction_ > 0)
-            calib_direction_ = -1;
-          else
-            calib_failed_ = true;
-        }
-        moving = true;
-      }
-      setpoint = ik_setpoint_ = hold_target_;
-      break;
+      return {angle_, false};
+    case proto::RT_CALIB: {
+      const bool moving = calibrate();
+      ik_setpoint_ = hold_target_;
+      return {hold_target_, moving};
+    }
     case proto::RT_MANU:
       if (s.jog_joint() == config_.joint)
         hold_target_ += (s.jog_direction() >= 0 ? 1 : -1) * s.jog_counts() * resolution_;
-      setpoint = ik_setpoint_ = hold_target_;
-      break;
-    case proto::RT_HOLD: setpoint = ik_setpoint_ = hold_target_; break;
+      ik_setpoint_ = hold_target_;
+      return {hold_target_, false};
+    case proto::RT_HOLD: ik_setpoint_ = hold_target_; return {hold_target_, false};
     case proto::RT_SETP:
-    case proto::RT_STOP: {
-      if (s.new_setpoint() && s.setpoint_restart()) {
-        // A step, not a path: the setpoints before it say nothing of the velocity, and
-        // extrapolating the inner joints across it would add the step twice.
-        enterSetpointMode();
-        hold_target_ = sp_previous_ = sp_next_ = ik_setpoint_ = solveSetpoint(s);
-        update_periods_ = std::max<int>(1, static_cast<int>(s.update_periods()));
-      } else if (s.new_setpoint()) {
-        ik_setpoint_ = solveSetpoint(s);
-        sp_previous_ = sp_next_;
-        sp_next_ = ik_setpoint_;
-        update_periods_ = std::max<int>(1, static_cast<int>(s.update_periods()));
-        phase_ = 0;
-        const double interval = update_periods_ * config_.dt;
-        const double velocity = (sp_next_ - sp_previous_) / interval;
-        desired_acceleration_ = (velocity - desired_velocity_) / interval;
-        desired_velocity_ = velocity;
-      }
-      setpoint = sp_previous_ + (sp_next_ - sp_previous_) * phase_ / update_periods_;
-      phase_ = std::min(phase_ + 1, update_periods_);
-      hold_target_ = setpoint;
-      moving = true;
-      break;
-    }
-    default: break;
+    case proto::RT_STOP: return {follow(s), true};
+    default: return {hold_target_, false};
   }
-  if (!following) desired_velocity_ = desired_acceleration_ = 0.0;
+}
 
-  const double error = setpoint - angle_;
-  double kept = error;  // the part of the error the servo acts on
-  double tau = 0.0;
+JointCore::Servo JointCore::servo(const proto::SMail& s, proto::RtState state, const Setpoint& sp, bool powered) {
+  const bool following = state == proto::RT_SETP || state == proto::RT_STOP;
+  Servo out;
+  out.error = sp.angle - angle_;
+  out.kept = out.error;
   if (powered && state == proto::RT_FREE) {
-    tau = have_parcel_ ? gravity_torque_ : 0.0;
+    out.tau = have_parcel_ ? gravity_torque_ : 0.0;
   } else if (powered) {
     const bool compliant = (s.compliance() & 0x3f) != 0 && have_parcel_;
     if (compliant) {
@@ -253,28 +254,48 @@ void JointCore::step(const proto::SMail& s, const proto::ArmSensors& sensors, pr
       // restarts: a bias built up while stiff would push the arm along the compliant directions.
       if (!was_compliant_) integral_ = 0.0;
       JointVec errors = decodeJoints(s.servo_error());
-      errors[index_] = error;
-      kept = compliance_row_.dot(errors);
+      errors[index_] = out.error;
+      out.kept = compliance_row_.dot(errors);
     }
     was_compliant_ = compliant;
-    integral_ = std::clamp(integral_ + config_.ki * kept * config_.dt, -config_.integral_limit, config_.integral_limit);
-    tau = config_.kp * kept + config_.kd * (desired_velocity_ - velocity_) + integral_ +
-          feedForward(s, moving && following);
+    integral_ =
+        std::clamp(integral_ + config_.ki * out.kept * config_.dt, -config_.integral_limit, config_.integral_limit);
+    out.tau = config_.kp * out.kept + config_.kd * (desired_velocity_ - velocity_) + integral_ +
+              feedForward(s, sp.moving && following);
     // Force control: this joint's share of the wrench the supervisor asks the tool to apply.
     if (following && have_parcel_ && s.force_command_size() == 6)
-      tau += jacobian_column_.dot(decodeJoints(s.force_command()));
+      out.tau += jacobian_column_.dot(decodeJoints(s.force_command()));
   }
-  const double limited = std::clamp(tau, -joint_.tau_max, joint_.tau_max);
-  saturated_for_ = (powered && limited != tau) ? saturated_for_ + config_.dt : 0.0;
+  out.limited = std::clamp(out.tau, -joint_.tau_max, joint_.tau_max);
+  saturated_for_ = (powered && out.limited != out.tau) ? saturated_for_ + config_.dt : 0.0;
+  return out;
+}
 
+std::uint32_t JointCore::faults(const Servo& servo, bool powered, bool following) const {
   std::uint32_t faults = proto::JF_NONE;
   // In a compliant direction the arm is meant to yield: only the servoed part of the error counts.
-  if (powered && std::abs(kept) > config_.following_error_limit) faults |= proto::JF_FOLLOWING;
+  if (powered && std::abs(servo.kept) > config_.following_error_limit) faults |= proto::JF_FOLLOWING;
   if (calibrated_ && (angle_ < joint_.q_min - config_.range_margin || angle_ > joint_.q_max + config_.range_margin))
     faults |= proto::JF_RANGE;
   if (saturated_for_ > config_.saturation_time_limit) faults |= proto::JF_SATURATION;
   if (following && !usable(static_cast<IkStatus>(ik_status_))) faults |= proto::JF_IK;
   if (calib_failed_) faults |= proto::JF_CALIBRATION;
+  return faults;
+}
+
+void JointCore::step(const proto::SMail& s, const proto::ArmSensors& sensors, proto::JMail& out,
+                     proto::TorqueCommand& torque) {
+  const proto::RtState state = s.rtstate();
+  readEncoder(sensors, state);
+  takeParcel(s);
+
+  const bool powered = s.power() && state != proto::RT_IDLE && state != proto::RT_EMGCY;
+  const bool following = state == proto::RT_SETP || state == proto::RT_STOP;
+  const bool was_following = last_state_ == proto::RT_SETP || last_state_ == proto::RT_STOP;
+  if (following && !was_following) enterSetpointMode();
+  const Setpoint sp = setpointFor(s, state);
+  if (!following) desired_velocity_ = desired_acceleration_ = 0.0;
+  const Servo sv = servo(s, state, sp, powered);
 
   const std::uint64_t k = s.header().period();
   out.mutable_header()->set_period(k);
@@ -283,13 +304,13 @@ void JointCore::step(const proto::SMail& s, const proto::ArmSensors& sensors, pr
   out.set_setpoint(ik_setpoint_);
   out.set_angle(angle_);
   out.set_velocity(velocity_);
-  out.set_servo_setpoint(setpoint);
+  out.set_servo_setpoint(sp.angle);
   out.set_desired_velocity(desired_velocity_);
   out.set_desired_acceleration(desired_acceleration_);
-  out.set_servo_error(error);
-  out.set_torque(powered ? limited : 0.0);
+  out.set_servo_error(sv.error);
+  out.set_torque(powered ? sv.limited : 0.0);
   out.set_calibrated(calibrated());
-  out.set_faults(faults);
+  out.set_faults(faults(sv, powered, following));
   out.set_ik_status(ik_status_);
   out.set_parcel_period(parcel_period_);
   out.set_sensors_period(sensors.header().period());
@@ -297,7 +318,7 @@ void JointCore::step(const proto::SMail& s, const proto::ArmSensors& sensors, pr
   torque.mutable_header()->set_period(k);
   torque.mutable_header()->set_sequence(sequence_);
   torque.set_joint(static_cast<std::uint32_t>(config_.joint));
-  torque.set_torque(powered ? limited : 0.0);
+  torque.set_torque(powered ? sv.limited : 0.0);
   torque.set_power(powered);
   last_state_ = state;
 }

@@ -69,6 +69,22 @@ class JointCore {
   double solveSetpoint(const proto::SMail& s);
   void enterSetpointMode();
   double feedForward(const proto::SMail& s, bool moving) const;
+  void takeParcel(const proto::SMail& s);  // this joint's PARCEL, when S_MAIL routes it here
+
+  // The servo's setpoint this period, by rtstate, and whether the joint is meant to move.
+  struct Setpoint {
+    double angle = 0.0;
+    bool moving = false;
+  };
+  Setpoint setpointFor(const proto::SMail& s, proto::RtState state);
+  bool calibrate();                      // CALIB's search and return; true while moving
+  double follow(const proto::SMail& s);  // SETP, STOP: solved and interpolated
+  // The servo's torque (before and after the limit), its error and the part of it servoed.
+  struct Servo {
+    double error = 0.0, kept = 0.0, tau = 0.0, limited = 0.0;
+  };
+  Servo servo(const proto::SMail& s, proto::RtState state, const Setpoint& sp, bool powered);
+  std::uint32_t faults(const Servo& servo, bool powered, bool following) const;
 
   const RobotModel& model_;
   const JointModel& joint_;

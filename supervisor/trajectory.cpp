@@ -238,202 +238,219 @@ bool TrajectoryGenerator::advance(double h, TrajectoryEvents& events) {
   double carry = h;
   // Each pass consumes the time left in one phase; a short update crosses at most a few phases.
   for (int pass = 0; pass < 8; ++pass) {
+    Pass next = Pass::kDone;
     switch (phase_) {
-      case Phase::kRest: {
-        MoveSpec m;
-        if (stop_requested_ || !popNext(m)) {
-          stop_requested_ = false;
-          state_ = proto::TS_S0;
-          return true;
-        }
-        begin(m, cur_);
-        events.add(TrajectoryEvent::kStarted, m.id);
-        snapshot_ = Frame{pose_, q_};
-        fixed_stop_ = false;
-        phase_ = Phase::kStart;
-        u_ = 0.0;
-        first_in_phase_ = true;
-        continue;
-      }
+      case Phase::kRest: next = startNext(events); break;
       case Phase::kStart:
       case Phase::kBlend:
-      case Phase::kStop: {
-        u_ += carry;
-        carry = 0.0;
-        const double tau = cur_.motion.accel;
-        const double x = std::min(u_, 2.0 * tau) / (2.0 * tau);
-        const bool cartesian = cur_.motion.cartesian;
-        const Transform tool = toolOf(cur_);  // a blend joins moves of one tool (see kStraight)
-        Frame ref;
-        Vec6 back = Vec6::Zero(), on = Vec6::Zero();
-        if (phase_ == Phase::kStart) {
-          ref = snapshot_;
-          Frame b;
-          if (!target(cur_, b)) return false;
-          on = params(cartesian, ref, b, tool) * (tau / cur_.motion.segment);
-        } else {
-          if (!target(cur_, ref)) return false;
-          back = params(cartesian, ref, snapshot_, tool);
-          if (phase_ == Phase::kBlend) {
-            Frame c;
-            if (!target(next_, c)) return false;
-            on = params(cartesian, ref, c, tool) * (tau / next_.motion.segment);
-          }
-        }
-        const Vec6 p = (on + back) * x * x - 2.0 * back * x + back;
-        Frame out;
-        if (!at(cartesian, ref, p, cur_.config, tool, out)) return false;
-        pose_ = out.pose;
-        q_ = out.q;
-        state_ = phase_ == Phase::kStop ? proto::TS_S5
-                 : first_in_phase_      ? (phase_ == Phase::kStart ? proto::TS_S40 : proto::TS_S3)
-                                        : proto::TS_S4;
-        first_in_phase_ = false;
-        if (u_ < 2.0 * tau - kTimeEps) return true;
-
-        carry = u_ - 2.0 * tau;
-        if (phase_ == Phase::kStart) {
-          cur_.start_pose = ref.pose;
-          cur_.start_q = ref.q;
-          cur_.tau_in = tau;
-          s_ = tau;
-          phase_ = Phase::kStraight;
-        } else if (phase_ == Phase::kBlend) {
-          events.add(TrajectoryEvent::kCompleted, cur_.spec.id);
-          cur_ = next_;
-          cur_.start_pose = ref.pose;
-          cur_.start_q = ref.q;
-          cur_.tau_in = tau;
-          s_ = tau;
-          phase_ = Phase::kStraight;
-        } else if (cur_.motion.track && !fixed_stop_) {
-          pose_ = ref.pose;  // at the target: from now on, follow it
-          q_ = ref.q;
-          phase_ = Phase::kTrack;
-        } else {
-          events.add(fixed_stop_ ? TrajectoryEvent::kAborted : TrajectoryEvent::kCompleted, cur_.spec.id);
-          pose_ = ref.pose;
-          q_ = ref.q;
-          const bool forced = cur_.motion.has_force;
-          if (forced) {  // at rest where the servo was holding the arm (observe())
-            q_ = observed_;
-            pose_ = forwardKinematics(model_, q_);
-            filter_.reset(q_);
-          } else if (cur_.motion.compliance != 0) {
-            const Frame rest = yieldedEnd(ref, cur_.motion.compliance);
-            q_ = rest.q;
-            pose_ = rest.pose;
-            filter_.reset(q_);
-            restarted_ = true;
-            yielded_ = rest.pose.translation() - ref.pose.translation();
-          }
-          rest_config_ = cur_.config;
-          fixed_stop_ = false;
-          phase_ = Phase::kRest;
-          // A move under force control that follows one starts in this same update: the contact
-          // is held without a period's gap in the force command.
-          if (forced && count_ > 0 && world_.motion(queue_[static_cast<std::size_t>(head_)].motion).has_force) continue;
-        }
-        if (carry <= kTimeEps) return true;
-        continue;
-      }
-      case Phase::kJog: {
-        const double done =
-            jog_.length > 0.0 ? std::min(jog_done_ + jog_.speed * carry, jog_.length) : jog_done_ + jog_.speed * carry;
-        Vec3 axis = Vec3::Zero();
-        axis[jog_.axis % 3] = jog_.direction;
-        Transform next = jog_start_;
-        if (jog_.axis < 3) {
-          const Vec3 step = axis * done;
-          next.translation() += jog_.tool_frame ? Vec3(jog_start_.linear() * step) : step;
-        } else {  // about the wrist's centre (T6's origin), not the base's
-          const Eigen::AngleAxisd turn(done, jog_.tool_frame ? Vec3(jog_start_.linear() * axis) : axis);
-          next.linear() = turn.toRotationMatrix() * jog_start_.linear();
-        }
-        const IkSolution ik = ik_.solveSerial(next, rest_config_, q_);
-        bool swings = false;
-        for (int i = 0; i < kJoints && usable(ik.status) && carry > 0.0; ++i)
-          swings |= std::abs(ik.q[i] - q_[i]) > kJogJointShare * filter_.limits().speed[i] * carry;
-        if (!usable(ik.status) || swings || ik.status == IkStatus::kWristSingular) {  // stop here
-          jog_stopped_short_ = true;
-          jog_stopped_why_ = !usable(ik.status) ? describe(ik.status)
-                             : swings
-                                 ? "near a singularity: a joint would turn faster than a quarter of its speed limit"
-                                 : describe(ik.status);
-          phase_ = Phase::kRest;
-          state_ = proto::TS_S0;
-          return true;
-        }
-        pose_ = next;
-        q_ = ik.q;
-        jog_done_ = done;
-        state_ = proto::TS_S1;
-        if (jog_.length > 0.0 && done >= jog_.length) phase_ = Phase::kRest;
-        return true;
-      }
-      case Phase::kTrack: {
-        // Ends when stopped or replaced: a next move starts from the reference as from rest (the
-        // filter takes up the difference in velocity).
-        if (stop_requested_ || count_ > 0) {
-          events.add(TrajectoryEvent::kCompleted, cur_.spec.id);
-          rest_config_ = cur_.config;
-          phase_ = Phase::kRest;
-          continue;
-        }
-        Frame out;
-        if (!target(cur_, out)) return false;
-        pose_ = out.pose;
-        q_ = out.q;
-        state_ = proto::TS_TRACK;
-        return true;
-      }
-      case Phase::kStraight: {
-        s_ += carry;
-        carry = 0.0;
-        const double boundary = cur_.motion.segment - cur_.motion.accel;
-        if (stop_requested_) {
-          beginStop(std::min(s_, boundary));
-          continue;
-        }
-        if (s_ < boundary - kTimeEps) {
-          Frame out;
-          if (!straightAt(s_, out)) return false;
-          pose_ = out.pose;
-          q_ = out.q;
-          state_ = s_ + h >= boundary - kTimeEps ? proto::TS_S2 : proto::TS_S1;
-          return true;
-        }
-        // The transition begins at the boundary exactly; the rest of this update is spent in it.
-        carry = s_ - boundary;
-        s_ = boundary;
-        if (!straightAt(boundary, snapshot_)) return false;
-        u_ = 0.0;
-        first_in_phase_ = true;
-        // Moves blend when their mode and tool agree: a Cartesian path belongs to one tool frame, and
-        // changing the frame mid-transition would make the setpoint jump.
-        const MoveSpec* following = count_ > 0 ? &queue_[static_cast<std::size_t>(head_)] : nullptr;
-        // A move that yields comes to rest first (see observe()); one under force control starts
-        // from rest.
-        const bool blend = following != nullptr && !cur_.motion.has_force && cur_.motion.compliance == 0 &&
-                           !world_.motion(following->motion).has_force &&
-                           world_.motion(following->motion).cartesian == cur_.motion.cartesian &&
-                           (!cur_.motion.cartesian ||
-                            world_.position(following->position).tool == world_.position(cur_.spec.position).tool);
-        if (blend) {
-          MoveSpec m;
-          popNext(m);
-          begin(m, next_);
-          if (next_.motion.cartesian) next_.config = cur_.config;
-          events.add(TrajectoryEvent::kStarted, m.id);
-          phase_ = Phase::kBlend;
-        } else {
-          phase_ = Phase::kStop;
-        }
-        continue;
-      }
+      case Phase::kStop: next = transition(carry, events); break;
+      case Phase::kJog: next = jogOn(carry); break;
+      case Phase::kTrack: next = trackOn(events); break;
+      case Phase::kStraight: next = straightOn(h, carry, events); break;
     }
+    if (next != Pass::kAgain) return next == Pass::kDone;
   }
   return true;
+}
+
+// S0: the next move queued starts from where the reference stands, unless a stop came first.
+TrajectoryGenerator::Pass TrajectoryGenerator::startNext(TrajectoryEvents& events) {
+  MoveSpec m;
+  if (stop_requested_ || !popNext(m)) {
+    stop_requested_ = false;
+    state_ = proto::TS_S0;
+    return Pass::kDone;
+  }
+  begin(m, cur_);
+  events.add(TrajectoryEvent::kStarted, m.id);
+  snapshot_ = Frame{pose_, q_};
+  fixed_stop_ = false;
+  phase_ = Phase::kStart;
+  u_ = 0.0;
+  first_in_phase_ = true;
+  return Pass::kAgain;
+}
+
+// A transition of half-width tau (from rest, between two moves, or to rest), `carry` seconds on.
+TrajectoryGenerator::Pass TrajectoryGenerator::transition(double& carry, TrajectoryEvents& events) {
+  u_ += carry;
+  carry = 0.0;
+  const double tau = cur_.motion.accel;
+  const double x = std::min(u_, 2.0 * tau) / (2.0 * tau);
+  const bool cartesian = cur_.motion.cartesian;
+  const Transform tool = toolOf(cur_);  // a blend joins moves of one tool (see straightOn())
+  Frame ref;
+  Vec6 back = Vec6::Zero(), on = Vec6::Zero();
+  if (phase_ == Phase::kStart) {
+    ref = snapshot_;
+    Frame b;
+    if (!target(cur_, b)) return Pass::kFailed;
+    on = params(cartesian, ref, b, tool) * (tau / cur_.motion.segment);
+  } else {
+    if (!target(cur_, ref)) return Pass::kFailed;
+    back = params(cartesian, ref, snapshot_, tool);
+    if (phase_ == Phase::kBlend) {
+      Frame c;
+      if (!target(next_, c)) return Pass::kFailed;
+      on = params(cartesian, ref, c, tool) * (tau / next_.motion.segment);
+    }
+  }
+  const Vec6 p = (on + back) * x * x - 2.0 * back * x + back;
+  Frame out;
+  if (!at(cartesian, ref, p, cur_.config, tool, out)) return Pass::kFailed;
+  pose_ = out.pose;
+  q_ = out.q;
+  state_ = phase_ == Phase::kStop ? proto::TS_S5
+           : first_in_phase_      ? (phase_ == Phase::kStart ? proto::TS_S40 : proto::TS_S3)
+                                  : proto::TS_S4;
+  first_in_phase_ = false;
+  if (u_ < 2.0 * tau - kTimeEps) return Pass::kDone;
+
+  carry = u_ - 2.0 * tau;
+  if (phase_ == Phase::kStart || phase_ == Phase::kBlend) {
+    if (phase_ == Phase::kBlend) {
+      events.add(TrajectoryEvent::kCompleted, cur_.spec.id);
+      cur_ = next_;
+    }
+    cur_.start_pose = ref.pose;
+    cur_.start_q = ref.q;
+    cur_.tau_in = tau;
+    s_ = tau;
+    phase_ = Phase::kStraight;
+  } else if (cur_.motion.track && !fixed_stop_) {
+    pose_ = ref.pose;  // at the target: from now on, follow it
+    q_ = ref.q;
+    phase_ = Phase::kTrack;
+  } else if (endMove(ref, events)) {
+    return Pass::kAgain;
+  }
+  return carry <= kTimeEps ? Pass::kDone : Pass::kAgain;
+}
+
+// The end of a move's final transition: where it comes to rest (the end-of-move policy of force
+// and compliance, see observe()). True when the next move must start in this same update.
+bool TrajectoryGenerator::endMove(const Frame& ref, TrajectoryEvents& events) {
+  events.add(fixed_stop_ ? TrajectoryEvent::kAborted : TrajectoryEvent::kCompleted, cur_.spec.id);
+  pose_ = ref.pose;
+  q_ = ref.q;
+  const bool forced = cur_.motion.has_force;
+  if (forced) {  // at rest where the servo was holding the arm (observe())
+    q_ = observed_;
+    pose_ = forwardKinematics(model_, q_);
+    filter_.reset(q_);
+  } else if (cur_.motion.compliance != 0) {
+    const Frame rest = yieldedEnd(ref, cur_.motion.compliance);
+    q_ = rest.q;
+    pose_ = rest.pose;
+    filter_.reset(q_);
+    restarted_ = true;
+    yielded_ = rest.pose.translation() - ref.pose.translation();
+  }
+  rest_config_ = cur_.config;
+  fixed_stop_ = false;
+  phase_ = Phase::kRest;
+  // A move under force control that follows one starts in this same update: the contact is held
+  // without a period's gap in the force command.
+  return forced && count_ > 0 && world_.motion(queue_[static_cast<std::size_t>(head_)].motion).has_force;
+}
+
+// A Cartesian jog, `carry` seconds on; it stops short where the arm cannot go on.
+TrajectoryGenerator::Pass TrajectoryGenerator::jogOn(double carry) {
+  const double done =
+      jog_.length > 0.0 ? std::min(jog_done_ + jog_.speed * carry, jog_.length) : jog_done_ + jog_.speed * carry;
+  Vec3 axis = Vec3::Zero();
+  axis[jog_.axis % 3] = jog_.direction;
+  Transform next = jog_start_;
+  if (jog_.axis < 3) {
+    const Vec3 step = axis * done;
+    next.translation() += jog_.tool_frame ? Vec3(jog_start_.linear() * step) : step;
+  } else {  // about the wrist's centre (T6's origin), not the base's
+    const Eigen::AngleAxisd turn(done, jog_.tool_frame ? Vec3(jog_start_.linear() * axis) : axis);
+    next.linear() = turn.toRotationMatrix() * jog_start_.linear();
+  }
+  const IkSolution ik = ik_.solveSerial(next, rest_config_, q_);
+  bool swings = false;
+  for (int i = 0; i < kJoints && usable(ik.status) && carry > 0.0; ++i)
+    swings |= std::abs(ik.q[i] - q_[i]) > kJogJointShare * filter_.limits().speed[i] * carry;
+  if (!usable(ik.status) || swings || ik.status == IkStatus::kWristSingular) {  // stop here
+    jog_stopped_short_ = true;
+    jog_stopped_why_ = !usable(ik.status) ? describe(ik.status)
+                       : swings ? "near a singularity: a joint would turn faster than a quarter of its speed limit"
+                                : describe(ik.status);
+    phase_ = Phase::kRest;
+    state_ = proto::TS_S0;
+    return Pass::kDone;
+  }
+  pose_ = next;
+  q_ = ik.q;
+  jog_done_ = done;
+  state_ = proto::TS_S1;
+  if (jog_.length > 0.0 && done >= jog_.length) phase_ = Phase::kRest;
+  return Pass::kDone;
+}
+
+// A tracking motion at its target follows it. It ends when stopped or replaced: a next move starts
+// from the reference as from rest (the filter takes up the difference in velocity).
+TrajectoryGenerator::Pass TrajectoryGenerator::trackOn(TrajectoryEvents& events) {
+  if (stop_requested_ || count_ > 0) {
+    events.add(TrajectoryEvent::kCompleted, cur_.spec.id);
+    rest_config_ = cur_.config;
+    phase_ = Phase::kRest;
+    return Pass::kAgain;
+  }
+  Frame out;
+  if (!target(cur_, out)) return Pass::kFailed;
+  pose_ = out.pose;
+  q_ = out.q;
+  state_ = proto::TS_TRACK;
+  return Pass::kDone;
+}
+
+// Moves blend when their mode and tool agree: a Cartesian path belongs to one tool frame, and
+// changing the frame mid-transition would make the setpoint jump. A move that yields comes to rest
+// first (see observe()); one under force control starts from rest.
+bool TrajectoryGenerator::blendsInto(const MoveSpec& following) const {
+  const MotionRecord& next = world_.motion(following.motion);
+  return !cur_.motion.has_force && cur_.motion.compliance == 0 && !next.has_force &&
+         next.cartesian == cur_.motion.cartesian &&
+         (!cur_.motion.cartesian ||
+          world_.position(following.position).tool == world_.position(cur_.spec.position).tool);
+}
+
+// The straight part of a segment (S1, S2), `carry` seconds on, up to the transition at its end.
+TrajectoryGenerator::Pass TrajectoryGenerator::straightOn(double h, double& carry, TrajectoryEvents& events) {
+  s_ += carry;
+  carry = 0.0;
+  const double boundary = cur_.motion.segment - cur_.motion.accel;
+  if (stop_requested_) {
+    beginStop(std::min(s_, boundary));
+    return Pass::kAgain;
+  }
+  if (s_ < boundary - kTimeEps) {
+    Frame out;
+    if (!straightAt(s_, out)) return Pass::kFailed;
+    pose_ = out.pose;
+    q_ = out.q;
+    state_ = s_ + h >= boundary - kTimeEps ? proto::TS_S2 : proto::TS_S1;
+    return Pass::kDone;
+  }
+  // The transition begins at the boundary exactly; the rest of this update is spent in it.
+  carry = s_ - boundary;
+  s_ = boundary;
+  if (!straightAt(boundary, snapshot_)) return Pass::kFailed;
+  u_ = 0.0;
+  first_in_phase_ = true;
+  if (count_ > 0 && blendsInto(queue_[static_cast<std::size_t>(head_)])) {
+    MoveSpec m;
+    popNext(m);
+    begin(m, next_);
+    if (next_.motion.cartesian) next_.config = cur_.config;
+    events.add(TrajectoryEvent::kStarted, m.id);
+    phase_ = Phase::kBlend;
+  } else {
+    phase_ = Phase::kStop;
+  }
+  return Pass::kAgain;
 }
 
 }  // namespace rfms

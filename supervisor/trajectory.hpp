@@ -172,8 +172,18 @@ class TrajectoryGenerator {
   };
 
   bool advance(double h, TrajectoryEvents& events);  // the reference, one update on
-  bool begin(const MoveSpec& spec, Active& out);     // loads a move's records
-  bool target(const Active& m, Frame& out) const;    // its target now (false: unreachable)
+  // One pass of advance() through the current phase: the update is done, it failed (a setpoint
+  // left the workspace), or it goes on in the phase the pass moved to.
+  enum class Pass { kDone, kFailed, kAgain };
+  Pass startNext(TrajectoryEvents& events);
+  Pass transition(double& carry, TrajectoryEvents& events);
+  bool endMove(const Frame& ref, TrajectoryEvents& events);
+  Pass jogOn(double carry);
+  Pass trackOn(TrajectoryEvents& events);
+  Pass straightOn(double h, double& carry, TrajectoryEvents& events);
+  bool blendsInto(const MoveSpec& following) const;
+  bool begin(const MoveSpec& spec, Active& out);   // loads a move's records
+  bool target(const Active& m, Frame& out) const;  // its target now (false: unreachable)
   // The drive (Cartesian: of the tool frame T6 TOOL, Paul's scheme) or joint parameters from one
   // frame to another.
   Vec6 params(bool cartesian, const Frame& from, const Frame& to, const Transform& tool) const;
