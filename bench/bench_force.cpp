@@ -47,13 +47,15 @@ const Sliding& sliding() {
     for (const TaskStatement& st : loadTaskFile(RFMS_SLIDE_TASK))
       if (st.kind == TaskStatement::kRequest && !h.request(st.request).accepted()) return out;
     const SupervisorCore& sup = h.supervisor();
+    const int slide = sup.world().findMotion("slide");
+    if (slide < 0) return out;
     std::uint64_t sliding_since = 0;
     PeriodMail mail;
     h.on_period = [&](const PeriodMail& m) { mail = m; };
     const bool there = h.runUntil(
         [&] {
           const MotionRecord* f = sup.trajectory().forceMotion();
-          if (f == nullptr || f->name != "slide") return false;
+          if (f == nullptr || !(*f == sup.world().motion(slide))) return false;
           if (sliding_since == 0) sliding_since = h.period();
           return h.period() > sliding_since + 2500;
         },

@@ -181,19 +181,9 @@ void RemoteDesk::observe(std::uint64_t k, const SupervisorInbox& in, const Super
   for (int i = 0; i < out.event_count; ++i) {
     const SupervisorEvent& e = out.events[static_cast<std::size_t>(i)];
     if (e.kind != SupervisorEvent::kMoveCompleted && e.kind != SupervisorEvent::kMoveAborted) continue;
-    proto::MoveOutcome o;
-    o.set_id(e.move_id);
-    o.set_completed(e.kind == SupervisorEvent::kMoveCompleted);
-    if (e.guarded) {
-      o.set_guard_tripped(true);
-      encode(e.contact_pose, *o.mutable_contact_pose());
-      for (int j = 0; j < 3; ++j) o.add_contact_force(e.contact_force[j]);
-    }
-    if (e.force.valid) encode(e.force, *o.mutable_force());
-    if (e.yielded)
-      for (int j = 0; j < 3; ++j) o.add_yielded_m(e.yield[j]);
-    recent_.push_back(o);
-    if (recent_.size() > kRecent) recent_.pop_front();
+    recent_[recent_next_] = e;
+    recent_next_ = (recent_next_ + 1) % recent_.size();
+    recent_count_ = std::min(recent_count_ + 1, recent_.size());
     // Moves end in the order they were accepted.
     ended_through_ = std::max(ended_through_, e.move_id);
     last_move_id_ = std::max(last_move_id_, e.move_id);
@@ -212,7 +202,20 @@ void RemoteDesk::status(const SupervisorCore& core, std::uint64_t k, proto::ArmS
   s.set_last_move_id(last_move_id_);
   s.set_ended_through(ended_through_);
   s.clear_recent_ended();
-  for (const auto& o : recent_) *s.add_recent_ended() = o;
+  for (std::size_t n = recent_count_; n > 0; --n) {
+    const SupervisorEvent& e = recent_[(recent_next_ + recent_.size() - n) % recent_.size()];
+    proto::MoveOutcome& o = *s.add_recent_ended();
+    o.set_id(e.move_id);
+    o.set_completed(e.kind == SupervisorEvent::kMoveCompleted);
+    if (e.guarded) {
+      o.set_guard_tripped(true);
+      encode(e.contact_pose, *o.mutable_contact_pose());
+      for (int j = 0; j < 3; ++j) o.add_contact_force(e.contact_force[j]);
+    }
+    if (e.force.valid) encode(e.force, *o.mutable_force());
+    if (e.yielded)
+      for (int j = 0; j < 3; ++j) o.add_yielded_m(e.yield[j]);
+  }
   s.set_moves_queued(last_move_id_ - ended_through_);
   s.set_task(task_name_);
   s.set_dt_ms(config_.dt * 1e3);

@@ -21,8 +21,8 @@
 // has drained for kWatchIdle seconds ends.
 #pragma once
 
+#include <array>
 #include <cstdint>
-#include <deque>
 #include <string>
 #include <unordered_map>
 
@@ -80,13 +80,15 @@ class RemoteDesk {
   std::uint64_t task_owner_ = 0;  // session; 0: no task open
   std::string task_name_;
   std::uint64_t last_move_id_ = 0, ended_through_ = 0;
-  std::deque<proto::MoveOutcome> recent_;
+  // The moves that ended last, newest last: the period's events kept as they are (observe() must
+  // not allocate), turned into MoveOutcomes when a status is asked for.
+  std::array<SupervisorEvent, 64> recent_{};
+  std::size_t recent_next_ = 0, recent_count_ = 0;
   struct Watching {
     SignalWatch watch;
     std::uint64_t drained_k = 0;  // the period of its last status answer
   };
   std::unordered_map<std::uint64_t, Watching> watches_;  // by session
-  static constexpr std::size_t kRecent = 64;
 };
 
 }  // namespace rfms

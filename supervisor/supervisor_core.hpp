@@ -80,6 +80,9 @@ struct SupervisorEvent {
 };
 
 struct SupervisorOutbox {
+  // Storage the mail needs at once, taken now: the force command appears with the first move
+  // under force control, and growing it then would allocate in the period.
+  SupervisorOutbox() { smail.mutable_force_command()->Reserve(6); }
   proto::SMail smail;
   proto::MMail mmail;
   std::array<SupervisorEvent, 32> events;

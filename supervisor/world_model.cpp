@@ -142,9 +142,9 @@ constexpr double kMinAccelS = 1e-3;
 }  // namespace
 
 bool operator==(const MotionRecord& a, const MotionRecord& b) {
-  return a.name == b.name && a.segment == b.segment && a.accel == b.accel && a.cartesian == b.cartesian &&
-         a.compliance == b.compliance && a.track == b.track && a.guard == b.guard && a.has_force == b.has_force &&
-         a.compensation == b.compensation && (!a.has_force || a.force == b.force);
+  return a.segment == b.segment && a.accel == b.accel && a.cartesian == b.cartesian && a.compliance == b.compliance &&
+         a.track == b.track && a.guard == b.guard && a.has_force == b.has_force && a.compensation == b.compensation &&
+         (!a.has_force || a.force == b.force);
 }
 
 std::string WorldModel::defineMotion(const proto::DefineMotion& d) {
@@ -183,7 +183,6 @@ std::string WorldModel::defineMotion(const proto::DefineMotion& d) {
            "': compensation is for position-controlled motions; under force control the wrist's deflection is the "
            "force";
   MotionRecord m;
-  m.name = d.name();
   m.compensation = d.compensation();
   m.segment = d.segment_s();
   m.accel = d.accel_s();

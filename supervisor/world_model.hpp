@@ -37,8 +37,10 @@ struct PositionEquation {
   ArmConfig config;
 };
 
+// A motion record holds numbers only (its name is the world model's index): the trajectory copies
+// the current move's record in the period, and a name longer than a std::string's inner buffer
+// would make that copy allocate.
 struct MotionRecord {
-  std::string name;
   double segment = 0.0;  // s
   double accel = 0.0;    // s
   bool cartesian = false;

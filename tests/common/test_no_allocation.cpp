@@ -6,6 +6,7 @@
 #include <Eigen/Dense>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <random>
@@ -18,6 +19,9 @@
 #include "common/ik_puma.hpp"
 #include "common/kinematics.hpp"
 #include "common/rne.hpp"
+#include "common/scene.hpp"
+#include "common/task_file.hpp"
+#include "common/text_file.hpp"
 #include "runlog/run_logger.hpp"
 #include "sim/harness.hpp"
 #include "sim/run_recording.hpp"
@@ -137,6 +141,43 @@ TEST(NoAllocation, EveryCoresStepIsAllocationFreeWhileTheArmMoves) {
     EXPECT_GT(log.written(), 3000u * 14);
   }
   std::filesystem::remove_all(dir);
+}
+
+// Moves starting, blending, meeting the table under a guard, pressing and sliding under force
+// control, and ending, with the remote desk keeping what ended: the slide example, its motions
+// given names longer than a std::string keeps without allocating, queued before the count starts.
+TEST(NoAllocation, MovesStartAndEndAndForceControlBeginsWithoutAllocating) {
+  const RobotModel& model = test::puma260();
+  const Scene scene = loadScene(std::string(RFMS_SOURCE_DIR) + "/deploy/scenes/table.textproto");
+  Harness h(model, proto::ControllerSettings{}, scene);
+  RemoteDesk desk(h.model(), supervisorConfigFor(proto::ControllerSettings{}, scene));
+  ASSERT_TRUE(test::calibrate(h));
+  h.on_period = [&](const PeriodMail& m) { desk.observe(m.k, supervisorInbox(m), *m.supervisor); };
+  std::string task = readTextFile(std::string(RFMS_SOURCE_DIR) + "/examples/slide.task");
+  for (const char* motion : {" reach", " touch", " push", " slide", " leave"})
+    for (std::size_t at = 0; (at = task.find(motion, at)) != std::string::npos; at += 40)
+      task.insert(at + std::strlen(motion), "_a_motion_name_longer_than_sso");
+  int moves = 0;
+  for (const TaskStatement& st : parseTaskFile(task, "slide"))
+    if (st.kind == TaskStatement::kRequest) {
+      const proto::TaskReply r = h.request(st.request);
+      ASSERT_TRUE(r.accepted()) << r.reason();
+      moves += st.request.has_move() ? 1 : 0;
+    }
+  ASSERT_EQ(moves, 5);
+
+  const long before = test::allocationsOnThisThread();
+  const bool ended = h.runUntil(
+      [&] { return h.supervisor().trajectory().queued() == 0 && h.supervisor().trajectory().atRest(); }, 60000);
+  EXPECT_EQ(test::allocationsOnThisThread() - before, 0);
+  ASSERT_TRUE(ended);
+  EXPECT_EQ(h.supervisor().rtstate(), proto::RT_SETP);
+  proto::ArmStatus status;
+  desk.status(h.supervisor(), h.period(), status);
+  ASSERT_EQ(status.recent_ended_size(), 5);
+  EXPECT_TRUE(status.recent_ended(1).guard_tripped());  // the touch met the table
+  for (const proto::MoveOutcome& o : status.recent_ended()) EXPECT_TRUE(o.completed()) << o.id();
+  EXPECT_TRUE(status.recent_ended(3).has_force());  // the slide held its force
 }
 
 // Watched signals (debug()) are sampled in the period: sixteen clients each watching sixteen
