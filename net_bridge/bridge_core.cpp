@@ -57,11 +57,11 @@ std::string BridgeCore::challengeFor(const std::string& client_key, const std::s
   return {reinterpret_cast<const char*>(c.data()), c.size()};
 }
 
-// A REFUSE is unsigned and may answer a sender that proved nothing: so that the bridge cannot be
-// made a reflector, refusals go out no faster than limits_.refusals_per_s, all senders together.
-// One not sent costs its sender only a retry.
+// A REFUSE may answer a sender that proved nothing: so that the bridge cannot be made a
+// reflector, refusals go out no faster than limits_.refusals_per_s, all senders together. One not
+// sent costs its sender only a retry.
 void BridgeCore::refuse(const std::string& peer, const proto::LinkFrame& of, proto::RefuseCode code,
-                        const std::string& why, std::vector<Outgoing>& out) {
+                        const std::string& why, std::vector<Outgoing>& out, const Key* sign) {
   const double rate = limits_.refusals_per_s;
   if (now_ns_ > refusal_filled_ns_) {
     refusal_tokens_ = std::min(rate, refusal_tokens_ + rate * static_cast<double>(now_ns_ - refusal_filled_ns_) * 1e-9);
@@ -81,7 +81,7 @@ void BridgeCore::refuse(const std::string& peer, const proto::LinkFrame& of, pro
   r.set_reason(why);
   // The client matches a refusal of its handshake by its nonce.
   if (!of.handshake().client_nonce().empty()) r.mutable_handshake()->set_client_nonce(of.handshake().client_nonce());
-  out.push_back({peer, encodeDatagram(r)});
+  out.push_back({peer, sign != nullptr ? encodeDatagram(r, *sign) : encodeDatagram(r)});
   count(&C::frames_out, &C::set_frames_out);
 }
 
@@ -201,12 +201,14 @@ bool BridgeCore::auth(const std::string& peer, std::string_view datagram, const 
     // An AUTH whose session has been replaced or closed: a replay. It opens nothing, and the
     // session that replaced it goes on.
     count(&C::refused, &C::set_refused);
-    refuse(peer, f, proto::RF_STALE_CHALLENGE, "this challenge has opened a session already: HELLO again", out);
+    refuse(peer, f, proto::RF_STALE_CHALLENGE, "this challenge has opened a session already: HELLO again", out,
+           &keys.bridge_to_client);
     return false;
   }
   if (!roomToSpend(now_ms)) {
     count(&C::refused, &C::set_refused);
-    refuse(peer, f, proto::RF_FULL, "too many handshakes in the last challenge age: handshake again later", out);
+    refuse(peer, f, proto::RF_FULL, "too many handshakes in the last challenge age: handshake again later", out,
+           &keys.bridge_to_client);
     return false;
   }
   const std::uint64_t supervisor_id = supervisorIdOf(client_key, h.client_session());
@@ -215,7 +217,7 @@ bool BridgeCore::auth(const std::string& peer, std::string_view datagram, const 
   if (!makeRoom(supervisorIdOf(client_key, 0))) {
     count(&C::refused, &C::set_refused);
     refuse(peer, f, proto::RF_FULL, "every session that could make room is busy with a request: handshake again later",
-           out);
+           out, &keys.bridge_to_client);
     return false;
   }
   std::uint64_t link_id = randomNonZero64();

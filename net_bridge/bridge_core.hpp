@@ -102,8 +102,10 @@ class BridgeCore {
   void close(std::uint64_t link_id);
   // Room to remember one more spent challenge (the expired ones are forgotten first).
   bool roomToSpend(std::int64_t now_ms);
+  // A REFUSE of `of`: signed with `sign` (the bridge-to-client key of the handshake it refuses)
+  // when the bridge holds one, so that the client may act on it at once; else checksummed only.
   void refuse(const std::string& peer, const proto::LinkFrame& of, proto::RefuseCode code, const std::string& why,
-              std::vector<Outgoing>& out);
+              std::vector<Outgoing>& out, const Key* sign = nullptr);
   void ack(Session& s, std::uint64_t link_id, std::uint64_t count, std::string payload, std::vector<Outgoing>& out);
   // The pending frame of `s` is answered: its ACK carries `payload`.
   void settle(Session& s, std::uint64_t link_id, std::string payload, std::vector<Outgoing>& out);

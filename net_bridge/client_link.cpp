@@ -8,6 +8,15 @@ namespace rfms {
 
 namespace {
 std::string bytesOf(const unsigned char* p, std::size_t n) { return {reinterpret_cast<const char*>(p), n}; }
+
+// A refusal's words as a client prints them: they may come from anyone on the path, so at most
+// 200 characters, and nothing a terminal would take for a command.
+std::string printable(const std::string& reason) {
+  std::string out = reason.substr(0, 200);
+  for (char& c : out)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  return out;
+}
 }  // namespace
 
 ClientLink::ClientLink(const LinkIdentity& identity, std::uint64_t client_session, const LinkOptions& options)
@@ -17,6 +26,8 @@ void ClientLink::resetTries() {
   waited_out_ = false;
   first_ = true;
   tries_ = 0;
+  noted_ = proto::RF_NONE;
+  refused_waits_ = 0;
 }
 
 void ClientLink::begin(proto::FrameType type, std::string payload) {
@@ -59,6 +70,7 @@ void ClientLink::sendFrame() {
 bool ClientLink::due(double now, std::string& datagram) {
   if (!busy_ || !failure_.empty()) return false;
   if (!first_ && now < next_send_) return false;
+  if (!first_ && !refusalCounts()) return false;
   if (tries_ >= options_.max_tries) {
     waited_out_ = true;
     return false;
@@ -71,8 +83,38 @@ bool ClientLink::due(double now, std::string& datagram) {
   return true;
 }
 
+bool ClientLink::refusalCounts() {
+  const proto::RefuseCode code = noted_;
+  noted_ = proto::RF_NONE;
+  if (code == proto::RF_NONE) {  // the wait ran out unanswered: a lost datagram, resent
+    refused_waits_ = 0;
+    return true;
+  }
+  if (code == proto::RF_UNKNOWN_KEY || code == proto::RF_VERSION) {
+    if (++refused_waits_ < kFinalRefusals) return true;  // the same frame again
+    failure_ = "the bridge refused: " + printable(noted_reason_);
+    return false;
+  }
+  hello();  // a new handshake, sent now
+  return true;
+}
+
+ClientLink::Event ClientLink::actOn(proto::RefuseCode code, const std::string& reason) {
+  switch (code) {
+    case proto::RF_UNKNOWN_KEY:
+    case proto::RF_VERSION: failure_ = "the bridge refused: " + printable(reason); return Event::kRefused;
+    case proto::RF_FULL:
+      // Wait a timeout, then start again.
+      hello();
+      first_ = false;
+      return Event::kHandshake;
+    default: hello(); return Event::kHandshake;
+  }
+}
+
 ClientLink::Event ClientLink::receive(std::string_view datagram) {
-  switch (decodeDatagram(datagram, frame_)) {
+  Trailer trailer = Trailer::kCrc;
+  switch (decodeDatagram(datagram, frame_, &trailer)) {
     case Datagram::kBadChecksum: return Event::kBadChecksum;
     case Datagram::kMalformed:
     case Datagram::kWrongVersion: return Event::kMalformed;
@@ -130,21 +172,18 @@ ClientLink::Event ClientLink::receive(std::string_view datagram) {
       return Event::kAcked;
     }
     case proto::FT_REFUSE: {
-      // A refusal is not signed (the bridge may hold no key for us): it must at least name what is
-      // in flight, and the worst it can do is make us handshake again.
+      // It must name what is in flight: the handshake's nonce, or the frame's session and count.
       const bool of_handshake = (phase_ == Phase::kHello || phase_ == Phase::kAuth) && h.client_nonce() == nonce;
       const bool of_frame = phase_ == Phase::kOpen && frame_.session() == link_session_ && frame_.count() == count_;
       if (!of_handshake && !of_frame) return Event::kStale;
-      switch (frame_.refuse()) {
-        case proto::RF_UNKNOWN_KEY:
-        case proto::RF_VERSION: failure_ = "the bridge refused: " + frame_.reason(); return Event::kRefused;
-        case proto::RF_FULL:
-          // Wait a timeout, then start again.
-          hello();
-          first_ = false;
-          return Event::kHandshake;
-        default: hello(); return Event::kHandshake;
+      if (trailer == Trailer::kMac) {  // signed with the keys of the handshake or session it refuses
+        if (phase_ == Phase::kHello || !macValid(datagram, keys_.bridge_to_client)) return Event::kStale;
+        return actOn(frame_.refuse(), frame_.reason());
       }
+      // Anyone on the path could have sent it: it counts only if no answer comes in time.
+      noted_ = frame_.refuse() == proto::RF_NONE ? proto::RF_STALE_CHALLENGE : frame_.refuse();
+      noted_reason_ = frame_.reason();
+      return Event::kRefusalNoted;
     }
     default: return Event::kStale;
   }

@@ -43,11 +43,20 @@ class ClientLink {
   // The time of the next retransmission (when busy).
   double nextSend() const { return next_send_; }
 
-  enum class Event { kNone, kAcked, kHandshake, kRefused, kBadChecksum, kMalformed, kStale };
+  enum class Event { kNone, kAcked, kHandshake, kRefused, kRefusalNoted, kBadChecksum, kMalformed, kStale };
   // A datagram from the bridge. kAcked: the frame is acknowledged (answer() holds what the ACK
   // carried); kHandshake: a step of opening a session; kRefused: the bridge refused for good
-  // (failed() and failure() say why); kStale: not for the frame in flight, or not authentic.
+  // (failed() and failure() say why); kRefusalNoted: a checksummed refusal, which anyone on the
+  // path could have forged, taken as what to do if the wait for an answer runs out (below);
+  // kStale: not for the frame in flight, or not authentic.
+  //
+  // A signed REFUSE (the bridge held the handshake's keys) is acted on at once. An unsigned one
+  // never cuts a wait short: an answer that still comes in time wins, and only when the timeout
+  // passes without one does the refusal count — a session the bridge does not hold, or a
+  // challenge it refuses, is then handshaken again instead of resent; a key it does not admit, or
+  // another version, ends the link once kFinalRefusals tries in a row were refused so.
   Event receive(std::string_view datagram);
+  static constexpr int kFinalRefusals = 3;
 
   bool busy() const { return busy_; }
   bool failed() const { return busy_ && (!failure_.empty() || (tries_ >= options_.max_tries && waited_out_)); }
@@ -80,6 +89,10 @@ class ClientLink {
   void hello();
   void sendFrame();  // the frame of begin(), in the open session
   void resetTries();
+  // What a refusal asks for: at once when it is signed, at the end of the wait when it is not.
+  Event actOn(proto::RefuseCode code, const std::string& reason);
+  // The timeout passed with only an unsigned refusal noted: false when the link ends here.
+  bool refusalCounts();
 
   LinkIdentity identity_;
   std::uint64_t client_session_;
@@ -94,6 +107,11 @@ class ClientLink {
   proto::FrameType type_ = proto::FT_NONE;
   std::string payload_, datagram_, answer_, failure_;
   int tries_ = 0;
+  // The unsigned refusal noted during the current wait (RF_NONE: none), and how many waits in a
+  // row ended with a final one.
+  proto::RefuseCode noted_ = proto::RF_NONE;
+  std::string noted_reason_;
+  int refused_waits_ = 0;
   double next_send_ = 0.0;
   std::uint64_t retransmissions_ = 0, handshakes_ = 0;
   proto::LinkFrame frame_;

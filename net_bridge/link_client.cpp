@@ -65,7 +65,8 @@ std::string LinkClient::exchange(proto::FrameType type, const std::string& paylo
         return link_.answer();
       case ClientLink::Event::kBadChecksum: ++counts_.bad_checksums; break;
       case ClientLink::Event::kHandshake:
-      case ClientLink::Event::kRefused: break;
+      case ClientLink::Event::kRefused:
+      case ClientLink::Event::kRefusalNoted: break;
       case ClientLink::Event::kMalformed:
       case ClientLink::Event::kStale:
       case ClientLink::Event::kNone: ++counts_.stale; break;

@@ -80,8 +80,10 @@ Datagram decodeDatagram(std::string_view bytes, proto::LinkFrame& frame, Trailer
   if (t == Trailer::kCrc && !crcMatches(bytes)) return Datagram::kBadChecksum;
   const std::string_view frame_bytes = body.substr(kHeader);
   if (!frame.ParseFromArray(frame_bytes.data(), static_cast<int>(frame_bytes.size()))) return Datagram::kMalformed;
-  // proto3 keeps enum values it does not know: a type 9 is not a frame of this version.
-  if (!knownType(frame.type()) || trailerOf(frame.type()) != t) return Datagram::kMalformed;
+  // proto3 keeps enum values it does not know: a type 9 is not a frame of this version. A REFUSE
+  // is signed where the bridge holds the session's keys, checksummed where it cannot be.
+  if (!knownType(frame.type()) || (frame.type() != proto::FT_REFUSE && trailerOf(frame.type()) != t))
+    return Datagram::kMalformed;
   if (frame.seq() != (frame.count() & 1u)) return Datagram::kMalformed;
   if (trailer != nullptr) *trailer = t;
   return Datagram::kOk;

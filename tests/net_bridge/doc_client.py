@@ -143,15 +143,22 @@ class Link:
         self.count = 0
         self.sent_request = False
 
-    def exchange(self, d, accept, tries=200):
+    def exchange(self, d, accept, tries=200, refused=None):
+        """Sends d until accept() takes an answer. A checksummed REFUSE (accept returns a Refusal)
+        does not end the wait: only when the wait runs out with nothing else does refused() hear of it."""
         for _ in range(tries):
             self.sock.sendto(d, self.to)
+            noted = None
             try:
                 while True:
                     got = accept(self.sock.recvfrom(65535)[0])
-                    if got is not None:
+                    if isinstance(got, Refusal):
+                        noted = got
+                    elif got is not None:
                         return got
             except socket.timeout:
+                if noted is not None and refused is not None:
+                    refused(noted)
                 continue
         raise RuntimeError("no answer after %d tries" % tries)
 
@@ -163,14 +170,23 @@ class Link:
             f = open_datagram(d, None)
             if f is None:
                 return None
-            if one(f, 1) == FT_REFUSE:
-                raise RuntimeError("refused: %s" % one(f, 9, b"").decode())
             h = decode(one(f, 7, b""))
+            if one(f, 1) == FT_REFUSE and one(h, 3, b"") == nonce:
+                return Refusal(one(f, 8), one(f, 9, b"").decode())
             if one(f, 1) != FT_CHALLENGE or one(h, 3, b"") != nonce or one(h, 4, b"") != self.bridge:
                 return None
             return h
 
-        h = self.exchange(datagram(frame(FT_HELLO, handshake=hello)), challenge)
+        in_a_row = [0]
+
+        def refused(r):
+            # RF_UNKNOWN_KEY and RF_VERSION end the link after three waits in a row; the rest: HELLO again.
+            if r.code in (1, 4):
+                in_a_row[0] += 1
+                if in_a_row[0] >= 3:
+                    raise RuntimeError("refused: %s" % r.reason)
+
+        h = self.exchange(datagram(frame(FT_HELLO, handshake=hello)), challenge, refused=refused)
         # Session keys: kx, then one key per direction from it and the handshake's nonces.
         shared = X25519PrivateKey.from_private_bytes(self.secret).exchange(X25519PublicKey.from_public_bytes(self.bridge))
         kx = hashlib.blake2b(shared + self.public + self.bridge, digest_size=64).digest()
@@ -204,17 +220,20 @@ class Link:
             f = open_datagram(d, self.b2c)
             if f is None:
                 g = open_datagram(d, None)
-                if g is not None and one(g, 1) == FT_REFUSE and one(g, 3) == self.session:
-                    raise SessionLost()
+                if g is not None and one(g, 1) == FT_REFUSE and one(g, 3) == self.session and one(g, 6) == count:
+                    return Refusal(one(g, 8), one(g, 9, b"").decode())
                 return None
             if one(f, 1) != FT_ACK or one(f, 3) != self.session or one(f, 6) != count:
                 return None
             self.last_ack = d
             return one(f, 4, b"")
 
+        def refused(r):
+            raise SessionLost()
+
         self.last_datagram = datagram(frame(type_, count, self.session, payload), self.c2b)
         try:
-            return self.exchange(self.last_datagram, acked)
+            return self.exchange(self.last_datagram, acked, refused=refused)
         except SessionLost:
             self.session = 0
             return self.send(type_, payload)
@@ -222,6 +241,14 @@ class Link:
 
 class SessionLost(Exception):
     pass
+
+
+class Refusal:
+    """A checksummed REFUSE of what is in flight: its code and reason."""
+
+    def __init__(self, code, reason):
+        self.code = code
+        self.reason = reason
 
 
 def kx_split(h):

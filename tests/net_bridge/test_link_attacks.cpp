@@ -148,15 +148,109 @@ TEST(LinkAttack, AReplayedFrameFromAnotherAddressStealsNoAnswerAndAppliesNothing
   EXPECT_EQ(next.handled(), 2u);
 }
 
+// The refusal is checksummed (the bridge holds no key for a stranger), so the client takes it as
+// final only when it comes again and again with no other answer: kFinalRefusals HELLOs.
 TEST(LinkAttack, AKeyTheBridgeDoesNotAdmitIsRefusedAtTheHelloWithTheReason) {
   Network net(FaultRates{}, 1);
   ClientLink stranger(net.keys.identity(net.keys.stranger), 9, LinkOptions{});
   stranger.begin(proto::FT_SENDREQ, "");
-  EXPECT_EQ(net.exchange(stranger, "stranger"), ClientLink::Event::kRefused);
+  net.exchange(stranger, "stranger");
   EXPECT_TRUE(stranger.failed());
   EXPECT_NE(stranger.failure().find("not among the bridge's allowed keys"), std::string::npos) << stranger.failure();
   EXPECT_EQ(net.bridge->sessions(), 0u);
-  EXPECT_GE(net.bridge->counters().refused(), 1u);
+  EXPECT_EQ(net.bridge->counters().refused(), static_cast<std::uint64_t>(ClientLink::kFinalRefusals));
+}
+
+// What an attacker on the path can forge of a refusal: a checksummed REFUSE naming the client's
+// HELLO nonce, or its open session and count, all of them in clear.
+std::string forgedRefusal(proto::RefuseCode code, const std::string& nonce, std::uint64_t session = 0,
+                          std::uint64_t count = 0) {
+  proto::LinkFrame r;
+  r.set_type(proto::FT_REFUSE);
+  r.set_session(session);
+  r.set_count(count);
+  r.set_seq(static_cast<std::uint32_t>(count & 1u));
+  r.set_refuse(code);
+  r.set_reason("forged by an attacker");
+  if (!nonce.empty()) r.mutable_handshake()->set_client_nonce(nonce);
+  return encodeDatagram(r);
+}
+
+// A forged final refusal arriving before the bridge's own answer: the client notes it and waits;
+// the CHALLENGE comes in time and the client goes on, with no failure and no extra try.
+TEST(LinkAttack, AForgedFinalRefusalOfAHelloCostsTheClientNothing) {
+  for (const proto::RefuseCode code : {proto::RF_UNKNOWN_KEY, proto::RF_VERSION}) {
+    Network net(FaultRates{}, 1);
+    ClientLink victim(net.operatorId(), 7, LinkOptions{});
+    victim.begin(proto::FT_REG, trackUpdate(0, 1).SerializeAsString());
+    std::string hello;
+    ASSERT_TRUE(victim.due(net.now, hello));
+    proto::LinkFrame h;
+    ASSERT_EQ(decodeDatagram(hello, h), Datagram::kOk);
+    EXPECT_EQ(victim.receive(forgedRefusal(code, h.handshake().client_nonce())), ClientLink::Event::kRefusalNoted);
+    EXPECT_FALSE(victim.failed());
+    std::vector<Outgoing> out;
+    net.bridge->receive("victim", hello, out, net.nowNs());
+    ASSERT_EQ(out.size(), 1u);
+    EXPECT_EQ(victim.receive(out[0].datagram), ClientLink::Event::kHandshake);
+    ASSERT_EQ(net.exchange(victim, "victim"), ClientLink::Event::kAcked) << victim.failure();
+    proto::TaskReply reply;
+    ASSERT_TRUE(reply.ParseFromString(victim.answer()));
+    EXPECT_TRUE(reply.accepted());
+    EXPECT_EQ(victim.retransmissions(), 0u);
+  }
+}
+
+// A forged RF_UNKNOWN_SESSION naming an open session and the frame in flight, ahead of the ACK:
+// the session goes on, no handshake, no retry.
+TEST(LinkAttack, AForgedUnknownSessionCostsTheClientNeitherItsSessionNorARetry) {
+  Network net(FaultRates{}, 1);
+  ClientLink victim(net.operatorId(), 7, LinkOptions{});
+  ASSERT_TRUE(net.request(victim, beginTask(1), "victim").accepted());
+  const std::uint64_t handshakes = net.bridge->counters().handshakes();
+  for (std::uint64_t number = 2; number < 12; ++number) {
+    victim.begin(proto::FT_REG, trackUpdate(0, number).SerializeAsString());
+    std::string frame;
+    ASSERT_TRUE(victim.due(net.now, frame));
+    proto::LinkFrame f;
+    ASSERT_EQ(decodeDatagram(frame, f), Datagram::kOk);
+    EXPECT_EQ(victim.receive(forgedRefusal(proto::RF_UNKNOWN_SESSION, "", f.session(), f.count())),
+              ClientLink::Event::kRefusalNoted);
+    std::vector<Outgoing> out;
+    net.bridge->receive("victim", frame, out, net.nowNs());
+    net.serve(out);
+    ASSERT_EQ(out.size(), 1u);
+    ASSERT_EQ(victim.receive(out[0].datagram), ClientLink::Event::kAcked);
+  }
+  EXPECT_EQ(net.bridge->counters().handshakes(), handshakes);
+  EXPECT_EQ(victim.handshakes(), 1u);
+  EXPECT_EQ(victim.retransmissions(), 0u);
+}
+
+// Where the bridge holds the handshake's keys it signs its refusal, and the client acts at once; a
+// REFUSE with a MAC under any other key is forged and ignored.
+TEST(LinkAttack, ASignedRefusalIsActedOnAtOnceAndAForgedSignatureIsNot) {
+  Network net(FaultRates{}, 1);
+  // The bridge's handshake budget spent: the next AUTH is refused RF_FULL, signed.
+  BridgeLimits no_room = limits();
+  no_room.spent_challenges = 0;
+  net.bridge = std::make_unique<BridgeCore>(net.keys.allowed(), no_room);
+  ClientLink victim(net.operatorId(), 7, LinkOptions{});
+  const RecordedHandshake h = recordHandshake(net, victim, "victim");
+  ASSERT_FALSE(h.auth.empty());
+  std::vector<Outgoing> out;
+  net.bridge->receive("victim", h.auth, out, net.nowNs());
+  ASSERT_EQ(out.size(), 1u);
+  proto::LinkFrame refusal;
+  Trailer trailer = Trailer::kCrc;
+  ASSERT_EQ(decodeDatagram(out[0].datagram, refusal, &trailer), Datagram::kOk);
+  EXPECT_EQ(refusal.refuse(), proto::RF_FULL);
+  EXPECT_EQ(trailer, Trailer::kMac);
+  // The same refusal signed with another key first: not the bridge's word.
+  Key other{};
+  randomBytes(other.data(), other.size());
+  EXPECT_EQ(victim.receive(encodeDatagram(refusal, other)), ClientLink::Event::kStale);
+  EXPECT_EQ(victim.receive(out[0].datagram), ClientLink::Event::kHandshake);  // HELLO again, after a timeout
 }
 
 TEST(LinkAttack, AnObserversKeyLooksAndStopsButCannotMoveTheArm) {
@@ -213,10 +307,11 @@ TEST(LinkAttack, HandshakeFloodsAndStaleProofsLeaveNoState) {
   out.clear();
   net.bridge->receive("replayer", auth, out, net.nowNs());
   EXPECT_EQ(net.bridge->sessions(), 0u);
-  // The victim, told its challenge is stale (the refusal names its nonce), says HELLO again and
-  // gets through.
+  // The victim, told its challenge is stale (the refusal names its nonce; checksummed, since the
+  // restarted bridge cannot know the handshake's keys), says HELLO again once its wait for an
+  // answer runs out, and gets through.
   ASSERT_EQ(out.size(), 1u);
-  EXPECT_EQ(victim.receive(out[0].datagram), ClientLink::Event::kHandshake);
+  EXPECT_EQ(victim.receive(out[0].datagram), ClientLink::Event::kRefusalNoted);
   ASSERT_EQ(net.exchange(victim, "victim"), ClientLink::Event::kAcked);
   proto::ArmStatus s;
   EXPECT_TRUE(s.ParseFromString(victim.answer()));
