@@ -90,8 +90,12 @@ bool ClientLink::refusalCounts() {
     refused_waits_ = 0;
     return true;
   }
+  // A request can take longer than a timeout at the supervisor, and the bridge says nothing while
+  // it does: a forged refusal in each of those waits must not cost the session. What would end the
+  // session or the link counts only after kFinalRefusals waits in a row ended refused.
+  const bool costly = code == proto::RF_UNKNOWN_KEY || code == proto::RF_VERSION || code == proto::RF_UNKNOWN_SESSION;
+  if (costly && ++refused_waits_ < kFinalRefusals) return true;  // the same frame again
   if (code == proto::RF_UNKNOWN_KEY || code == proto::RF_VERSION) {
-    if (++refused_waits_ < kFinalRefusals) return true;  // the same frame again
     failure_ = "the bridge refused: " + printable(noted_reason_);
     return false;
   }

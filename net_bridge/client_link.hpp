@@ -52,9 +52,10 @@ class ClientLink {
   //
   // A signed REFUSE (the bridge held the handshake's keys) is acted on at once. An unsigned one
   // never cuts a wait short: an answer that still comes in time wins, and only when the timeout
-  // passes without one does the refusal count — a session the bridge does not hold, or a
-  // challenge it refuses, is then handshaken again instead of resent; a key it does not admit, or
-  // another version, ends the link once kFinalRefusals tries in a row were refused so.
+  // passes without one does the refusal count — a challenge the bridge refuses is then answered
+  // with a new HELLO instead of a resend; a session it does not hold is handshaken again, and a
+  // key it does not admit, or another version, ends the link, once kFinalRefusals waits in a row
+  // ended refused so (a slow answer must not let a forger take the session).
   Event receive(std::string_view datagram);
   static constexpr int kFinalRefusals = 3;
 

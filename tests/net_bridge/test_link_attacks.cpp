@@ -227,6 +227,33 @@ TEST(LinkAttack, AForgedUnknownSessionCostsTheClientNeitherItsSessionNorARetry) 
   EXPECT_EQ(victim.retransmissions(), 0u);
 }
 
+// The bridge's answer later than a timeout (a slow supervisor), a forged RF_UNKNOWN_SESSION in each
+// wait: the client resends in its session, and keeps it, until kFinalRefusals waits in a row end
+// refused; the answer that comes before then wins.
+TEST(LinkAttack, ASlowAnswerWithAForgedUnknownSessionInEachWaitKeepsTheSession) {
+  Network net(FaultRates{}, 1);
+  ClientLink victim(net.operatorId(), 7, LinkOptions{});
+  ASSERT_TRUE(net.request(victim, beginTask(1), "victim").accepted());
+  victim.begin(proto::FT_REG, trackUpdate(0, 2).SerializeAsString());
+  std::string frame;
+  for (int wait = 1; wait < ClientLink::kFinalRefusals; ++wait) {
+    ASSERT_TRUE(victim.due(net.now, frame));
+    proto::LinkFrame f;
+    ASSERT_EQ(decodeDatagram(frame, f), Datagram::kOk);
+    ASSERT_EQ(f.type(), proto::FT_REG) << "wait " << wait << " ended in a new handshake";
+    EXPECT_EQ(victim.receive(forgedRefusal(proto::RF_UNKNOWN_SESSION, "", f.session(), f.count())),
+              ClientLink::Event::kRefusalNoted);
+    net.now = victim.nextSend();  // no answer this wait
+  }
+  ASSERT_TRUE(victim.due(net.now, frame));  // the last resend before the refusal would count
+  std::vector<Outgoing> out;
+  net.bridge->receive("victim", frame, out, net.nowNs());
+  net.serve(out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(victim.receive(out[0].datagram), ClientLink::Event::kAcked);
+  EXPECT_EQ(victim.handshakes(), 1u);
+}
+
 // Where the bridge holds the handshake's keys it signs its refusal, and the client acts at once; a
 // REFUSE with a MAC under any other key is forged and ignored.
 TEST(LinkAttack, ASignedRefusalIsActedOnAtOnceAndAForgedSignatureIsNot) {
