@@ -270,6 +270,29 @@ bool BridgeCore::makeRoom(std::uint64_t key_id) {
   return true;
 }
 
+std::string BridgeCore::replaceKeys(BridgeKeys keys, std::size_t& revoked) {
+  revoked = 0;
+  if (keys.insecure != keys_.insecure)
+    return "a bridge cannot switch between admitting keys and --insecure while it runs";
+  if (sodium_memcmp(keys.bridge.public_key.data(), keys_.bridge.public_key.data(), keys.bridge.public_key.size()) != 0)
+    return "the bridge's own key changed: its clients know the old one; restart the bridge to change it";
+  std::unordered_map<std::uint64_t, proto::ClientRole> roles;  // by key id
+  for (const AllowedKey& k : keys.clients) roles[supervisorIdOf(k.key, 0)] = k.role;
+  std::vector<std::uint64_t> gone;
+  for (auto& [link_id, s] : sessions_) {
+    if (keys.insecure) continue;
+    const auto role = roles.find(s.key_id);
+    if (role == roles.end())
+      gone.push_back(link_id);
+    else
+      s.role = role->second;
+  }
+  for (const std::uint64_t link_id : gone) close(link_id);
+  revoked = gone.size();
+  keys_ = std::move(keys);
+  return "";
+}
+
 void BridgeCore::close(std::uint64_t link_id) {
   auto it = sessions_.find(link_id);
   if (it == sessions_.end()) return;

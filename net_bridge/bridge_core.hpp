@@ -67,6 +67,13 @@ class BridgeCore {
   void answer(const proto::TaskReply& reply, std::vector<Outgoing>& out);
   void answer(const proto::ArmStatus& status, std::vector<Outgoing>& out);
 
+  // The keys admitted from now on (the shell reloads them on SIGHUP): a key no longer admitted
+  // loses its sessions at once (its client's next frame is RF_UNKNOWN_SESSION, its handshake
+  // RF_UNKNOWN_KEY); a key whose role changed keeps its sessions in the new role. The bridge's own
+  // key cannot change while it runs (its clients pin it): "" when taken, else why not, and
+  // nothing changes. `revoked` counts the sessions closed.
+  std::string replaceKeys(BridgeKeys keys, std::size_t& revoked);
+
   const proto::LinkCounters& counters() const { return counters_; }
   std::size_t queueDepth() const { return waiting_.size() + forwarded_; }
   std::size_t sessions() const { return sessions_.size(); }

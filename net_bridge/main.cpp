@@ -1,9 +1,12 @@
 // rfms-bridge: RoboNet's link between client machines and the supervisor. Clients send task
 // requests and status requests as UDP datagrams (net_bridge/bridge_core.hpp); the bridge passes
 // requests, one at a time per client and in order, to the supervisor's task endpoint and
-// acknowledges each with the supervisor's answer.
+// acknowledges each with the supervisor's answer. SIGHUP reloads the admitted keys (link_keys), as
+// daemons reload their configuration: a key added is admitted at once, a key removed loses its
+// sessions at once.
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <fstream>
 #include <mutex>
 #include <vector>
@@ -20,6 +23,8 @@
 #include "node/status_writer.hpp"
 
 namespace {
+
+volatile std::sig_atomic_t g_reload_keys = 0;
 
 std::string countersText(const rfms::proto::LinkCounters& c) {
   return "frames_in " + std::to_string(c.frames_in()) + ", frames_out " + std::to_string(c.frames_out()) +
@@ -123,6 +128,29 @@ int main(int argc, char** argv) {
             if (auto it = peers.find(o.peer); it != peers.end()) send(o.peer, it->second, o.datagram);
           out.clear();
         };
+        // SIGHUP: the keys file again. A file that does not load, or that changes the bridge's own
+        // key, changes nothing and says why.
+        std::signal(SIGHUP, [](int) { g_reload_keys = 1; });
+        auto reloadKeys = [&] {
+          g_reload_keys = 0;
+          if (insecure) {
+            log->warn("SIGHUP: this bridge admits any key (--insecure): there are no keys to reload");
+            return;
+          }
+          try {
+            BridgeKeys fresh = loadBridgeKeys(s.config.link_keys());
+            const std::size_t admitted = fresh.clients.size();
+            std::size_t revoked = 0;
+            if (const std::string why = core.replaceKeys(std::move(fresh), revoked); !why.empty())
+              log->error("SIGHUP: keys not reloaded from {}: {}; the keys loaded before stay", s.config.link_keys(),
+                         why);
+            else
+              log->info("SIGHUP: keys reloaded from {}: {} client keys; {} sessions of keys no longer admitted closed",
+                        s.config.link_keys(), admitted, revoked);
+          } catch (const Error& e) {
+            log->error("SIGHUP: keys not reloaded: {}; the keys loaded before stay", e.what());
+          }
+        };
         // bridge-status.txt is written by a thread of its own from a snapshot the loop takes once a
         // second: a disk that stalls (seconds, on a busy machine) must not stop the link.
         std::mutex snapshot_mutex;
@@ -133,6 +161,7 @@ int main(int argc, char** argv) {
           return snapshot + "\n";
         });
         while (!stopRequested()) {
+          if (g_reload_keys != 0) reloadKeys();
           zmq::pollitem_t items[] = {{static_cast<void*>(supervisor), 0, ZMQ_POLLIN, 0},
                                      {nullptr, udp.fd(), ZMQ_POLLIN, 0}};
           try {

@@ -193,6 +193,42 @@ TEST(BridgeProcess, OnlyTheKeysItAdmitsCommandTheArmEachAsItsRoleAllows) {
   EXPECT_NE(status.out.find("3 handshakes refused"), std::string::npos) << status.out;
 }
 
+// Keys change while the bridge runs (deploy/rfms reload-keys, a SIGHUP): a key removed from
+// link_keys loses its sessions and is refused from then on, a key added is admitted, and a file
+// that does not load changes nothing.
+TEST(BridgeProcess, KeysAddedAndRevokedWithoutARestart) {
+  Cluster c("bridge-reload");
+  const std::string link = "--bridge " + c.bridge() + " --tries 50 --link-timeout-ms 20 ";
+  const fs::path allowed = c.run / "keys" / "allowed-keys.textproto";
+  ASSERT_EQ(test::runCommand(kBin + "/rfms-client", link + "--key " + c.key("observer") + " status").code, 0);
+  // The observer's line goes; a camera's key is added (rfms-keys appends its line).
+  std::string text = test::readFile(allowed);
+  const auto line = text.find("client { name: \"observer\"");
+  ASSERT_NE(line, std::string::npos) << text;
+  text.erase(line, text.find('\n', line) + 1 - line);
+  std::ofstream(allowed) << text;
+  ASSERT_EQ(test::runCommand(kRfms, "keys " + (c.run / "keys").string() + " camera --role observer").code, 0);
+  const test::Outcome reload = test::runCommand(kRfms, "reload-keys " + c.run.string(), 30);
+  ASSERT_EQ(reload.code, 0) << reload.out << reload.err;
+  EXPECT_NE(reload.out.find("keys reloaded from " + allowed.string() +
+                            ": 2 client keys; 1 sessions of keys no longer "
+                            "admitted closed"),
+            std::string::npos)
+      << reload.out;
+  const test::Outcome revoked =
+      test::runCommand(kBin + "/rfms-client", link + "--key " + c.key("observer") + " status");
+  EXPECT_EQ(revoked.code, 1);
+  EXPECT_NE(revoked.err.find("not among the bridge's allowed keys"), std::string::npos) << revoked.err;
+  EXPECT_EQ(test::runCommand(kBin + "/rfms-client", link + "--key " + c.key("camera") + " status").code, 0);
+  // A file that does not load: said so, and the keys stay as they were.
+  std::ofstream(allowed, std::ios::app) << "client { name: \"broken\" public_key: \"not hex\" }\n";
+  const test::Outcome broken = test::runCommand(kRfms, "reload-keys " + c.run.string(), 30);
+  EXPECT_EQ(broken.code, 1);
+  EXPECT_NE(broken.out.find("keys not reloaded"), std::string::npos) << broken.out << broken.err;
+  EXPECT_EQ(test::runCommand(kBin + "/rfms-client", link + "--key " + c.key("camera") + " status").code, 0);
+  EXPECT_EQ(test::runCommand(kBin + "/rfms-client", link + "--key " + c.key() + " status").code, 0);
+}
+
 // The operator's commands from rfms-client, in RFMS's order: a step jog before calibration
 // (MANU from IDLE, counts), calibration from MANU, a step by angle, an emergency stop by the
 // observer, a reset.

@@ -280,6 +280,43 @@ TEST(LinkAttack, ASignedRefusalIsActedOnAtOnceAndAForgedSignatureIsNot) {
   EXPECT_EQ(victim.receive(out[0].datagram), ClientLink::Event::kHandshake);  // HELLO again, after a timeout
 }
 
+// Keys replaced while the bridge runs (SIGHUP): a key no longer admitted loses its session at
+// once; a key whose role changed keeps its session in the new role; the bridge's own key cannot
+// change under its clients.
+TEST(LinkAttack, KeysReplacedWhileRunningRevokeAtOnceAndChangeRolesInPlace) {
+  Network net(FaultRates{}, 1);
+  ClientLink op(net.operatorId(), 7, LinkOptions{}), eye(net.keys.identity(net.keys.observer), 8, LinkOptions{});
+  ASSERT_TRUE(net.request(op, beginTask(1), "op").accepted());
+  ASSERT_FALSE(net.send(eye, proto::FT_SENDREQ, "", "eye").empty());
+  BridgeKeys next;
+  next.bridge = net.keys.bridge;
+  next.clients.push_back({"op", net.keys.op.public_key, proto::CR_OBSERVER});  // the operator demoted
+  std::size_t revoked = 0;
+  ASSERT_EQ(net.bridge->replaceKeys(next, revoked), "");
+  EXPECT_EQ(revoked, 1u);  // the observer's session
+  EXPECT_EQ(net.bridge->sessions(), 1u);
+  // The operator's session goes on, as an observer's: it may no longer move the arm.
+  proto::TaskRequest calibrate;
+  calibrate.set_number(2);
+  calibrate.mutable_control()->set_command(proto::CC_CALIBRATE);
+  const proto::TaskReply r = net.request(op, calibrate, "op");
+  EXPECT_FALSE(r.accepted());
+  EXPECT_NE(r.reason().find("observer"), std::string::npos) << r.reason();
+  EXPECT_EQ(op.handshakes(), 1u);
+  // The observer's key is refused from now on.
+  eye.begin(proto::FT_SENDREQ, "");
+  net.exchange(eye, "eye");
+  EXPECT_TRUE(eye.failed());
+  EXPECT_NE(eye.failure().find("not among the bridge's allowed keys"), std::string::npos) << eye.failure();
+  eye.abandon();
+  // Another bridge key: refused, nothing changes.
+  BridgeKeys other = next;
+  other.bridge = KeyPair::generate();
+  other.clients.clear();
+  EXPECT_NE(net.bridge->replaceKeys(other, revoked).find("restart the bridge"), std::string::npos);
+  EXPECT_EQ(net.bridge->sessions(), 1u);
+}
+
 TEST(LinkAttack, AnObserversKeyLooksAndStopsButCannotMoveTheArm) {
   Network net(FaultRates{}, 1);
   ClientLink eye(net.keys.identity(net.keys.observer), 5, LinkOptions{});
