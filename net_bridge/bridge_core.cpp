@@ -160,7 +160,7 @@ bool BridgeCore::auth(const std::string& peer, std::string_view datagram, const 
                       std::vector<Outgoing>& out, std::int64_t now_ms) {
   const proto::Handshake& h = f.handshake();
   if (h.version() != kLinkVersion || !sized(h.client_key(), 32) || !sized(h.client_nonce(), 24) ||
-      !sized(h.challenge(), 32) || f.session() != 0 || f.count() != 1 || h.client_session() == 0) {
+      !sized(h.challenge(), 32) || f.session() != 0 || f.count() != 1) {
     count(&C::malformed, &C::set_malformed);
     return false;
   }
@@ -184,6 +184,12 @@ bool BridgeCore::auth(const std::string& peer, std::string_view datagram, const 
   if (!bridgeSessionKeys(keys_.bridge, client_key, nonceOf(h.client_nonce()), keyOf(h.challenge()), keys) ||
       !macValid(datagram, keys.client_to_bridge)) {
     count(&C::forged, &C::set_forged);
+    return false;
+  }
+  // Authentic, and wrong in a way no retry mends: said so, signed, rather than left to time out.
+  if (h.client_session() == 0) {
+    count(&C::malformed, &C::set_malformed);
+    refuse(peer, f, proto::RF_MALFORMED, "an AUTH's client_session must not be 0", out, &keys.bridge_to_client);
     return false;
   }
   if (auto it = by_challenge_.find(h.challenge()); it != by_challenge_.end()) {
@@ -317,9 +323,14 @@ bool BridgeCore::request(const std::string& peer, std::string_view datagram, con
     count(&C::forged, &C::set_forged);
     return false;
   }
-  // Counters stay far from wrapping: a client opens a new session before 2^63.
-  if (f.count() >= kMaxCount) {
+  // Counters stay far from wrapping: a client opens a new session before 2^63. A REG or SENDREQ
+  // carries no handshake. Authentic and wrong: said so, signed, rather than left to time out.
+  if (f.count() >= kMaxCount || f.has_handshake()) {
     count(&C::malformed, &C::set_malformed);
+    refuse(peer, f, proto::RF_MALFORMED,
+           f.has_handshake() ? "a REG or SENDREQ carries no handshake field"
+                             : "the count is past 2^63: open a new session before it gets there",
+           out, &s.keys.bridge_to_client);
     return false;
   }
   if (f.count() <= s.last_count) {

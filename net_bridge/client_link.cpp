@@ -106,7 +106,8 @@ bool ClientLink::refusalCounts() {
 ClientLink::Event ClientLink::actOn(proto::RefuseCode code, const std::string& reason) {
   switch (code) {
     case proto::RF_UNKNOWN_KEY:
-    case proto::RF_VERSION: failure_ = "the bridge refused: " + printable(reason); return Event::kRefused;
+    case proto::RF_VERSION:
+    case proto::RF_MALFORMED: failure_ = "the bridge refused: " + printable(reason); return Event::kRefused;
     case proto::RF_FULL:
       // Wait a timeout, then start again.
       hello();
@@ -184,7 +185,9 @@ ClientLink::Event ClientLink::receive(std::string_view datagram) {
         if (phase_ == Phase::kHello || !macValid(datagram, keys_.bridge_to_client)) return Event::kStale;
         return actOn(frame_.refuse(), frame_.reason());
       }
-      // Anyone on the path could have sent it: it counts only if no answer comes in time.
+      // Anyone on the path could have sent it: it counts only if no answer comes in time. The
+      // bridge signs every RF_MALFORMED: one that is not is forged.
+      if (frame_.refuse() == proto::RF_MALFORMED) return Event::kStale;
       noted_ = frame_.refuse() == proto::RF_NONE ? proto::RF_STALE_CHALLENGE : frame_.refuse();
       noted_reason_ = frame_.reason();
       return Event::kRefusalNoted;

@@ -317,6 +317,52 @@ TEST(LinkAttack, KeysReplacedWhileRunningRevokeAtOnceAndChangeRolesInPlace) {
   EXPECT_EQ(net.bridge->sessions(), 1u);
 }
 
+// An authentic frame that breaks the protocol in a way no retry mends is refused RF_MALFORMED,
+// signed, rather than dropped to leave its client timing out: a count at 2^63, a REG with a
+// handshake field, an AUTH whose client session is 0. An unsigned RF_MALFORMED is forged.
+TEST(LinkAttack, AnAuthenticFrameThatBreaksTheProtocolIsRefusedSignedNotLeftToTimeOut) {
+  Network net(FaultRates{}, 1);
+  ClientLink client(net.operatorId(), 7, LinkOptions{});
+  ASSERT_TRUE(net.request(client, beginTask(1), "client").accepted());
+  const SessionKeys& keys = client.sessionKeys();
+  auto refusalOf = [&](const std::string& datagram) {
+    std::vector<Outgoing> out;
+    net.bridge->receive("client", datagram, out, net.nowNs());
+    proto::LinkFrame r;
+    Trailer trailer = Trailer::kCrc;
+    EXPECT_EQ(out.size(), 1u);
+    if (out.size() != 1 || decodeDatagram(out[0].datagram, r, &trailer) != Datagram::kOk) return proto::RF_NONE;
+    EXPECT_EQ(trailer, Trailer::kMac);
+    EXPECT_TRUE(macValid(out[0].datagram, keys.bridge_to_client));
+    return r.refuse();
+  };
+  EXPECT_EQ(
+      refusalOf(forgedReg(client.linkSession(), std::uint64_t{1} << 63, trackUpdate(0, 2), keys.client_to_bridge)),
+      proto::RF_MALFORMED);
+  proto::LinkFrame with_handshake;
+  with_handshake.set_type(proto::FT_REG);
+  with_handshake.set_session(client.linkSession());
+  with_handshake.set_count(100);
+  with_handshake.set_payload(trackUpdate(0, 2).SerializeAsString());
+  with_handshake.mutable_handshake()->set_version(kLinkVersion);
+  EXPECT_EQ(refusalOf(encodeDatagram(with_handshake, keys.client_to_bridge)), proto::RF_MALFORMED);
+  EXPECT_EQ(net.desk.sessions(), 1u) << "a malformed frame reached the supervisor";
+  // A client whose session number is 0 learns why at once.
+  ClientLink zero(net.operatorId(), 0, LinkOptions{});
+  zero.begin(proto::FT_SENDREQ, "");
+  EXPECT_EQ(net.exchange(zero, "zero"), ClientLink::Event::kRefused);
+  EXPECT_NE(zero.failure().find("client_session must not be 0"), std::string::npos) << zero.failure();
+  // The same code unsigned: nobody's word.
+  ClientLink victim(net.operatorId(), 9, LinkOptions{});
+  victim.begin(proto::FT_SENDREQ, "");
+  std::string hello;
+  ASSERT_TRUE(victim.due(net.now, hello));
+  proto::LinkFrame h;
+  ASSERT_EQ(decodeDatagram(hello, h), Datagram::kOk);
+  EXPECT_EQ(victim.receive(forgedRefusal(proto::RF_MALFORMED, h.handshake().client_nonce())),
+            ClientLink::Event::kStale);
+}
+
 TEST(LinkAttack, AnObserversKeyLooksAndStopsButCannotMoveTheArm) {
   Network net(FaultRates{}, 1);
   ClientLink eye(net.keys.identity(net.keys.observer), 5, LinkOptions{});
