@@ -94,6 +94,12 @@ void OperatorShell::accepted(const proto::TaskRequest& r) {
   if (r.has_transform()) transforms_.insert(r.transform().name());
   if (r.has_position()) positions_.insert(r.position().name());
   if (r.has_motion()) motions_.insert(r.motion().name());
+  if (r.has_forget()) {
+    std::set<std::string>& names = r.forget().kind() == proto::Forget::FK_TRANSFORM  ? transforms_
+                                   : r.forget().kind() == proto::Forget::FK_POSITION ? positions_
+                                                                                     : motions_;
+    names.erase(r.forget().name());
+  }
 }
 
 std::vector<std::string> OperatorShell::completions(const std::string& first, int index,

@@ -56,6 +56,13 @@ void RfmsClient::transform(const std::string& name, const Transform& value) {
   require(r, "transform '" + name + "'");
 }
 
+void RfmsClient::forget(NameKind kind, const std::string& name) {
+  proto::TaskRequest r;
+  r.mutable_forget()->set_kind(static_cast<proto::Forget::Kind>(kind));
+  r.mutable_forget()->set_name(name);
+  require(r, "forget '" + name + "'");
+}
+
 void RfmsClient::position(const std::string& name, const ArmConfig& config, const std::vector<std::string>& lhs,
                           const std::vector<std::string>& rhs, const std::string& tool) {
   proto::TaskRequest r;

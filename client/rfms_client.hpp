@@ -73,6 +73,15 @@ class RfmsClient {
   void position(const std::string& name, const ArmConfig& config, const std::vector<std::string>& lhs,
                 const std::vector<std::string>& rhs, const std::string& tool = "");
   void motion(const std::string& name, double segment_s, double accel_s, Mode mode, std::uint32_t compliance = 0);
+  // Forgets a name this client's key defined, so that it and the room it took (max_names,
+  // max_names_per_key) can be used again: a transform no position uses, a position or motion no
+  // queued or running move uses. Throws RequestRefused saying why otherwise.
+  enum NameKind {
+    kTransformName = proto::Forget::FK_TRANSFORM,
+    kPositionName = proto::Forget::FK_POSITION,
+    kMotionName = proto::Forget::FK_MOTION
+  };
+  void forget(NameKind kind, const std::string& name);
   // A tracking motion: a move with it reaches its position as any move does, then keeps following
   // it as its transforms are updated (a conveyor, a camera) until stop() or the next move, and
   // only then completes.

@@ -313,6 +313,20 @@ void parseControl(LineParser& p, const Units& units, proto::Control& c) {
   p.fail("control '" + what + "': expected calibrate, hold, free, stop, reset, power_off, emergency_stop or jog");
 }
 
+// forget transform|position|motion NAME
+void parseForget(LineParser& p, proto::Forget& f) {
+  const std::string kind = p.need("transform, position or motion");
+  if (kind == "transform")
+    f.set_kind(proto::Forget::FK_TRANSFORM);
+  else if (kind == "position")
+    f.set_kind(proto::Forget::FK_POSITION);
+  else if (kind == "motion")
+    f.set_kind(proto::Forget::FK_MOTION);
+  else
+    p.fail("forget '" + kind + "': expected transform, position or motion");
+  f.set_name(p.need("the name to forget"));
+}
+
 // at SECONDS
 void parseAt(LineParser& p, TaskStatement& st) {
   st.kind = TaskStatement::kAt;
@@ -340,9 +354,11 @@ bool parseStatement(LineParser& p, const std::string& keyword, Units& units, Tas
     parseAt(p, st);
   else if (keyword == "control")
     parseControl(p, units, *st.request.mutable_control());
+  else if (keyword == "forget")
+    parseForget(p, *st.request.mutable_forget());
   else
     p.fail("unknown statement '" + keyword +
-           "': expected units, transform, position, motion, move, wait, at or control");
+           "': expected units, transform, position, motion, move, wait, at, control or forget");
   p.end();
   return keyword != "units";
 }

@@ -8,6 +8,17 @@
 namespace rfms {
 
 namespace {
+// The kind and name a request defines or forgets, as the creators' table keys them; kind -1: none.
+std::pair<int, std::string> nameOf(const proto::TaskRequest& r) {
+  switch (r.body_case()) {
+    case proto::TaskRequest::kTransform: return {proto::Forget::FK_TRANSFORM, r.transform().name()};
+    case proto::TaskRequest::kPosition: return {proto::Forget::FK_POSITION, r.position().name()};
+    case proto::TaskRequest::kMotion: return {proto::Forget::FK_MOTION, r.motion().name()};
+    case proto::TaskRequest::kForget: return {r.forget().kind(), r.forget().name()};
+    default: return {-1, ""};
+  }
+}
+
 // Whether `r` defines a name the world model does not hold yet.
 bool createsName(const proto::TaskRequest& r, const WorldModel& w) {
   switch (r.body_case()) {
@@ -29,6 +40,14 @@ std::string RemoteDesk::quotaRefusal(const proto::TaskRequest& r, const WorldMod
   if (it->second < config_.max_names_per_key) return "";
   return "this client's key has created " + std::to_string(it->second) +
          " names already (controller.max_names_per_key): update or reuse one";
+}
+
+std::string RemoteDesk::forgetRefusal(const proto::TaskRequest& r) const {
+  if (r.body_case() != proto::TaskRequest::kForget) return "";
+  const auto it = creators_.find(nameOf(r));
+  if (it == creators_.end() ? r.key_id() == 0 : it->second == r.key_id()) return "";
+  return "forget: '" + r.forget().name().substr(0, 64) + "' was not created by this client's key; only the key " +
+         "that created a name may forget it";
 }
 
 std::string RemoteDesk::arbitrate(const proto::TaskRequest& r, std::uint64_t session) const {
@@ -114,6 +133,9 @@ proto::TaskReply RemoteDesk::accept(const proto::TaskRequest& request, Superviso
   } else if (const std::string over = quotaRefusal(request, core.world()); !over.empty()) {
     reply.set_id(request.id());
     reply.set_reason(over);
+  } else if (const std::string owner = forgetRefusal(request); !owner.empty()) {
+    reply.set_id(request.id());
+    reply.set_reason(owner);
   } else if (request.body_case() == proto::TaskRequest::kWatch) {
     reply.set_id(request.id());
     const std::string refusal = watch(request.watch(), session, k);
@@ -130,10 +152,14 @@ proto::TaskReply RemoteDesk::accept(const proto::TaskRequest& request, Superviso
     task_owner_ = 0;
     task_name_.clear();
   } else {
-    const bool creates = request.key_id() != 0 && createsName(request, core.world());
+    const bool creates = createsName(request, core.world());
     reply = core.handle(request);
     if (reached_core != nullptr) *reached_core = true;
-    if (reply.accepted() && creates) ++names_by_key_[request.key_id()];
+    if (reply.accepted() && creates) {
+      creators_[nameOf(request)] = request.key_id();
+      if (request.key_id() != 0) ++names_by_key_[request.key_id()];
+    }
+    if (reply.accepted() && request.body_case() == proto::TaskRequest::kForget) forgotten(request);
     if (reply.accepted() && reply.move_id() > 0) last_move_id_ = std::max(last_move_id_, reply.move_id());
   }
   reply.set_session(session);
@@ -145,6 +171,14 @@ proto::TaskReply RemoteDesk::accept(const proto::TaskRequest& request, Superviso
     s.last = reply;
   }
   return reply;
+}
+
+void RemoteDesk::forgotten(const proto::TaskRequest& r) {
+  const auto it = creators_.find(nameOf(r));
+  if (it == creators_.end()) return;
+  if (auto n = names_by_key_.find(it->second); n != names_by_key_.end() && n->second > 0 && --n->second == 0)
+    names_by_key_.erase(n);
+  creators_.erase(it);
 }
 
 std::string RemoteDesk::watch(const proto::Watch& w, std::uint64_t session, std::uint64_t k) {

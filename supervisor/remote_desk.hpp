@@ -23,6 +23,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <unordered_map>
 
@@ -75,8 +76,15 @@ class RemoteDesk {
   SupervisorConfig config_;
   std::unordered_map<std::uint64_t, Session> sessions_;
   // Names each client key has created (TaskRequest.key_id): at most max_names_per_key each, for
-  // at most kMaxSessions keys. Names are never removed, so a count only grows.
+  // at most kMaxSessions keys; a name forgotten counts down again.
   std::unordered_map<std::uint64_t, std::size_t> names_by_key_;
+  // Which key created each name the desk has seen defined, by kind and name (0: a local script):
+  // only that key may forget it. As many as the world model holds, at most.
+  std::map<std::pair<int, std::string>, std::uint64_t> creators_;
+  // Why `request`, a Forget, may not forget its name (another key created it), or "".
+  std::string forgetRefusal(const proto::TaskRequest& request) const;
+  // A Forget the core took: the name's creator may create one more.
+  void forgotten(const proto::TaskRequest& request);
   std::uint64_t task_owner_ = 0;  // session; 0: no task open
   std::string task_name_;
   std::uint64_t last_move_id_ = 0, ended_through_ = 0;

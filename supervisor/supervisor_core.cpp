@@ -102,6 +102,7 @@ proto::TaskReply SupervisorCore::handle(const proto::TaskRequest& request) {
         reason = world_.defineMotion(request.motion());
       break;
     case proto::TaskRequest::kMove: reason = acceptMove(request.move(), move_id); break;
+    case proto::TaskRequest::kForget: reason = forget(request.forget()); break;
     case proto::TaskRequest::kControl: reason = control(request.control()); break;
     case proto::TaskRequest::kBegin:
     case proto::TaskRequest::kEnd: reason = "tasks are opened and closed by remote clients"; break;
@@ -178,6 +179,16 @@ std::string SupervisorCore::acceptMove(const proto::Move& move, std::uint64_t& i
     state_request_ = true;
   }
   return "";
+}
+
+std::string SupervisorCore::forget(const proto::Forget& f) {
+  const bool position = f.kind() == proto::Forget::FK_POSITION, motion = f.kind() == proto::Forget::FK_MOTION;
+  const int p = position ? world_.findPosition(f.name()) : -1;
+  const int m = motion ? world_.findMotion(f.name()) : -1;
+  if ((p >= 0 || m >= 0) && trajectory_.uses(p, m))
+    return std::string("forget: ") + (position ? "position '" : "motion '") + f.name().substr(0, 64) +
+           "' is used by a move queued or running: forget it once that move has ended";
+  return world_.forget(f);
 }
 
 bool SupervisorCore::restingInSetp(proto::RtState s) const {

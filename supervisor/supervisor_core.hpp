@@ -126,6 +126,7 @@ class SupervisorCore {
 
  private:
   std::string acceptMove(const proto::Move& move, std::uint64_t& id);
+  std::string forget(const proto::Forget& f);
   std::string control(const proto::Control& c);
   std::string axisJog(const proto::Control& c, proto::RtState s);
   bool restingInSetp(proto::RtState s) const;  // SETP, nothing queued or running, the setpoint settled

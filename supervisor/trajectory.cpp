@@ -56,6 +56,15 @@ ArmConfig TrajectoryGenerator::config() const {
   return cur_.motion.cartesian ? cur_.config : ik_.configOf(filter_.q());
 }
 
+bool TrajectoryGenerator::uses(int p, int m) const {
+  auto in = [&](const MoveSpec& s) { return (p >= 0 && s.position == p) || (m >= 0 && s.motion == m); };
+  if (inMove() && in(cur_.spec)) return true;
+  if (phase_ == Phase::kBlend && in(next_.spec)) return true;
+  for (int n = 0; n < count_; ++n)
+    if (in(queue_[static_cast<std::size_t>((head_ + n) % kQueueCapacity)])) return true;
+  return false;
+}
+
 QueueEnd TrajectoryGenerator::queueEnd() const {
   QueueEnd e;
   e.moving = phase_ != Phase::kRest || count_ > 0;

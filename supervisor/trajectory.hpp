@@ -86,6 +86,9 @@ class TrajectoryGenerator {
   // False when the queue is full. The caller has validated the move (see SupervisorCore).
   bool enqueue(const MoveSpec& move);
   int queued() const { return count_; }
+  // Whether a move queued or running (tracking included) uses position `p` or motion `m` (-1:
+  // neither asked), so that the world model must keep it.
+  bool uses(int p, int m) const;
   QueueEnd queueEnd() const;
 
   // A jog from where the reference stands: only at rest or jogging (replacing that jog), with

@@ -48,16 +48,61 @@ std::string WorldModel::defineTransform(const proto::DefineTransform& d) {
     return "malformed matrix for '" + d.name() +
            "': the rotation part is not orthonormal with determinant 1, or a value is not finite";
   const int existing = findTransform(d.name());
-  if (existing < 0 && transforms_.size() >= max_names_) return full("transforms", max_names_);
+  if (existing < 0 && transform_index_.size() >= max_names_) return full("transforms", max_names_);
   if (existing >= 0) {
     transforms_[static_cast<std::size_t>(existing)] = t;  // an update: positions using it follow
     histories_[static_cast<std::size_t>(existing)].add(now_, t, tracking_.history);
-  } else {
-    transform_index_[d.name()] = static_cast<int>(transforms_.size());
-    transforms_.push_back(t);
-    transform_names_.push_back(d.name());
-    histories_.emplace_back().add(now_, t, tracking_.history);
+    return "";
   }
+  const int i = placeFor(free_transforms_, transforms_.size());
+  if (static_cast<std::size_t>(i) == transforms_.size()) {
+    transforms_.emplace_back();
+    transform_names_.emplace_back();
+    histories_.emplace_back();
+  }
+  const auto k = static_cast<std::size_t>(i);
+  transform_index_[d.name()] = i;
+  transforms_[k] = t;
+  transform_names_[k] = d.name();
+  histories_[k] = FrameHistory{};  // a forgotten frame's motion is not this one's
+  histories_[k].add(now_, t, tracking_.history);
+  return "";
+}
+
+int WorldModel::placeFor(std::vector<int>& free, std::size_t size) {
+  if (free.empty()) return static_cast<int>(size);
+  const int i = free.back();
+  free.pop_back();
+  return i;
+}
+
+std::string WorldModel::forget(const proto::Forget& f) {
+  const char* kind = f.kind() == proto::Forget::FK_TRANSFORM  ? "transform"
+                     : f.kind() == proto::Forget::FK_POSITION ? "position"
+                                                              : "motion";
+  std::map<std::string, int>& index = f.kind() == proto::Forget::FK_TRANSFORM  ? transform_index_
+                                      : f.kind() == proto::Forget::FK_POSITION ? position_index_
+                                                                               : motion_index_;
+  const auto it = index.find(f.name());
+  if (it == index.end()) return std::string("forget: no ") + kind + " " + quoted(f.name()) + " is defined";
+  const int i = it->second;
+  if (f.kind() == proto::Forget::FK_TRANSFORM) {
+    for (const auto& [name, p] : position_index_) {
+      const PositionEquation& e = positions_[static_cast<std::size_t>(p)];
+      const bool uses =
+          e.tool == i || std::any_of(e.t6.begin(), e.t6.end(), [&](const Atom& a) { return a.transform == i; });
+      if (uses)
+        return "forget: position " + quoted(name) + " uses transform " + quoted(f.name()) + ": forget that first";
+    }
+    free_transforms_.push_back(i);
+    transform_names_[static_cast<std::size_t>(i)].clear();
+  } else if (f.kind() == proto::Forget::FK_POSITION) {
+    free_positions_.push_back(i);
+    positions_[static_cast<std::size_t>(i)] = PositionEquation{};
+  } else {
+    free_motions_.push_back(i);
+  }
+  index.erase(it);
   return "";
 }
 
@@ -71,7 +116,7 @@ std::string WorldModel::definePosition(const proto::DefinePosition& d) {
   if (!validName(d.name()))
     return "position name " + quoted(d.name()) + " is not a name (1 .. 64 letters, digits, _ - .)";
   const int existing = findPosition(d.name());
-  if (existing < 0 && positions_.size() >= max_names_) return full("positions", max_names_);
+  if (existing < 0 && position_index_.size() >= max_names_) return full("positions", max_names_);
   if (d.lhs_size() == 0) return what + ": the left-hand side is empty";
   if (d.rhs_size() == 0) return what + ": the right-hand side is empty";
 
@@ -131,8 +176,10 @@ std::string WorldModel::definePosition(const proto::DefinePosition& d) {
                       });
     return same ? "" : what + " is already defined otherwise (positions cannot be redefined: use a new name)";
   }
-  positions_.push_back(std::move(p));
-  position_index_[d.name()] = static_cast<int>(positions_.size()) - 1;
+  const int i = placeFor(free_positions_, positions_.size());
+  if (static_cast<std::size_t>(i) == positions_.size()) positions_.emplace_back();
+  positions_[static_cast<std::size_t>(i)] = std::move(p);
+  position_index_[d.name()] = i;
   return "";
 }
 
@@ -151,7 +198,7 @@ std::string WorldModel::defineMotion(const proto::DefineMotion& d) {
   if (!validName(d.name()))
     return "motion name " + quoted(d.name()) + " is not a name (1 .. 64 letters, digits, _ - .)";
   const int existing = findMotion(d.name());
-  if (existing < 0 && motions_.size() >= max_names_) return full("motions", max_names_);
+  if (existing < 0 && motion_index_.size() >= max_names_) return full("motions", max_names_);
   // Bounds a user would not cross on purpose: a move of 1e300 s never ends, and a transition
   // shorter than a millisecond is no transition at the usual sample periods.
   if (!(std::isfinite(d.segment_s()) && d.segment_s() > 0.0 && d.segment_s() <= kMaxSegmentS))
@@ -200,8 +247,10 @@ std::string WorldModel::defineMotion(const proto::DefineMotion& d) {
                ? ""
                : "motion '" + d.name() + "' is already defined otherwise (motions cannot be redefined: use a new name)";
   }
-  motions_.push_back(m);
-  motion_index_[d.name()] = static_cast<int>(motions_.size()) - 1;
+  const int i = placeFor(free_motions_, motions_.size());
+  if (static_cast<std::size_t>(i) == motions_.size()) motions_.emplace_back();
+  motions_[static_cast<std::size_t>(i)] = m;
+  motion_index_[d.name()] = i;
   return "";
 }
 

@@ -82,6 +82,15 @@ class WorldModel {
   std::string definePosition(const proto::DefinePosition& d);
   std::string defineMotion(const proto::DefineMotion& d);
 
+  // Forgets a name (proto::Forget), so that it and its place can be used again: "" when
+  // forgotten, else why not (it is not defined; a transform a position's equation uses). Whether a
+  // position or motion is in use by a move is the caller's to check (the trajectory knows).
+  std::string forget(const proto::Forget& f);
+  // Names defined now, each kind.
+  std::size_t transformNames() const { return transform_index_.size(); }
+  std::size_t positionNames() const { return position_index_.size(); }
+  std::size_t motionNames() const { return motion_index_.size(); }
+
   int findTransform(const std::string& name) const { return find(transform_index_, name); }
   int findPosition(const std::string& name) const { return find(position_index_, name); }
   int findMotion(const std::string& name) const { return find(motion_index_, name); }
@@ -103,6 +112,8 @@ class WorldModel {
 
  private:
   static int find(const std::map<std::string, int>& index, const std::string& name);
+  // The place for a new name: a forgotten one's, else a new one at the end (`size`).
+  static int placeFor(std::vector<int>& free, std::size_t size);
 
   std::size_t max_names_;
   FrameTracking tracking_;
@@ -113,6 +124,9 @@ class WorldModel {
   std::vector<PositionEquation> positions_;
   std::vector<MotionRecord> motions_;
   std::map<std::string, int> transform_index_, position_index_, motion_index_;
+  // Places of forgotten names, each kind, taken again before the vectors grow (indices stay
+  // stable: positions hold transforms' indices, queued moves positions' and motions').
+  std::vector<int> free_transforms_, free_positions_, free_motions_;
 };
 
 }  // namespace rfms

@@ -34,6 +34,18 @@ TEST(TaskFile, TheManualsExampleParses) {
   EXPECT_EQ(task[6].request.move().position(), "home");
 }
 
+TEST(TaskFile, ForgetNamesAKindAndAName) {
+  const auto task = parseTaskFile("forget transform a\nforget position p\nforget motion m\n", "t");
+  ASSERT_EQ(task.size(), 3u);
+  EXPECT_EQ(task[0].request.forget().kind(), proto::Forget::FK_TRANSFORM);
+  EXPECT_EQ(task[0].request.forget().name(), "a");
+  EXPECT_EQ(task[1].request.forget().kind(), proto::Forget::FK_POSITION);
+  EXPECT_EQ(task[2].request.forget().kind(), proto::Forget::FK_MOTION);
+  EXPECT_EQ(refusal("forget frame a\n"), "t.task:1: forget 'frame': expected transform, position or motion");
+  EXPECT_EQ(refusal("forget motion\n"), "t.task:1: expected the name to forget");
+  EXPECT_EQ(refusal("forget motion m n\n"), "t.task:1: unexpected 'n' at the end of the line");
+}
+
 TEST(TaskFile, UnitsAnglesAndForms) {
   const auto task = parseTaskFile(
       "units m rad\n"
@@ -144,9 +156,9 @@ TEST(TaskFile, AMotionUnderForceControl) {
 }
 
 TEST(TaskFile, ErrorsNameTheLine) {
-  EXPECT_EQ(
-      refusal("\n\nmve home m\n"),
-      "t.task:3: unknown statement 'mve': expected units, transform, position, motion, move, wait, at or control");
+  EXPECT_EQ(refusal("\n\nmve home m\n"),
+            "t.task:3: unknown statement 'mve': expected units, transform, position, motion, move, wait, at, control "
+            "or forget");
   EXPECT_NE(refusal("transform a trans 1 2 x\n").find("t.task:1: z: 'x' is not a number"), std::string::npos);
   EXPECT_NE(refusal("motion m jnt 2 0.2\n").find("expected joint or cartesian"), std::string::npos);
   EXPECT_NE(refusal("position p righty,down T6 = a\n").find("configuration"), std::string::npos);

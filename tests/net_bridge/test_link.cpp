@@ -2,7 +2,9 @@
 // simulated network that loses, duplicates, reorders and corrupts datagrams (seeded); frames on
 // their own.
 #include <gtest/gtest.h>
+
 #include <zlib.h>
+#include <map>
 
 #include <random>
 
@@ -420,6 +422,57 @@ TEST(RemoteDesk, EachKeyCreatesABoundedNumberOfNames) {
   EXPECT_TRUE(define(7, 101, 2, "a2").accepted()) << "an update creates nothing";
   EXPECT_TRUE(define(8, 200, 1, "b1").accepted()) << "another key has its own";
   EXPECT_TRUE(define(0, 0, 0, "local").accepted()) << "a local script has max_names alone";
+}
+
+// Names are forgotten by the key that made them, and then count for nothing: four keys that
+// filled the world's names leave room again when one forgets; nobody forgets another key's name.
+TEST(RemoteDesk, AKeyForgetsItsOwnNamesAndTheRoomComesBack) {
+  SupervisorConfig config;
+  config.max_names = 8;
+  config.max_names_per_key = 2;
+  SupervisorCore core(puma260(), config);
+  RemoteDesk desk(puma260(), config);
+  std::uint64_t k = 1;
+  std::map<std::uint64_t, std::uint64_t> number;  // each key's session numbers (session = key)
+  auto send = [&](std::uint64_t key, proto::TaskRequest r) {
+    r.set_session(key);
+    r.set_number(++number[key]);
+    r.set_key_id(key);
+    r.set_role(proto::CR_OPERATOR);
+    return desk.accept(r, core, k++);
+  };
+  auto define = [&](std::uint64_t key, const std::string& name) {
+    proto::TaskRequest r = trackUpdate(0, 0);
+    r.mutable_transform()->set_name(name);
+    return send(key, r);
+  };
+  auto forget = [&](std::uint64_t key, const std::string& name) {
+    proto::TaskRequest r;
+    r.mutable_forget()->set_kind(proto::Forget::FK_TRANSFORM);
+    r.mutable_forget()->set_name(name);
+    return send(key, r);
+  };
+  for (std::uint64_t key = 1; key <= 4; ++key)
+    for (int i = 0; i < 2; ++i)
+      ASSERT_TRUE(define(key, "k" + std::to_string(key) + "n" + std::to_string(i)).accepted());
+  EXPECT_EQ(core.world().transformNames(), 8u);
+  const proto::TaskReply full = define(5, "k5n0");
+  EXPECT_FALSE(full.accepted());
+  EXPECT_NE(full.reason().find("controller.max_names"), std::string::npos) << full.reason();
+  // Key 2 may not forget key 1's name, nor one it never made; it forgets its own.
+  const proto::TaskReply theirs = forget(2, "k1n0");
+  EXPECT_FALSE(theirs.accepted());
+  EXPECT_NE(theirs.reason().find("only the key that created a name may forget it"), std::string::npos)
+      << theirs.reason();
+  EXPECT_NE(core.world().findTransform("k1n0"), -1);
+  EXPECT_FALSE(forget(2, "nothing").accepted());
+  ASSERT_TRUE(forget(2, "k2n0").accepted());
+  EXPECT_EQ(core.world().findTransform("k2n0"), -1);
+  // The room is back for anyone, and key 2's own budget with it.
+  EXPECT_TRUE(define(5, "k5n0").accepted());
+  ASSERT_TRUE(forget(2, "k2n1").accepted());
+  EXPECT_TRUE(define(2, "k2n2").accepted());
+  EXPECT_EQ(core.world().transformNames(), 8u);
 }
 
 TEST(Link, TheBridgeStampsEachRequestWithItsKeyWhateverTheSession) {

@@ -106,6 +106,29 @@ TEST_F(SupervisorTest, WrongStateRequestsAreRefusedWithTheState) {
             std::string::npos);
 }
 
+// A position or motion a queued or running move uses is kept until that move has ended.
+TEST_F(SupervisorTest, ANameAMoveUsesIsForgottenOnlyOnceTheMoveHasEnded) {
+  toHold();
+  defineHome(forwardKinematics(model_, q_), PumaIk(model_).configOf(q_));
+  ASSERT_TRUE(sup_.handle(test::moveRequest("p", "m")).accepted());
+  proto::TaskRequest forget;
+  forget.mutable_forget()->set_kind(proto::Forget::FK_POSITION);
+  forget.mutable_forget()->set_name("p");
+  const proto::TaskReply busy = sup_.handle(forget);
+  EXPECT_FALSE(busy.accepted());
+  EXPECT_NE(busy.reason().find("used by a move queued or running"), std::string::npos) << busy.reason();
+  forget.mutable_forget()->set_kind(proto::Forget::FK_MOTION);
+  forget.mutable_forget()->set_name("m");
+  EXPECT_FALSE(sup_.handle(forget).accepted());
+  for (int n = 0; n < 3000 && !(sup_.trajectory().atRest() && sup_.trajectory().queued() == 0); ++n) step();
+  ASSERT_TRUE(sup_.trajectory().atRest());
+  EXPECT_TRUE(sup_.handle(forget).accepted());
+  forget.mutable_forget()->set_kind(proto::Forget::FK_POSITION);
+  forget.mutable_forget()->set_name("p");
+  EXPECT_TRUE(sup_.handle(forget).accepted());
+  EXPECT_LT(sup_.world().findPosition("p"), 0);
+}
+
 TEST_F(SupervisorTest, SilentJointIsAnEmergencyNamingIt) {
   toHold();
   silent_joint_ = 2;

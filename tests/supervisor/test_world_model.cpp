@@ -163,6 +163,44 @@ TEST(WorldModel, HoldsABoundedNumberOfNamesAndQuotesNoHugeName) {
   EXPECT_LT(w.defineMotion(motionDef(huge, false, 1.0, 0.2)).size(), 200u);
 }
 
+proto::Forget forgetting(proto::Forget::Kind kind, const std::string& name) {
+  proto::Forget f;
+  f.set_kind(kind);
+  f.set_name(name);
+  return f;
+}
+
+// Forgetting frees a name and its place: a transform a position uses must wait for that position;
+// a forgotten transform's place serves the next new one, with its own value and no motion of the
+// old one's; positions defined before keep solving.
+TEST(WorldModel, AForgottenNameFreesItsRoomAndItsPlace) {
+  WorldModel w(2);
+  ASSERT_EQ(w.defineTransform(transformDef("a", trans(0.1, 0, 0))), "");
+  ASSERT_EQ(w.defineTransform(transformDef("b", trans(0.2, 0, 0))), "");
+  ASSERT_EQ(w.definePosition(positionDef("p", {}, {"T6"}, {"b"})), "");
+  const std::string used = w.forget(forgetting(proto::Forget::FK_TRANSFORM, "b"));
+  EXPECT_NE(used.find("position 'p' uses transform 'b': forget that first"), std::string::npos) << used;
+  EXPECT_NE(w.forget(forgetting(proto::Forget::FK_MOTION, "m")).find("no motion 'm' is defined"), std::string::npos);
+  const int a = w.findTransform("a");
+  ASSERT_EQ(w.forget(forgetting(proto::Forget::FK_TRANSFORM, "a")), "");
+  EXPECT_LT(w.findTransform("a"), 0);
+  EXPECT_EQ(w.transformNames(), 1u);
+  // Room for one more, in the forgotten one's place.
+  ASSERT_EQ(w.defineTransform(transformDef("c", trans(0.3, 0, 0))), "");
+  EXPECT_EQ(w.findTransform("c"), a);
+  EXPECT_TRUE(w.current(a).isApprox(trans(0.3, 0, 0)));
+  EXPECT_FALSE(w.history(a).moving());
+  EXPECT_TRUE(w.solve(w.findPosition("p")).isApprox(trans(0.2, 0, 0)));
+  EXPECT_NE(w.defineTransform(transformDef("d", trans(0, 0, 0))).find("controller.max_names"), std::string::npos);
+  // Positions and motions likewise: then the transform is free to go too.
+  ASSERT_EQ(w.forget(forgetting(proto::Forget::FK_POSITION, "p")), "");
+  EXPECT_EQ(w.forget(forgetting(proto::Forget::FK_TRANSFORM, "b")), "");
+  ASSERT_EQ(w.defineMotion(motionDef("m", false, 1.0, 0.2)), "");
+  ASSERT_EQ(w.forget(forgetting(proto::Forget::FK_MOTION, "m")), "");
+  EXPECT_EQ(w.motionNames(), 0u);
+  EXPECT_EQ(w.defineMotion(motionDef("m", true, 2.0, 0.3)), "") << "a forgotten name may be defined anew, otherwise";
+}
+
 // A frame updated at 200 Hz, used on the right of an equation: solve() carries it on from its
 // newest update to the clock plus the controller's delay, so T6 is where the frame will be.
 TEST(WorldModel, AFrameThatKeepsMovingIsCarriedOnToWhenTheSetpointTakesEffect) {
