@@ -97,6 +97,11 @@ void BridgeCore::ack(Session& s, std::uint64_t link_id, std::uint64_t n, std::st
   s.last_ack_count = n;
   out.push_back({s.peer, s.last_ack});
   count(&C::frames_out, &C::set_frames_out);
+  for (const std::string& copy : s.also_to) {
+    out.push_back({copy, s.last_ack});
+    count(&C::frames_out, &C::set_frames_out);
+  }
+  s.also_to.clear();
 }
 
 bool BridgeCore::receive(const std::string& peer, std::string_view datagram, std::vector<Outgoing>& out,
@@ -343,6 +348,9 @@ bool BridgeCore::request(const std::string& peer, std::string_view datagram, con
     if (!s.pending && f.count() == s.last_ack_count && !s.last_ack.empty()) {
       out.push_back({peer, s.last_ack});
       count(&C::frames_out, &C::set_frames_out);
+    } else if (s.pending && f.count() == s.pending_count && peer != s.peer && s.also_to.size() < kCopiesAnswered &&
+               std::find(s.also_to.begin(), s.also_to.end(), peer) == s.also_to.end()) {
+      s.also_to.push_back(peer);  // answered with the ACK when it comes
     }
     return true;
   }

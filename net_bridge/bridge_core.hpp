@@ -96,6 +96,10 @@ class BridgeCore {
     std::uint64_t pending_number = 0, pending_count = 0;
     std::string last_ack;  // the ACK of the last answered frame, for retries
     std::uint64_t last_ack_count = 0;
+    // Other addresses the pending frame came from while its answer was outstanding: a copy an
+    // attacker sent ahead of the client's own took `peer`, and the client's copy must get the ACK
+    // too, at once. At most kCopiesAnswered, each answered once: no copy is an amplifier.
+    std::vector<std::string> also_to;
   };
   void hello(const std::string& peer, const proto::LinkFrame& f, std::vector<Outgoing>& out, std::int64_t now_ms);
   bool auth(const std::string& peer, std::string_view datagram, const proto::LinkFrame& f, std::vector<Outgoing>& out,
@@ -121,6 +125,8 @@ class BridgeCore {
   void count(std::uint64_t (proto::LinkCounters::*get)() const, void (proto::LinkCounters::*set)(std::uint64_t)) {
     (counters_.*set)((counters_.*get)() + 1);
   }
+
+  static constexpr std::size_t kCopiesAnswered = 3;
 
   BridgeKeys keys_;
   BridgeLimits limits_;

@@ -557,6 +557,26 @@ TEST(LinkAttack, AnAttackersFirstCopyOfAFrameCostsTheClientNoAnswer) {
     ASSERT_TRUE(reply.ParseFromString(victim.answer()));
     EXPECT_EQ(reply.handled(), n);
   }
+  // The client's copy arriving while the supervisor still has the request (as it does over a
+  // real network): the ACK goes to both copies' addresses when the answer comes, so the client
+  // needs no retry; a copy sent again from either address is not answered twice.
+  for (std::uint64_t n = 102; n < 202; ++n) {
+    victim.begin(proto::FT_REG, trackUpdate(0, n).SerializeAsString());
+    std::string d;
+    ASSERT_TRUE(victim.due(net.now, d));
+    std::vector<Outgoing> out;
+    net.bridge->receive("attacker", d, out, net.nowNs());
+    net.bridge->receive("victim", d, out, net.nowNs());
+    net.bridge->receive("victim", d, out, net.nowNs());
+    ASSERT_TRUE(out.empty());
+    net.serve(out);
+    ASSERT_EQ(out.size(), 2u) << "request " << n;
+    bool acked = false;
+    for (const Outgoing& o : out)
+      if (o.peer == "victim" && victim.receive(o.datagram) == ClientLink::Event::kAcked) acked = true;
+    ASSERT_TRUE(acked) << "request " << n << ": the client's own copy got no answer";
+  }
+  EXPECT_EQ(victim.retransmissions(), 0u);
   EXPECT_EQ(net.desk.sessions(), applied);
 }
 
