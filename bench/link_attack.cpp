@@ -35,15 +35,7 @@ volatile std::sig_atomic_t g_stop = 0;
 
 // The REFUSE an attacker can make of a frame it saw: checksummed, naming what the frame named.
 std::string forgedRefusal(const proto::LinkFrame& of, proto::RefuseCode code) {
-  proto::LinkFrame r;
-  r.set_type(proto::FT_REFUSE);
-  r.set_session(of.session());
-  r.set_count(of.count());
-  r.set_seq(static_cast<std::uint32_t>(of.count() & 1u));
-  r.set_refuse(code);
-  r.set_reason("forged on the path");
-  if (!of.handshake().client_nonce().empty()) r.mutable_handshake()->set_client_nonce(of.handshake().client_nonce());
-  return encodeDatagram(r);
+  return encodeDatagram(refusalOf(of, code, "forged on the path"));
 }
 
 // The attacker: what it adds for each datagram from the client, before passing it on.

@@ -72,15 +72,7 @@ void BridgeCore::refuse(const std::string& peer, const proto::LinkFrame& of, pro
     return;
   }
   refusal_tokens_ -= 1.0;
-  proto::LinkFrame r;
-  r.set_type(proto::FT_REFUSE);
-  r.set_session(of.session());
-  r.set_count(of.count());
-  r.set_seq(static_cast<std::uint32_t>(of.count() & 1u));
-  r.set_refuse(code);
-  r.set_reason(why);
-  // The client matches a refusal of its handshake by its nonce.
-  if (!of.handshake().client_nonce().empty()) r.mutable_handshake()->set_client_nonce(of.handshake().client_nonce());
+  const proto::LinkFrame r = refusalOf(of, code, why);
   out.push_back({peer, sign != nullptr ? encodeDatagram(r, *sign) : encodeDatagram(r)});
   count(&C::frames_out, &C::set_frames_out);
 }

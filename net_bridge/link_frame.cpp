@@ -89,6 +89,18 @@ Datagram decodeDatagram(std::string_view bytes, proto::LinkFrame& frame, Trailer
   return Datagram::kOk;
 }
 
+proto::LinkFrame refusalOf(const proto::LinkFrame& of, proto::RefuseCode code, const std::string& reason) {
+  proto::LinkFrame r;
+  r.set_type(proto::FT_REFUSE);
+  r.set_session(of.session());
+  r.set_count(of.count());
+  r.set_seq(static_cast<std::uint32_t>(of.count() & 1u));
+  r.set_refuse(code);
+  r.set_reason(reason);
+  if (!of.handshake().client_nonce().empty()) r.mutable_handshake()->set_client_nonce(of.handshake().client_nonce());
+  return r;
+}
+
 bool macValid(std::string_view bytes, const Key& key) {
   if (bytes.size() < kHeader + kMacBytes || static_cast<unsigned char>(bytes[1]) != 1) return false;
   const std::string_view body = bytes.substr(0, bytes.size() - kMacBytes);

@@ -39,4 +39,8 @@ bool macValid(std::string_view bytes, const Key& key);
 // Which trailer a frame type carries.
 Trailer trailerOf(proto::FrameType type);
 
+// A REFUSE of frame `of`: it names what `of` named (session and count, or a handshake's client
+// nonce), so that the sender can match it to what it has in flight.
+proto::LinkFrame refusalOf(const proto::LinkFrame& of, proto::RefuseCode code, const std::string& reason);
+
 }  // namespace rfms

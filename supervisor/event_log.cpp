@@ -20,14 +20,7 @@ void toLogEvent(std::uint64_t k, const SupervisorEvent& e, proto::LogEvent& le) 
   le.set_state(e.state);
   le.set_reason(e.reason);
   le.set_node(e.node);
-  if (e.guarded) {
-    le.set_guard_tripped(true);
-    encode(e.contact_pose, *le.mutable_contact_pose());
-    for (int i = 0; i < 3; ++i) le.add_contact_force(e.contact_force[i]);
-  }
-  if (e.force.valid) encode(e.force, *le.mutable_force());
-  if (e.yielded)
-    for (int i = 0; i < 3; ++i) le.add_yielded_m(e.yield[i]);
+  encodeMoveEnd(e, le);
 }
 
 void prepareLogEvent(proto::LogEvent& out) {

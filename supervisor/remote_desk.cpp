@@ -4,6 +4,7 @@
 
 #include "common/kinematics.hpp"
 #include "common/mail_codec.hpp"
+#include "supervisor/event_log.hpp"
 
 namespace rfms {
 
@@ -241,14 +242,7 @@ void RemoteDesk::status(const SupervisorCore& core, std::uint64_t k, proto::ArmS
     proto::MoveOutcome& o = *s.add_recent_ended();
     o.set_id(e.move_id);
     o.set_completed(e.kind == SupervisorEvent::kMoveCompleted);
-    if (e.guarded) {
-      o.set_guard_tripped(true);
-      encode(e.contact_pose, *o.mutable_contact_pose());
-      for (int j = 0; j < 3; ++j) o.add_contact_force(e.contact_force[j]);
-    }
-    if (e.force.valid) encode(e.force, *o.mutable_force());
-    if (e.yielded)
-      for (int j = 0; j < 3; ++j) o.add_yielded_m(e.yield[j]);
+    encodeMoveEnd(e, o);
   }
   s.set_moves_queued(last_move_id_ - ended_through_);
   s.set_task(task_name_);

@@ -165,15 +165,11 @@ TEST(LinkAttack, AKeyTheBridgeDoesNotAdmitIsRefusedAtTheHelloWithTheReason) {
 // HELLO nonce, or its open session and count, all of them in clear.
 std::string forgedRefusal(proto::RefuseCode code, const std::string& nonce, std::uint64_t session = 0,
                           std::uint64_t count = 0) {
-  proto::LinkFrame r;
-  r.set_type(proto::FT_REFUSE);
-  r.set_session(session);
-  r.set_count(count);
-  r.set_seq(static_cast<std::uint32_t>(count & 1u));
-  r.set_refuse(code);
-  r.set_reason("forged by an attacker");
-  if (!nonce.empty()) r.mutable_handshake()->set_client_nonce(nonce);
-  return encodeDatagram(r);
+  proto::LinkFrame of;
+  of.set_session(session);
+  of.set_count(count);
+  if (!nonce.empty()) of.mutable_handshake()->set_client_nonce(nonce);
+  return encodeDatagram(refusalOf(of, code, "forged by an attacker"));
 }
 
 // A forged final refusal arriving before the bridge's own answer: the client notes it and waits;
