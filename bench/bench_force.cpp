@@ -47,7 +47,7 @@ const Sliding& sliding() {
     for (const TaskStatement& st : loadTaskFile(RFMS_SLIDE_TASK))
       if (st.kind == TaskStatement::kRequest && !h.request(st.request).accepted()) return out;
     const SupervisorCore& sup = h.supervisor();
-    const int slide = sup.world().findMotion("slide");
+    const int slide = h.world().findMotion("slide");
     if (slide < 0) return out;
     std::uint64_t sliding_since = 0;
     PeriodMail mail;

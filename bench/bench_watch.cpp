@@ -23,7 +23,7 @@ void observe(benchmark::State& state) {
   h.on_period = [&](const PeriodMail& m) { mail = m; };
   h.runUntil([] { return false; }, 20);
   RemoteDesk desk(model, SupervisorConfig{});
-  if (!watchEverything(desk, h.supervisor(), static_cast<std::uint64_t>(state.range(0)), 1000.0, 20))
+  if (!watchEverything(desk, h.background(), static_cast<std::uint64_t>(state.range(0)), 1000.0, 20))
     state.SkipWithError("watch refused");
   const SupervisorInbox in = supervisorInbox(mail);
   std::uint64_t k = 20;

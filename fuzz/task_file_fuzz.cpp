@@ -1,5 +1,5 @@
 // A task file, as rfms-sim, the supervisor (--task) and rfms-client read it: parsed, and every
-// statement that parses handed to the supervisor core as a request. Only ConfigError is an answer.
+// statement that parses handed to the supervisor as a request. Only ConfigError is an answer.
 #include <cstdint>
 #include <string>
 
@@ -7,7 +7,7 @@
 #include "common/robot_model_loader.hpp"
 #include "common/task_file.hpp"
 #include "fuzz/fuzz_input.hpp"
-#include "supervisor/supervisor_core.hpp"
+#include "supervisor/supervisor.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const rfms::RobotModel model = rfms::loadRobotModel(std::string(RFMS_ROBOTS_DIR) + "/puma260.textproto");
@@ -17,7 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const rfms::ConfigError&) {
     return 0;
   }
-  rfms::SupervisorCore core(model, rfms::SupervisorConfig{});
+  rfms::Supervisor core(model, rfms::SupervisorConfig{});
   for (const rfms::TaskStatement& s : task)
     if (s.kind == rfms::TaskStatement::kRequest) core.handle(s.request);
   return 0;

@@ -7,11 +7,11 @@
 
 #include "common/robot_model_loader.hpp"
 #include "supervisor/remote_desk.hpp"
-#include "supervisor/supervisor_core.hpp"
+#include "supervisor/supervisor.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const rfms::RobotModel model = rfms::loadRobotModel(std::string(RFMS_ROBOTS_DIR) + "/puma260.textproto");
-  rfms::SupervisorCore core(model, rfms::SupervisorConfig{});
+  rfms::Supervisor core(model, rfms::SupervisorConfig{});
   rfms::RemoteDesk desk(model, rfms::SupervisorConfig{});
   // The input is a sequence of requests, each preceded by its length (one byte).
   std::uint64_t k = 1;
@@ -21,7 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     rfms::proto::TaskRequest r;
     if (r.ParseFromArray(data + at, static_cast<int>(n))) {
       if (r.role() == rfms::proto::CR_NONE) r.set_role(rfms::proto::CR_OPERATOR);
-      const rfms::proto::TaskReply reply = desk.accept(r, core, k++);
+      const rfms::proto::TaskReply reply = desk.accept(r, core.background(), k++);
       if (reply.reason().size() > 4096) std::abort();
       rfms::SupervisorInbox in;
       rfms::SupervisorOutbox out;

@@ -25,7 +25,7 @@
 #include "replay/verify.hpp"
 #include "runlog/run_logger.hpp"
 #include "supervisor/event_log.hpp"
-#include "supervisor/supervisor_core.hpp"
+#include "supervisor/supervisor.hpp"
 
 namespace rfms {
 
@@ -106,7 +106,7 @@ Pass rerunSupervisor(const LogIndex& log, bool lossy, bool lockstep, const Robot
                      const proto::ControllerSettings& c, std::uint64_t periods,
                      const std::function<void(std::uint64_t)>& tick) {
   Pass pass(lossy);
-  SupervisorCore core(model, supervisorConfigFor(c, scene));
+  Supervisor core(model, supervisorConfigFor(c, scene));
   SupervisorOutbox out;
   proto::PeriodTiming implied;
   for (std::uint64_t k = 0; k < periods; ++k) {

@@ -12,7 +12,7 @@
 #include "arm_sim/arm_core.hpp"
 #include "joint_node/joint_core.hpp"
 #include "math_node/math_core.hpp"
-#include "supervisor/supervisor_core.hpp"
+#include "supervisor/supervisor.hpp"
 
 namespace rfms {
 
@@ -36,6 +36,8 @@ class Harness {
 
   // A task request, taken by the supervisor's background side before the next period.
   proto::TaskReply request(const proto::TaskRequest& r) { return supervisor_.handle(r); }
+  // The run log stopped writing (SupervisorBackground::logStopped).
+  void logStopped(const std::string& why) { supervisor_.logStopped(why); }
 
   // Runs one period.
   void step();
@@ -45,8 +47,11 @@ class Harness {
   // Fault injection: from now on this node's mail is not delivered (a killed process).
   void silence(proto::Node node) { silenced_[static_cast<std::size_t>(node)] = true; }
   ArmCore& arm() { return arm_; }
-  const SupervisorCore& supervisor() const { return supervisor_; }
-  SupervisorCore& supervisor() { return supervisor_; }
+  // The supervisor's period and its background (whose world model holds the names).
+  const SupervisorCore& supervisor() const { return supervisor_.core(); }
+  SupervisorCore& supervisor() { return supervisor_.core(); }
+  SupervisorBackground& background() { return supervisor_.background(); }
+  const WorldModel& world() const { return supervisor_.world(); }
   const JointCore& joint(int i) const { return *joints_[static_cast<std::size_t>(i - 1)]; }
   std::uint64_t period() const { return k_; }
   double dt() const { return sampleSeconds(settings_); }
@@ -63,7 +68,7 @@ class Harness {
 
   const RobotModel model_;
   proto::ControllerSettings settings_;
-  SupervisorCore supervisor_;
+  Supervisor supervisor_;
   MathCore math_;
   std::array<std::unique_ptr<JointCore>, kJoints> joints_;
   ArmCore arm_;

@@ -110,7 +110,7 @@ int main(int argc, char** argv) {
             // Once: a run that requires a log is brought to rest when writing stops.
             if (run_log->stopped() && !log_stopped) {
               log_stopped = true;
-              harness.supervisor().logStopped(run_log->failure());
+              harness.logStopped(run_log->failure());
             }
           };
           options.on_request = [&](std::uint64_t k, const proto::TaskRequest& r, const proto::TaskReply& a) {

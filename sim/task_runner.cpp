@@ -43,7 +43,7 @@ RunSummary runTask(Harness& h, const std::vector<TaskStatement>& task, const Run
   const SupervisorCore& sup = h.supervisor();
   h.on_period = [&](const PeriodMail& m) {
     if (previous) previous(m);
-    script.afterStep(m.k, sup, *m.supervisor);
+    script.afterStep(m.k, *m.supervisor);
     const proto::RtState rt = m.smail->rtstate();
     if (rt != proto::RT_SETP && rt != proto::RT_STOP) return;
     const proto::TrajState ts = m.smail->traj_state();
@@ -67,14 +67,14 @@ RunSummary runTask(Harness& h, const std::vector<TaskStatement>& task, const Run
     }
   };
   while (!script.done()) {
-    script.beforeStep(h.period(), h.supervisor());
+    script.beforeStep(h.period(), h.background());
     if (script.done()) break;
     h.step();
   }
   h.on_period = previous;
   s.script = script.log();
 
-  const FinalError f = finalError(s.script, sup, h.model(), h.arm().q());
+  const FinalError f = finalError(s.script, h.world(), sup.world(), h.model(), h.arm().q());
   s.final_position_error_mm = f.mm;
   s.final_orientation_error_deg = f.deg;
   s.periods = h.period();

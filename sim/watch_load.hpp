@@ -11,7 +11,7 @@ namespace rfms {
 
 // Sessions 1 .. `clients` (at most RemoteDesk::kMaxWatches) each watch sixteen signals of every
 // mailbox the supervisor sees, at `rate_hz` (the sample rate at most). False if the desk refused one.
-inline bool watchEverything(RemoteDesk& desk, SupervisorCore& core, std::uint64_t clients, double rate_hz,
+inline bool watchEverything(RemoteDesk& desk, SupervisorBackground& supervisor, std::uint64_t clients, double rate_hz,
                             std::uint64_t k) {
   for (std::uint64_t session = 1; session <= clients; ++session) {
     proto::TaskRequest r;
@@ -25,7 +25,7 @@ inline bool watchEverything(RemoteDesk& desk, SupervisorCore& core, std::uint64_
           "smail.t6.m[11]", "smail.traj_state"})
       r.mutable_watch()->add_signals(signal);
     r.mutable_watch()->set_rate_hz(rate_hz);
-    if (!desk.accept(r, core, k).accepted()) return false;
+    if (!desk.accept(r, supervisor, k).accepted()) return false;
   }
   return true;
 }

@@ -1,14 +1,14 @@
 #include "supervisor/frame_history.hpp"
 
 #include <algorithm>
+#include <span>
 
 namespace rfms {
 
 void FrameHistory::add(double t, const Transform& value, double window) {
-  if (samples_.empty()) samples_.reserve(kSamples);
   const Sample s{t, value.translation(), Eigen::Quaterniond(value.rotation())};
-  if (samples_.size() < kSamples) {
-    samples_.push_back(s);
+  if (count_ < kSamples) {
+    samples_[count_++] = s;
   } else {
     samples_[next_] = s;
     next_ = (next_ + 1) % kSamples;
@@ -18,9 +18,10 @@ void FrameHistory::add(double t, const Transform& value, double window) {
   // Least squares over the updates within the window: slope = sum (t - tm)(x - xm) / sum (t - tm)^2.
   // Rotations are taken relative to the newest, as rotation vectors in the base frame, so that the
   // fit is of small angles and free of the 2 pi wrap.
+  const std::span<const Sample> kept(samples_.data(), count_);
   double tm = 0.0;
   std::size_t n = 0;
-  for (const Sample& u : samples_)
+  for (const Sample& u : kept)
     if (u.t >= t - window) {
       tm += u.t;
       ++n;
@@ -35,7 +36,7 @@ void FrameHistory::add(double t, const Transform& value, double window) {
     const Eigen::AngleAxisd a(u.r * s.r.conjugate());
     return Vec3(a.angle() * a.axis());
   };
-  for (const Sample& u : samples_)
+  for (const Sample& u : kept)
     if (u.t >= t - window) {
       pm += u.p;
       rm += relative(u);
@@ -44,7 +45,7 @@ void FrameHistory::add(double t, const Transform& value, double window) {
   rm /= static_cast<double>(n);
   double stt = 0.0;
   Vec3 stp = Vec3::Zero(), str = Vec3::Zero();
-  for (const Sample& u : samples_)
+  for (const Sample& u : kept)
     if (u.t >= t - window) {
       const double dt = u.t - tm;
       stt += dt * dt;

@@ -5,11 +5,12 @@
 // redefined now and then, does not move: it takes at least kMinSamples updates within the history
 // window for a motion to be estimated.
 //
-// add() is the background side and may allocate (once, on a transform's first update); at() is
-// real-time safe.
+// add() is the background side (it fits the motion); at() is real-time safe. A history is a plain
+// value of fixed size: the background hands it to the period whole.
 #pragma once
 
-#include <vector>
+#include <array>
+#include <cstddef>
 
 #include "common/types.hpp"
 
@@ -38,8 +39,8 @@ class FrameHistory {
     Vec3 p = Vec3::Zero();
     Eigen::Quaterniond r = Eigen::Quaterniond::Identity();
   };
-  std::vector<Sample> samples_;  // a ring of at most kSamples, oldest at next_ once full
-  std::size_t next_ = 0;
+  std::array<Sample, kSamples> samples_{};  // a ring, oldest at next_ once full
+  std::size_t count_ = 0, next_ = 0;
   double newest_t_ = 0.0;
   bool moving_ = false;
   Vec3 velocity_ = Vec3::Zero(), turn_rate_ = Vec3::Zero();

@@ -54,7 +54,7 @@ std::unique_ptr<RunLogger> openRunLog(Options& o, const NodeContext& c) {
 
 int runSupervisor(Options& o, NodeContext& c) {
   const ClusterSettings& s = c.settings;
-  SupervisorCore core(c.model, supervisorConfigFor(c.controller(), c.scene));
+  Supervisor supervisor(c.model, supervisorConfigFor(c.controller(), c.scene));
   std::unique_ptr<TaskScript> script = loadScript(o, sampleSeconds(c.controller()));
   Transport transport(s, "supervisor", c.log);
   const std::unique_ptr<MailPort> port = openMailPort(s, proto::NODE_SUPERVISOR, c.options.run_dir, transport, c.log);
@@ -69,7 +69,7 @@ int runSupervisor(Options& o, NodeContext& c) {
       tap.request(k, r, a, false);
     };
   ClusterStats stats;
-  ClusterLoop loop(s, core, *port, stats, tap, c.log);
+  ClusterLoop loop(s, supervisor, *port, stats, tap, c.log);
   RemoteDesk desk(c.model, supervisorConfigFor(c.controller(), c.scene));
   zmq::socket_t tasks;
   std::unique_ptr<RemotePort> remote;

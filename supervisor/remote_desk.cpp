@@ -98,8 +98,8 @@ RemoteDesk::Session& RemoteDesk::sessionOf(std::uint64_t id, std::uint64_t k) {
   return it->second;
 }
 
-proto::TaskReply RemoteDesk::accept(const proto::TaskRequest& request, SupervisorCore& core, std::uint64_t k,
-                                    bool* reached_core) {
+proto::TaskReply RemoteDesk::accept(const proto::TaskRequest& request, SupervisorBackground& supervisor,
+                                    std::uint64_t k, bool* reached_core) {
   if (reached_core != nullptr) *reached_core = false;
   const std::uint64_t session = request.session();
   Session none;  // requests without a session (a local task script) are not tracked
@@ -131,7 +131,7 @@ proto::TaskReply RemoteDesk::accept(const proto::TaskRequest& request, Superviso
   } else if (const std::string why = arbitrate(request, session); !why.empty()) {
     reply.set_id(request.id());
     reply.set_reason(why);
-  } else if (const std::string over = quotaRefusal(request, core.world()); !over.empty()) {
+  } else if (const std::string over = quotaRefusal(request, supervisor.world()); !over.empty()) {
     reply.set_id(request.id());
     reply.set_reason(over);
   } else if (const std::string owner = forgetRefusal(request); !owner.empty()) {
@@ -153,8 +153,8 @@ proto::TaskReply RemoteDesk::accept(const proto::TaskRequest& request, Superviso
     task_owner_ = 0;
     task_name_.clear();
   } else {
-    const bool creates = createsName(request, core.world());
-    reply = core.handle(request);
+    const bool creates = createsName(request, supervisor.world());
+    reply = supervisor.handle(request);
     if (reached_core != nullptr) *reached_core = true;
     if (reply.accepted() && creates) {
       creators_[nameOf(request)] = request.key_id();
@@ -225,15 +225,15 @@ void RemoteDesk::observe(std::uint64_t k, const SupervisorInbox& in, const Super
   }
 }
 
-void RemoteDesk::status(const SupervisorCore& core, std::uint64_t k, proto::ArmStatus& s) const {
+void RemoteDesk::status(const SupervisorView& v, std::uint64_t k, proto::ArmStatus& s) const {
   s.set_period(k);
-  s.set_rtstate(core.rtstate());
-  s.set_traj_state(core.trajectory().state());
-  s.set_reason(core.emergencyReason());
-  s.set_reason_node(core.emergencyNode());
-  s.set_calibrated(core.allCalibrated());
-  encode(forwardKinematics(model_, core.observedAngles()), *s.mutable_t6());
-  encode(core.observedAngles(), s.mutable_angles());
+  s.set_rtstate(v.state);
+  s.set_traj_state(v.traj_state);
+  s.set_reason(v.reason);
+  s.set_reason_node(v.reason_node);
+  s.set_calibrated(v.allCalibrated());
+  encode(forwardKinematics(model_, v.angles), *s.mutable_t6());
+  encode(v.angles, s.mutable_angles());
   s.set_last_move_id(last_move_id_);
   s.set_ended_through(ended_through_);
   s.clear_recent_ended();
@@ -248,16 +248,15 @@ void RemoteDesk::status(const SupervisorCore& core, std::uint64_t k, proto::ArmS
   s.set_task(task_name_);
   s.set_dt_ms(config_.dt * 1e3);
   s.set_update_periods(static_cast<std::uint32_t>(config_.update_periods));
-  if (core.trajectory().stoppedShort()) s.set_jog_stopped(core.trajectory().stoppedWhy());
+  if (v.jog_stopped_why != nullptr) s.set_jog_stopped(v.jog_stopped_why);
   s.clear_wrench();
   s.clear_contact_wrench();
-  if (core.sensesForce()) {
-    const Vec6 contact = core.contactWrench();
+  if (v.senses_force) {
     for (int i = 0; i < 6; ++i) {
-      s.add_wrench(core.sensedWrench()[i]);
-      s.add_contact_wrench(contact[i]);
+      s.add_wrench(v.wrench[i]);
+      s.add_contact_wrench(v.contact[i]);
     }
-    s.set_wrench_saturated(core.wrenchSaturated());
+    s.set_wrench_saturated(v.wrench_saturated);
   }
 }
 

@@ -29,6 +29,7 @@
 
 #include "proto/task.pb.h"
 #include "supervisor/signal_watch.hpp"
+#include "supervisor/supervisor_background.hpp"
 #include "supervisor/supervisor_core.hpp"
 
 namespace rfms {
@@ -40,11 +41,12 @@ class RemoteDesk {
   // One request, before the supervisor's step k (whose setpoints then see it). `reached_core`,
   // when given, says whether the core handled it or the desk answered alone (what a run log
   // must know to re-run the core with exactly the requests it saw).
-  proto::TaskReply accept(const proto::TaskRequest& request, SupervisorCore& core, std::uint64_t k,
+  proto::TaskReply accept(const proto::TaskRequest& request, SupervisorBackground& supervisor, std::uint64_t k,
                           bool* reached_core = nullptr);
   // After step k: which moves ended, and the watched signals' samples. Real-time safe.
   void observe(std::uint64_t k, const SupervisorInbox& in, const SupervisorOutbox& out);
-  void status(const SupervisorCore& core, std::uint64_t k, proto::ArmStatus& s) const;
+  // The arm's status as the period last published it (`view`).
+  void status(const SupervisorView& view, std::uint64_t k, proto::ArmStatus& s) const;
   // A status answer for `session`: its watch's signals and the samples since the last one.
   void watchStatus(std::uint64_t session, std::uint64_t k, proto::ArmStatus& s);
   std::size_t watches() const { return watches_.size(); }

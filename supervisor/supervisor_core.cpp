@@ -4,73 +4,25 @@
 #include <cmath>
 #include <numbers>
 
-#include "common/drive_transform.hpp"
 #include "common/kinematics.hpp"
 #include "common/mail_codec.hpp"
-#include "common/number_text.hpp"
 #include "common/sensed_wrench.hpp"
 
 namespace rfms {
 
-SupervisorConfig supervisorConfigFor(const proto::ControllerSettings& s, const Scene& scene) {
-  SupervisorConfig c;
-  c.tool = scene.tool;
-  c.force_sensor = scene.sensor != SensorKind::kNone;
-  if (scene.sensor == SensorKind::kCompliantWrist) c.wrist = scene.wrist;
-  c.max_force = s.force().max_force_n();
-  c.max_moment = s.force().max_moment_nm();
-  c.dt = sampleSeconds(s);
-  c.update_periods = static_cast<int>(s.update_periods());
-  c.watchdog_periods = static_cast<int>(s.watchdog_periods());
-  c.serial_ik = s.serial_ik();
-  c.log_required = s.log().required();
-  c.max_names = s.max_names();
-  c.max_names_per_key = s.max_names_per_key();
-  c.tracking = s.tracking();
-  c.frames.history = s.tracking().history_ms() * 1e-3;
-  c.frames.max_lead = s.tracking().max_lead_ms() * 1e-3;
-  // A setpoint computed now is used by the joints one update later, and the arm's sensors report a
-  // period after that: a moving frame is carried on by as much.
-  c.frames.delay = (c.update_periods + 1) * c.dt;
-  return c;
-}
-
 namespace {
 proto::Node jointNode(int i) { return static_cast<proto::Node>(proto::NODE_JOINT1 + i); }
-
-const char* stateName(proto::RtState s) { return proto::RtState_Name(s).c_str() + 3; }
-
-// A step jog's bounds: half a turn of the joint, and as many counts as any encoder here has in
-// one (the PUMA 260's finest has about 40,000 a joint revolution).
-constexpr std::int64_t kMaxJogCounts = 1000000;
-constexpr double kMaxJogAngle = std::numbers::pi;
 }  // namespace
 
-SupervisorCore::SupervisorCore(const RobotModel& model, const SupervisorConfig& config)
+SupervisorCore::SupervisorCore(const RobotModel& model, const SupervisorConfig& config, SupervisorLink& link)
     : model_(model),
       config_(config),
+      link_(link),
       ik_(model),
       world_(config.max_names, config.frames),
       trajectory_(model, world_, setpointLimits(model, config.tracking), config.tracking.filter()),
       force_(config.dt, config.max_force, config.max_moment) {
   trajectory_.reset(JointVec::Zero());
-}
-
-// What the supervisor's settings and scene refuse of a motion's force control (its own soundness
-// is the world model's to check).
-std::string SupervisorCore::forceRefusal(const proto::DefineMotion& d) const {
-  if (d.compensation() > 0.0 && !config_.wrist)
-    return "deflection compensation needs a compliant wrist, and the scene has none";
-  if (!d.has_force()) return "";
-  const proto::ForceControl& f = d.force();
-  if (f.force_axes() != 0 && !config_.force_sensor) return "force control needs a force sensor, and the scene has none";
-  for (int i = 0; i < f.force_size() && i < 6; ++i) {
-    const double limit = i < 3 ? config_.max_force : config_.max_moment;
-    if (std::abs(f.force(i)) >= limit)
-      return "its force setpoint of " + numberText(f.force(i)) + (i < 3 ? " N" : " N m") +
-             " is not below the force limit (controller.force, " + numberText(limit) + "), which would stop the arm";
-  }
-  return "";
 }
 
 bool SupervisorCore::allCalibrated() const {
@@ -79,218 +31,62 @@ bool SupervisorCore::allCalibrated() const {
   return true;
 }
 
-proto::TaskReply SupervisorCore::handle(const proto::TaskRequest& request) {
-  proto::TaskReply reply;
-  reply.set_id(request.id());
-  std::string reason;
-  std::uint64_t move_id = 0;
-  switch (request.body_case()) {
-    case proto::TaskRequest::kTransform: reason = world_.defineTransform(request.transform()); break;
-    case proto::TaskRequest::kPosition: reason = world_.definePosition(request.position()); break;
-    case proto::TaskRequest::kMotion:
-      if (request.motion().guard_n() > 0.0 && !config_.force_sensor)
-        reason =
-            "motion '" + request.motion().name() + "': a guarded motion needs a force sensor, and the scene has none";
-      else if (request.motion().guard_n() >= config_.max_force)
-        reason = "motion '" + request.motion().name() + "': its guard of " +
-                 std::to_string(request.motion().guard_n()) +
-                 " N is not below the force limit (controller.force.max_force_n, " + std::to_string(config_.max_force) +
-                 " N), which would stop the arm first";
-      else if (const std::string why = forceRefusal(request.motion()); !why.empty())
-        reason = "motion '" + request.motion().name() + "': " + why;
-      else
-        reason = world_.defineMotion(request.motion());
-      break;
-    case proto::TaskRequest::kMove: reason = acceptMove(request.move(), move_id); break;
-    case proto::TaskRequest::kForget: reason = forget(request.forget()); break;
-    case proto::TaskRequest::kControl: reason = control(request.control()); break;
-    case proto::TaskRequest::kBegin:
-    case proto::TaskRequest::kEnd: reason = "tasks are opened and closed by remote clients"; break;
-    case proto::TaskRequest::kWatch:
-      reason = "signals are watched by remote clients; a task script has the run log";
-      break;
-    case proto::TaskRequest::BODY_NOT_SET: reason = "empty request"; break;
-  }
-  reply.set_accepted(reason.empty());
-  // A reason quotes what the client sent: bounded, whatever it sent.
-  constexpr std::size_t kMaxReason = 300;
-  if (reason.size() > kMaxReason) reason = reason.substr(0, kMaxReason) + "...";
-  reply.set_reason(reason);
-  reply.set_move_id(move_id);
-  return reply;
-}
-
-void SupervisorCore::logStopped(const std::string& why) {
-  if (!config_.log_required || !halted_.empty()) return;
-  halted_ = "the run log stopped writing (" + why + ") and the run requires a log (log.required): the arm is held";
-  proto::Control stop;
-  stop.set_command(proto::CC_STOP);
-  control(stop);
-}
-
-std::string SupervisorCore::acceptMove(const proto::Move& move, std::uint64_t& id) {
-  if (!halted_.empty()) return halted_;
-  const bool holding = state_ == proto::RT_HOLD && !state_request_;
-  const bool following = state_ == proto::RT_SETP || (state_request_ && requested_ == proto::RT_SETP);
-  if (!holding && !following)
-    return std::string("wrong state ") + stateName(state_) + ": moves are accepted in HOLD or SETP";
-  if (!allCalibrated()) return "the arm is not calibrated";
-  const int p = world_.findPosition(move.position());
-  if (p < 0) return "unknown position '" + move.position() + "'";
-  const int m = world_.findMotion(move.motion());
-  if (m < 0) return "unknown motion '" + move.motion() + "'";
-  if (trajectory_.queued() >= TrajectoryGenerator::kQueueCapacity) return "the move queue is full";
-  // At rest in HOLD the trajectory starts where the joints hold.
-  if (holding && !trajectory_.queueEnd().moving) trajectory_.reset(servo_setpoint_);
-
-  const MotionRecord& motion = world_.motion(m);
-  const QueueEnd from = trajectory_.queueEnd();
-  const ArmConfig config = motion.cartesian ? from.config : world_.position(p).config;
-  const Transform target = world_.solve(p);
-  const IkSolution end = ik_.solveSerial(target, config, from.q);
-  if (end.status == IkStatus::kWristSingular)
-    return "position '" + move.position() + "' is at a wrist singularity (theta5 = 0) in configuration " +
-           config.toString();
-  if (end.status != IkStatus::kOk)
-    return "position '" + move.position() + "' cannot be reached in configuration " + config.toString() + ": " +
-           describe(end.status);
-  if (motion.cartesian) {
-    // The line the trajectory will drive: the tool frame's, when the position names a tool.
-    const Transform tool = world_.tool(p);
-    const Vec6 d = driveParams(from.pose, target, tool);
-    JointVec near = from.q;
-    for (int n = 1; n < config_.path_check_samples; ++n) {
-      const double r = static_cast<double>(n) / config_.path_check_samples;
-      const IkSolution s = ik_.solveSerial(drivenT6(from.pose, r * d, tool), config, near);
-      if (!usable(s.status))
-        return "the straight line to '" + move.position() + "' leaves the workspace " +
-               std::to_string(static_cast<int>(100 * r)) + "% of the way: " + describe(s.status);
-      near = s.q;
-    }
-  }
-  if (from.moving && from.cartesian == motion.cartesian && from.accel > motion.segment - motion.accel)
-    return "motion '" + move.motion() + "': its segment time leaves no straight part after the " +
-           std::to_string(from.accel) + " s transition from the previous move";
-
-  id = next_move_id_++;
-  trajectory_.enqueue(MoveSpec{id, p, m});
-  if (holding) {
-    requested_ = proto::RT_SETP;
-    state_request_ = true;
-  }
-  return "";
-}
-
-std::string SupervisorCore::forget(const proto::Forget& f) {
-  const bool position = f.kind() == proto::Forget::FK_POSITION, motion = f.kind() == proto::Forget::FK_MOTION;
-  const int p = position ? world_.findPosition(f.name()) : -1;
-  const int m = motion ? world_.findMotion(f.name()) : -1;
-  if ((p >= 0 || m >= 0) && trajectory_.uses(p, m))
-    return std::string("forget: ") + (position ? "position '" : "motion '") + f.name().substr(0, 64) +
-           "' is used by a move queued or running: forget it once that move has ended";
-  return world_.forget(f);
-}
-
-bool SupervisorCore::restingInSetp(proto::RtState s) const {
-  return s == proto::RT_SETP && !state_request_ && trajectory_.atRest() && trajectory_.queued() == 0;
-}
-
-std::string SupervisorCore::axisJog(const proto::Control& c, proto::RtState s) {
-  if (c.axis() < proto::JA_X || c.axis() > proto::JA_RZ) return "jog: the axis must be x, y, z, rx, ry or rz";
-  if (c.joint() != 0) return "jog: a joint or an axis, not both";
-  if (c.direction() != 1 && c.direction() != -1) return "jog: direction must be +1 or -1";
-  if (c.counts() != 0) return "jog: counts are for a joint; along an axis give a distance or an angle";
-  const bool turn = c.axis() >= proto::JA_RX;
-  if (turn && c.distance() != 0.0) return "jog: a turn about an axis takes an angle, not a distance";
-  if (!turn && c.angle() != 0.0) return "jog: a move along an axis takes a distance, not an angle";
-  if (c.distance() != 0.0 && !(std::isfinite(c.distance()) && c.distance() > 0.0 && c.distance() <= 1.0))
-    return "jog: the distance must be a positive number of metres, at most 1";
-  if (c.angle() != 0.0 && !(std::isfinite(c.angle()) && c.angle() > 0.0 && c.angle() <= kMaxJogAngle))
-    return "jog: the angle must be a positive number of radians, at most pi";
-  if (!allCalibrated()) return "jog: along an axis needs a calibrated arm (before calibration, jog joints by counts)";
-  // From HOLD, or MANU once a joint's jog has ended: the trajectory starts where the joints hold.
-  const bool holding = s == proto::RT_HOLD || (s == proto::RT_MANU && jog_left_ == 0);
-  if (!holding && !restingInSetp(s) && !(s == proto::RT_SETP && trajectory_.jogging()))
-    return std::string(
-               "jog: along an axis from HOLD, MANU (a joint's jog ended) or SETP with no move queued or "
-               "running (now ") +
-           stateName(s) + ")";
-  if (holding) trajectory_.reset(servo_setpoint_);
-  JogSpec spec;
-  spec.axis = static_cast<int>(c.axis()) - 1;
-  spec.direction = c.direction();
-  spec.tool_frame = c.tool_frame();
-  spec.speed = turn ? config_.jog_turn : config_.jog_speed;
-  spec.length = turn ? c.angle() : c.distance();
-  if (!trajectory_.jog(spec)) return "jog: the trajectory is not at rest";
-  if (holding) {
-    requested_ = proto::RT_SETP;
-    state_request_ = true;
-  }
-  return "";
-}
-
-std::string SupervisorCore::control(const proto::Control& c) {
-  const proto::RtState s = state_request_ ? requested_ : state_;
+void SupervisorCore::apply(const PeriodCommand& c) {
   auto request = [this](proto::RtState to) {
     requested_ = to;
     state_request_ = true;
-    return std::string();
   };
-  const std::string now = std::string(" (now ") + stateName(s) + ")";
-  switch (c.command()) {
-    case proto::CC_CALIBRATE:  // RFMS's order: manual (a joint jogged clear), then calibration
-      if (s != proto::RT_IDLE && s != proto::RT_MANU) return "calibrate from IDLE or MANU" + now;
-      return request(proto::RT_CALIB);
-    case proto::CC_HOLD:
-      if (s == proto::RT_IDLE || s == proto::RT_FREE || s == proto::RT_MANU || s == proto::RT_HOLD)
-        return request(proto::RT_HOLD);
-      return "hold from IDLE, FREE or MANU" + now + (s == proto::RT_SETP ? "; use stop while moving" : "");
-    case proto::CC_FREE:
-      if (s == proto::RT_IDLE || s == proto::RT_HOLD || s == proto::RT_MANU) return request(proto::RT_FREE);
-      return "free from IDLE, HOLD or MANU" + now;
-    case proto::CC_JOG: {
-      if (!halted_.empty()) return halted_;
-      if (c.axis() != proto::JA_NONE) return axisJog(c, s);
-      if (c.distance() != 0.0 || c.tool_frame()) return "jog: a distance or the tool frame is for a jog along an axis";
-      if (c.joint() < 1 || c.joint() > kJoints) return "jog: joint must be 1..6";
-      if (c.direction() != 1 && c.direction() != -1) return "jog: direction must be +1 or -1";
-      // As RFMS's MANU: from IDLE too, before calibration, so that an operator can drive a joint
-      // off its stop or towards its index; then it counts encoder counts, not angles.
-      if (s != proto::RT_IDLE && s != proto::RT_HOLD && s != proto::RT_MANU && !restingInSetp(s))
-        return "jog from IDLE, HOLD, MANU, or SETP with no move queued or running" + now;
-      const std::size_t j = static_cast<std::size_t>(c.joint() - 1);
-      const double counts_per_rev = model_.joints[j].counts_per_rev;
-      std::int64_t counts = 0;
-      if (c.counts() != 0 && c.angle() != 0.0) return "jog: give counts or an angle, not both";
-      if (c.counts() < 0 || c.counts() > kMaxJogCounts)
-        return "jog: counts must be 1.." + std::to_string(kMaxJogCounts) + " (0: continuous)";
-      if (c.angle() != 0.0) {
-        if (!(std::isfinite(c.angle()) && c.angle() > 0.0 && c.angle() <= kMaxJogAngle))
-          return "jog: the angle must be a positive number of radians, at most pi";
-        if (!calibrated_[j]) return "jog: joint " + std::to_string(c.joint()) + " is not calibrated: jog it by counts";
-        counts = std::max<std::int64_t>(1, std::llround(c.angle() * counts_per_rev / (2.0 * std::numbers::pi)));
-      } else {
-        counts = c.counts();
-      }
-      jog_joint_ = c.joint();
-      jog_direction_ = c.direction();
-      jog_left_ = counts > 0 ? counts : -1;
-      return request(proto::RT_MANU);
-    }
-    case proto::CC_STOP:
-      if (s == proto::RT_SETP) return request(proto::RT_STOP);
-      if (s == proto::RT_MANU || s == proto::RT_FREE || s == proto::RT_CALIB) return request(proto::RT_HOLD);
-      return "";
-    case proto::CC_RESET:
-      if (s != proto::RT_EMGCY) return "reset is for EMGCY" + now;
-      return request(proto::RT_IDLE);
-    case proto::CC_POWER_OFF:
-      if (s == proto::RT_EMGCY) return "";
-      return request(proto::RT_IDLE);
-    case proto::CC_EMERGENCY_STOP: pending_reason_ = proto::ER_OPERATOR; return "";
-    default: return "unknown control command";
+  switch (c.kind) {
+    case PeriodCommand::kTransform: world_.setTransform(c.index, c.value, c.history); break;
+    case PeriodCommand::kPosition: world_.setPosition(c.index, c.position); break;
+    case PeriodCommand::kMotion: world_.setMotion(c.index, c.motion); break;
+    case PeriodCommand::kMove:
+    case PeriodCommand::kJog:
+      if (c.reset) trajectory_.reset(servo_setpoint_);
+      if (c.kind == PeriodCommand::kMove)
+        trajectory_.enqueue(c.move);
+      else
+        trajectory_.jog(c.jog);
+      if (c.to_setp) request(proto::RT_SETP);
+      break;
+    case PeriodCommand::kJointJog:
+      jog_joint_ = c.joint;
+      jog_direction_ = c.direction;
+      jog_left_ = c.counts;
+      request(proto::RT_MANU);
+      break;
+    case PeriodCommand::kState: request(c.state); break;
+    case PeriodCommand::kEmergencyStop: pending_reason_ = proto::ER_OPERATOR; break;
   }
+  ++applied_;
+}
+
+void SupervisorCore::takeCommands() noexcept {
+  for (const PeriodCommand* c = link_.commands.front(); c != nullptr; c = link_.commands.front()) {
+    apply(*c);
+    link_.commands.pop();
+  }
+}
+
+void SupervisorCore::publish(std::uint64_t k) {
+  SupervisorView& v = link_.view.back();
+  v.period = k;
+  v.applied = applied_;
+  v.state = state_;
+  v.traj_state = trajectory_.state();
+  v.reason = reason_;
+  v.reason_node = reason_node_;
+  v.calibrated = calibrated_;
+  v.servo_setpoint = servo_setpoint_;
+  v.angles = angle_;
+  v.jog_left = jog_left_;
+  trajectory_.tail(v.trajectory);
+  v.jog_stopped_why = trajectory_.stoppedShort() ? trajectory_.stoppedWhy() : nullptr;
+  v.senses_force = has_wrench_;
+  v.wrench = wrench_;
+  v.contact = contact_;
+  v.wrench_saturated = wrench_saturated_;
+  link_.view.publish();
 }
 
 void SupervisorCore::setState(proto::RtState s, std::uint64_t k, SupervisorOutbox& out) {
@@ -439,8 +235,10 @@ void SupervisorCore::checkForce(std::uint64_t k, SupervisorOutbox& out) {
   }
 }
 
-void SupervisorCore::step(std::uint64_t k, const SupervisorInbox& in, SupervisorOutbox& out) {
+void SupervisorCore::step(std::uint64_t k, const SupervisorInbox& in, SupervisorOutbox& out) noexcept {
   out.event_count = 0;
+  // The background's commands first: it checked them against the state before this step.
+  takeCommands();
   world_.setClock(static_cast<double>(k) * config_.dt);
   collect(k, in);
 
@@ -503,6 +301,7 @@ void SupervisorCore::step(std::uint64_t k, const SupervisorInbox& in, Supervisor
     if (state_ == proto::RT_STOP && trajectory_.atRest()) setState(proto::RT_HOLD, k, out);
   }
   compose(k, new_setpoint, jogThisPeriod(), out);
+  publish(k);
 }
 
 int SupervisorCore::jogThisPeriod() {

@@ -1,7 +1,8 @@
-// The supervisor's core (RFMS manual §4.1): the background side takes a task's requests into the
-// world model and the move queue (handle()); the real-time side (step()) runs the rtstate machine
-// of table 3, the trajectory generator, the watchdog, and is the mailbox hub: it collects J_MAILs
-// and the math server's PARCEL, and sends S_MAIL to the joints and M_MAIL to the math server.
+// The supervisor's real-time side (RFMS manual §4.1): each step applies what the background
+// handed it (supervisor/supervisor_background.hpp, through SupervisorLink), runs the rtstate
+// machine of table 3, the trajectory generator and the watchdog, and is the mailbox hub: it
+// collects J_MAILs and the math server's PARCEL, and sends S_MAIL to the joints and M_MAIL to the
+// math server. Then it publishes its view for the background.
 //
 // Mail of period k-1 (J_MAIL, PARCEL) and the arm's sensors of period k are its inputs at period
 // k. A node whose mail has not been seen for `watchdog_periods` periods sends the controller to
@@ -9,50 +10,24 @@
 // the power on (a torque command missed the arm: ER_POWER_LOST naming the joint). EMGCY switches the power off (the
 // arm's brakes stop it), drops every move and latches until a reset, which returns to IDLE.
 //
-// step() is real-time safe: no allocation once the outgoing mails' repeated fields exist.
-// handle() may allocate: it is the background side.
+// step() is real-time safe: no allocation once the outgoing mails' repeated fields exist, and
+// nothing from outside but the link's commands.
 #pragma once
 
 #include <array>
 #include <cstdint>
-#include <optional>
-#include <string>
 
-#include "common/controller_settings.hpp"
 #include "common/ik_puma.hpp"
 #include "common/mail_names.hpp"
-#include "common/scene.hpp"
 #include "proto/mailboxes.pb.h"
-#include "proto/task.pb.h"
 #include "supervisor/force_control.hpp"
 #include "supervisor/force_stats.hpp"
+#include "supervisor/period_command.hpp"
+#include "supervisor/supervisor_config.hpp"
 #include "supervisor/trajectory.hpp"
-#include "supervisor/world_model.hpp"
+#include "supervisor/world_values.hpp"
 
 namespace rfms {
-
-struct SupervisorConfig {
-  double dt = 1e-3;                     // sample period, s
-  int update_periods = 1;               // setpoint update period, in sample periods
-  int watchdog_periods = 10;            // N: a node silent this long is an emergency
-  bool serial_ik = false;               // ask the joints for the exact serial IK instead of PIK
-  int path_check_samples = 16;          // points of a Cartesian move checked for reach before accepting it
-  bool log_required = false;            // controller.log.required: a run that cannot be logged must not move
-  std::size_t max_names = 1024;         // controller.max_names: named objects of each kind
-  std::size_t max_names_per_key = 256;  // controller.max_names_per_key: names one client key may create
-  int jog_counts = 4;                   // encoder counts a jogged joint's setpoint moves per period in MANU (RFMS: 4)
-  double jog_speed = 0.01;              // m/s: a Cartesian jog along an axis
-  double jog_turn = 5.0 * 3.141592653589793 / 180.0;  // rad/s: a Cartesian jog about an axis
-  proto::TrackingSettings tracking;                   // the setpoint filter's limits (with the model's joint speeds)
-  FrameTracking frames;                               // how moving frames are carried on
-  ToolModel tool;                   // the scene's tool: its weight is taken off the force sensor's reading
-  bool force_sensor = false;        // the scene has one: guarded motions and force limits work
-  std::optional<WristModel> wrist;  // the sensor is a compliant wrist: its deflection is read
-  double max_force = 60.0;          // N: controller.force.max_force_n
-  double max_moment = 4.0;          // N m: controller.force.max_moment_nm
-};
-
-SupervisorConfig supervisorConfigFor(const proto::ControllerSettings& s, const Scene& scene = {});
 
 struct SupervisorInbox {
   const proto::ArmSensors* arm = nullptr;             // period k (the arm's own, in realtime)
@@ -94,23 +69,19 @@ struct SupervisorOutbox {
 
 class SupervisorCore {
  public:
-  SupervisorCore(const RobotModel& model, const SupervisorConfig& config);
+  SupervisorCore(const RobotModel& model, const SupervisorConfig& config, SupervisorLink& link);
 
-  // Background: one request of a task. A refused request changes nothing.
-  proto::TaskReply handle(const proto::TaskRequest& request);
-  // Background: the run log stopped writing (`why`). Where the run requires a log, the arm comes
-  // to rest and holds (as on a stop), and moves and jogs are refused from then on with the reason;
-  // otherwise nothing changes.
-  void logStopped(const std::string& why);
-
-  // Real-time: period k.
-  void step(std::uint64_t k, const SupervisorInbox& in, SupervisorOutbox& out);
+  // Period k.
+  void step(std::uint64_t k, const SupervisorInbox& in, SupervisorOutbox& out) noexcept;
+  // Applies the background's commands now, as the next step would first. Only between steps,
+  // from the thread that steps.
+  void takeCommands() noexcept;
 
   proto::RtState rtstate() const { return state_; }
   proto::EmergencyReason emergencyReason() const { return reason_; }
   proto::Node emergencyNode() const { return reason_node_; }
   const TrajectoryGenerator& trajectory() const { return trajectory_; }
-  const WorldModel& world() const { return world_; }
+  const WorldValues& world() const { return world_; }
   bool allCalibrated() const;
   // The joints' observed angles as last reported.
   const JointVec& observedAngles() const { return angle_; }
@@ -125,11 +96,8 @@ class SupervisorCore {
   const Vec6& contactWrench() const { return contact_; }
 
  private:
-  std::string acceptMove(const proto::Move& move, std::uint64_t& id);
-  std::string forget(const proto::Forget& f);
-  std::string control(const proto::Control& c);
-  std::string axisJog(const proto::Control& c, proto::RtState s);
-  bool restingInSetp(proto::RtState s) const;  // SETP, nothing queued or running, the setpoint settled
+  void apply(const PeriodCommand& c);  // one of the background's, at the start of a step
+  void publish(std::uint64_t k);       // the view, at the end of one
   void setState(proto::RtState s, std::uint64_t k, SupervisorOutbox& out);
   static bool powers(proto::RtState s);
   bool powerExpected(std::uint64_t k) const;
@@ -141,7 +109,6 @@ class SupervisorCore {
   // Force limits (an emergency) and the current move's guard (ends it), from the sensor's reading.
   void checkForce(std::uint64_t k, SupervisorOutbox& out);
   void compose(std::uint64_t k, bool new_setpoint, int jog_now, SupervisorOutbox& out);
-  std::string forceRefusal(const proto::DefineMotion& d) const;
   // The path's T6 moved back against the compliant wrist's deflection by the move's K1 (A.1, Eq. 15).
   // Called once a period while following a path.
   Transform compensated(const Transform& t6);
@@ -151,8 +118,9 @@ class SupervisorCore {
 
   const RobotModel& model_;
   SupervisorConfig config_;
+  SupervisorLink& link_;
   PumaIk ik_;
-  WorldModel world_;
+  WorldValues world_;
   TrajectoryGenerator trajectory_;
   ForceController force_;
   ForceStats force_stats_;
@@ -166,15 +134,14 @@ class SupervisorCore {
   Vec6 contact_ = Vec6::Zero();
 
   proto::RtState state_ = proto::RT_IDLE;
-  proto::RtState requested_ = proto::RT_IDLE;  // set by handle(), applied by step()
+  proto::RtState requested_ = proto::RT_IDLE;  // set by a command, applied in the same step
   bool state_request_ = false;
   proto::EmergencyReason reason_ = proto::ER_NONE, pending_reason_ = proto::ER_NONE;
   proto::Node reason_node_ = proto::NODE_NONE;
   int jog_joint_ = 0, jog_direction_ = 0;
-  std::int64_t jog_left_ = 0;  // counts of a step jog still to go; -1: a continuous jog
-  std::uint64_t next_move_id_ = 1;
+  std::int64_t jog_left_ = 0;      // counts of a step jog still to go; -1: a continuous jog
   std::uint64_t power_since_ = 0;  // the period the power last went on
-  std::string halted_;             // why moves are refused for the rest of the run ("" when they are not)
+  std::uint64_t applied_ = 0;      // commands applied, ever
 
   // What the nodes last reported.
   std::array<std::uint64_t, kNodeSlots> last_seen_{};  // by proto::Node

@@ -27,7 +27,7 @@ bool TaskScript::movesEnded() const {
                      [](const MoveRecord& m) { return m.completed || m.aborted; });
 }
 
-void TaskScript::send(SupervisorCore& supervisor, const TaskStatement& st, std::uint64_t k) {
+void TaskScript::send(SupervisorBackground& supervisor, const TaskStatement& st, std::uint64_t k) {
   const proto::TaskReply r = supervisor.handle(st.request);
   if (on_request) on_request(k, st.request, r);
   if (!r.accepted()) {
@@ -45,8 +45,8 @@ void TaskScript::send(SupervisorCore& supervisor, const TaskStatement& st, std::
   }
 }
 
-void TaskScript::beforeStep(std::uint64_t k, SupervisorCore& supervisor) {
-  const bool emergency = supervisor.rtstate() == proto::RT_EMGCY;
+void TaskScript::beforeStep(std::uint64_t k, SupervisorBackground& supervisor) {
+  const bool emergency = supervisor.view().state == proto::RT_EMGCY;
   if (phase_ != Phase::kDone && k >= options_.timeout_periods) {
     log_.timed_out = true;
     phase_ = Phase::kDone;
@@ -68,8 +68,8 @@ void TaskScript::beforeStep(std::uint64_t k, SupervisorCore& supervisor) {
         }
         break;
       case Phase::kCalibrating:
-        if (supervisor.rtstate() == proto::RT_HOLD || emergency) {
-          log_.calibrated = supervisor.allCalibrated();
+        if (supervisor.view().state == proto::RT_HOLD || emergency) {
+          log_.calibrated = supervisor.view().allCalibrated();
           phase_ = Phase::kStatements;
           again = true;
         }
@@ -113,8 +113,7 @@ void TaskScript::beforeStep(std::uint64_t k, SupervisorCore& supervisor) {
   }
 }
 
-void TaskScript::afterStep(std::uint64_t k, const SupervisorCore& supervisor, const SupervisorOutbox& out) {
-  (void)supervisor;
+void TaskScript::afterStep(std::uint64_t k, const SupervisorOutbox& out) {
   for (int n = 0; n < out.event_count; ++n) {
     const SupervisorEvent& e = out.events[static_cast<std::size_t>(n)];
     auto rec =

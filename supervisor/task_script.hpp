@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/task_file.hpp"
+#include "supervisor/supervisor_background.hpp"
 #include "supervisor/supervisor_core.hpp"
 
 namespace rfms {
@@ -56,10 +57,10 @@ class TaskScript {
  public:
   TaskScript(std::vector<TaskStatement> task, const ScriptOptions& options);
 
-  // Before the supervisor's step k: hands it the requests that are due.
-  void beforeStep(std::uint64_t k, SupervisorCore& supervisor);
+  // Before the supervisor's step k: hands its background the requests that are due.
+  void beforeStep(std::uint64_t k, SupervisorBackground& supervisor);
   // After step k: follows the events of its outbox.
-  void afterStep(std::uint64_t k, const SupervisorCore& supervisor, const SupervisorOutbox& out);
+  void afterStep(std::uint64_t k, const SupervisorOutbox& out);
   bool done() const { return phase_ == Phase::kDone; }
   // Called with every request handed to the supervisor, the period it entered in and its answer
   // (for run logs).
@@ -69,7 +70,7 @@ class TaskScript {
  private:
   enum class Phase { kPowerUp, kCalibrating, kStatements, kFinishing, kSettling, kDone };
   bool movesEnded() const;
-  void send(SupervisorCore& supervisor, const TaskStatement& statement, std::uint64_t k);
+  void send(SupervisorBackground& supervisor, const TaskStatement& statement, std::uint64_t k);
 
   std::vector<TaskStatement> task_;
   ScriptOptions options_;

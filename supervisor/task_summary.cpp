@@ -12,12 +12,12 @@ namespace {
 const char* rtName(proto::RtState s) { return proto::RtState_Name(s).c_str() + 3; }
 }  // namespace
 
-FinalError finalError(const ScriptLog& log, const SupervisorCore& core, const RobotModel& model, const JointVec& q) {
+FinalError finalError(const ScriptLog& log, const WorldModel& names, const WorldValues& values, const RobotModel& model,
+                      const JointVec& q) {
   FinalError f;
   for (auto it = log.moves.rbegin(); it != log.moves.rend(); ++it) {
     if (!it->completed) continue;
-    const WorldModel& w = core.world();
-    const Transform target = w.solve(w.findPosition(it->position));
+    const Transform target = values.solve(names.findPosition(it->position));
     const Transform actual = forwardKinematics(model, q);
     f.mm = 1e3 * (actual.translation() - target.translation()).norm();
     f.deg = 180.0 / std::numbers::pi * Eigen::AngleAxisd(target.linear().transpose() * actual.linear()).angle();

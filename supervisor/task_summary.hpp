@@ -7,8 +7,8 @@
 #include <ostream>
 
 #include "common/robot_model.hpp"
-#include "supervisor/supervisor_core.hpp"
 #include "supervisor/task_script.hpp"
+#include "supervisor/world_model.hpp"
 
 namespace rfms {
 
@@ -17,8 +17,9 @@ struct FinalError {
 };
 
 // The tool at joint angles `q` against the target of the last completed move, solved in the world
-// model as it stands at the end.
-FinalError finalError(const ScriptLog& log, const SupervisorCore& core, const RobotModel& model, const JointVec& q);
+// model as it stands at the end (its names, and the period's values).
+FinalError finalError(const ScriptLog& log, const WorldModel& names, const WorldValues& values, const RobotModel& model,
+                      const JointVec& q);
 
 // Nothing refused, every move completed (a task without moves has none to miss), no emergency,
 // no time-out: how rfms-sim and the cluster's supervisor judge a run, exit 0 or 1.

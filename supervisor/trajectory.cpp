@@ -13,11 +13,11 @@ constexpr double kTimeEps = 1e-12;       // s: times closer than this are equal
 constexpr double kJogJointShare = 0.25;  // a jog stops where a joint would need more of its speed limit
 }  // namespace
 
-TrajectoryGenerator::TrajectoryGenerator(const RobotModel& model, const WorldModel& world)
+TrajectoryGenerator::TrajectoryGenerator(const RobotModel& model, const WorldValues& world)
     : TrajectoryGenerator(model, world, setpointLimits(model, proto::TrackingSettings{}), true) {}
 
-TrajectoryGenerator::TrajectoryGenerator(const RobotModel& model, const WorldModel& world, const SetpointLimits& limits,
-                                         bool filter)
+TrajectoryGenerator::TrajectoryGenerator(const RobotModel& model, const WorldValues& world,
+                                         const SetpointLimits& limits, bool filter)
     : model_(model), world_(world), ik_(model), filter_(model, limits, filter) {}
 
 void TrajectoryGenerator::reset(const JointVec& q) {
@@ -56,41 +56,79 @@ ArmConfig TrajectoryGenerator::config() const {
   return cur_.motion.cartesian ? cur_.config : ik_.configOf(filter_.q());
 }
 
-bool TrajectoryGenerator::uses(int p, int m) const {
+void TrajectoryTail::reset(const RobotModel& model, const PumaIk& ik, const JointVec& at) {
+  resting = settled = true;
+  jogging = blending = fixed_stop = false;
+  q = at;
+  pose = forwardKinematics(model, at);
+  rest_config = ik.configOf(at);
+  head = count = 0;
+}
+
+void TrajectoryTail::enqueue(const MoveSpec& move) {
+  if (count == kCapacity) return;
+  queue[static_cast<std::size_t>((head + count) % kCapacity)] = move;
+  ++count;
+}
+
+void TrajectoryGenerator::tail(TrajectoryTail& t) const {
+  t.resting = phase_ == Phase::kRest;
+  t.jogging = phase_ == Phase::kJog;
+  t.settled = filter_.settled();
+  t.blending = phase_ == Phase::kBlend;
+  t.fixed_stop = fixed_stop_;
+  t.stop_pose = stop_target_.pose;
+  t.current = cur_.spec;
+  t.next = next_.spec;
+  t.current_config = cur_.config;
+  t.next_config = next_.config;
+  t.rest_config = rest_config_;
+  t.current_cartesian = cur_.motion.cartesian;
+  t.next_cartesian = next_.motion.cartesian;
+  t.current_accel = cur_.motion.accel;
+  t.next_accel = next_.motion.accel;
+  t.pose = pose_;
+  t.q = q_;
+  t.queue = queue_;
+  t.head = head_;
+  t.count = count_;
+}
+
+bool uses(const TrajectoryTail& t, int p, int m) {
   auto in = [&](const MoveSpec& s) { return (p >= 0 && s.position == p) || (m >= 0 && s.motion == m); };
-  if (inMove() && in(cur_.spec)) return true;
-  if (phase_ == Phase::kBlend && in(next_.spec)) return true;
-  for (int n = 0; n < count_; ++n)
-    if (in(queue_[static_cast<std::size_t>((head_ + n) % kQueueCapacity)])) return true;
+  if (t.inMove() && in(t.current)) return true;
+  if (t.blending && in(t.next)) return true;
+  for (int n = 0; n < t.count; ++n)
+    if (in(t.queued(n))) return true;
   return false;
 }
 
-QueueEnd TrajectoryGenerator::queueEnd() const {
+QueueEnd queueEnd(const TrajectoryTail& t, const WorldValues& world, const PumaIk& ik) {
   QueueEnd e;
-  e.moving = phase_ != Phase::kRest || count_ > 0;
-  e.config = inMove() ? cur_.config : rest_config_;
-  e.pose = pose_;
-  if (inMove()) {
-    e.pose = fixed_stop_ ? stop_target_.pose : world_.solve(cur_.spec.position);
-    e.cartesian = cur_.motion.cartesian;
-    e.accel = cur_.motion.accel;
-    if (phase_ == Phase::kBlend) {
-      e.pose = world_.solve(next_.spec.position);
-      e.config = next_.config;
-      e.cartesian = next_.motion.cartesian;
-      e.accel = next_.motion.accel;
+  e.moving = !t.resting || t.count > 0;
+  e.config = t.inMove() ? t.current_config : t.rest_config;
+  e.pose = t.pose;
+  if (t.inMove()) {
+    e.pose = t.fixed_stop ? t.stop_pose : world.solve(t.current.position);
+    e.cartesian = t.current_cartesian;
+    e.accel = t.current_accel;
+    if (t.blending) {
+      e.pose = world.solve(t.next.position);
+      e.config = t.next_config;
+      e.cartesian = t.next_cartesian;
+      e.accel = t.next_accel;
     }
   }
-  for (int n = 0; n < count_; ++n) {
-    const MoveSpec& m = queue_[static_cast<std::size_t>((head_ + n) % kQueueCapacity)];
-    const MotionRecord& mo = world_.motion(m.motion);
-    if (!mo.cartesian) e.config = world_.position(m.position).config;
-    e.pose = world_.solve(m.position);
+  for (int n = 0; n < t.count; ++n) {
+    const MoveSpec& m = t.queued(n);
+    const MotionRecord& mo = world.motion(m.motion);
+    if (!mo.cartesian) e.config = world.position(m.position).config;
+    e.pose = world.solve(m.position);
     e.cartesian = mo.cartesian;
     e.accel = mo.accel;
   }
-  const IkSolution s = ik_.solveSerial(e.pose, e.config, q_);
-  e.q = usable(s.status) ? s.q : q_;
+  const IkSolution s = ik.solveSerial(e.pose, e.config, t.q);
+  e.q = usable(s.status) ? s.q : t.q;
   return e;
 }
 

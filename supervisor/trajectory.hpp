@@ -28,7 +28,7 @@
 #include "common/ik_puma.hpp"
 #include "proto/mailboxes.pb.h"
 #include "supervisor/setpoint_filter.hpp"
-#include "supervisor/world_model.hpp"
+#include "supervisor/world_values.hpp"
 
 namespace rfms {
 
@@ -73,13 +73,48 @@ struct QueueEnd {
   bool moving = false;  // a move is active or queued
 };
 
+// What the trajectory is doing and holds, as a plain value: the period publishes it every period,
+// and the background checks a new move against where the queue ends (queueEnd) and a name against
+// the moves that use it (uses) without touching the trajectory itself. The background moves its
+// copy on by what it hands the period (reset, enqueue, jog), as the trajectory will.
+struct TrajectoryTail {
+  static constexpr int kCapacity = 64;
+  bool resting = true;   // no move and no jog
+  bool jogging = false;  // a Cartesian jog
+  bool settled = true;   // the setpoint standing on the reference
+  bool blending = false;
+  bool fixed_stop = false;  // stopping short of the current move's target, at stop_pose
+  Transform stop_pose = Transform::Identity();
+  MoveSpec current, next;  // the move running (when neither resting nor jogging) and the one blended into
+  ArmConfig current_config, next_config, rest_config;
+  bool current_cartesian = false, next_cartesian = false;
+  double current_accel = 0.0, next_accel = 0.0;
+  Transform pose = Transform::Identity();  // the reference
+  JointVec q = JointVec::Zero();
+  std::array<MoveSpec, kCapacity> queue{};
+  int head = 0, count = 0;
+
+  bool inMove() const { return !resting && !jogging; }
+  bool atRest() const { return resting && settled; }
+  const MoveSpec& queued(int n) const { return queue[static_cast<std::size_t>((head + n) % kCapacity)]; }
+  // As TrajectoryGenerator's: at rest at q, nothing queued; a move at the end of the queue; a jog.
+  void reset(const RobotModel& model, const PumaIk& ik, const JointVec& at);
+  void enqueue(const MoveSpec& move);
+  void jog() { resting = false, jogging = true; }
+};
+// Where the queue of `t` ends, with the world's values now.
+QueueEnd queueEnd(const TrajectoryTail& t, const WorldValues& world, const PumaIk& ik);
+// Whether a move queued or running (tracking included) uses position `p` or motion `m` (-1:
+// neither asked), so that the world model must keep it.
+bool uses(const TrajectoryTail& t, int p, int m);
+
 class TrajectoryGenerator {
  public:
-  static constexpr int kQueueCapacity = 64;
+  static constexpr int kQueueCapacity = TrajectoryTail::kCapacity;
 
   // The filter's limits for `model` under default settings (rfms::setpointLimits).
-  TrajectoryGenerator(const RobotModel& model, const WorldModel& world);
-  TrajectoryGenerator(const RobotModel& model, const WorldModel& world, const SetpointLimits& limits, bool filter);
+  TrajectoryGenerator(const RobotModel& model, const WorldValues& world);
+  TrajectoryGenerator(const RobotModel& model, const WorldValues& world, const SetpointLimits& limits, bool filter);
 
   // At rest at joint angles q (S0), nothing queued.
   void reset(const JointVec& q);
@@ -88,8 +123,15 @@ class TrajectoryGenerator {
   int queued() const { return count_; }
   // Whether a move queued or running (tracking included) uses position `p` or motion `m` (-1:
   // neither asked), so that the world model must keep it.
-  bool uses(int p, int m) const;
-  QueueEnd queueEnd() const;
+  bool uses(int p, int m) const { return rfms::uses(tail(), p, m); }
+  QueueEnd queueEnd() const { return rfms::queueEnd(tail(), world_, ik_); }
+  // All of the above as a value. Real-time safe.
+  void tail(TrajectoryTail& out) const;
+  TrajectoryTail tail() const {
+    TrajectoryTail t;
+    tail(t);
+    return t;
+  }
 
   // A jog from where the reference stands: only at rest or jogging (replacing that jog), with
   // nothing queued; false otherwise. A jog ends where it cannot go on (stoppedShort()).
@@ -202,7 +244,7 @@ class TrajectoryGenerator {
   void dropQueue(TrajectoryEvents& events);
 
   const RobotModel& model_;
-  const WorldModel& world_;
+  const WorldValues& world_;
   PumaIk ik_;
   SetpointFilter filter_;
   Transform out_pose_ = Transform::Identity();

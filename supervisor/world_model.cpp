@@ -49,28 +49,18 @@ std::string WorldModel::defineTransform(const proto::DefineTransform& d) {
            "': the rotation part is not orthonormal with determinant 1, or a value is not finite";
   const int existing = findTransform(d.name());
   if (existing < 0 && transform_index_.size() >= max_names_) return full("transforms", max_names_);
-  if (existing >= 0) {
-    transforms_[static_cast<std::size_t>(existing)] = t;  // an update: positions using it follow
-    histories_[static_cast<std::size_t>(existing)].add(now_, t, tracking_.history);
-    return "";
-  }
-  const int i = placeFor(free_transforms_, transforms_.size());
-  if (static_cast<std::size_t>(i) == transforms_.size()) {
-    transforms_.emplace_back();
-    transform_names_.emplace_back();
-    histories_.emplace_back();
-  }
-  const auto k = static_cast<std::size_t>(i);
-  transform_index_[d.name()] = i;
-  transforms_[k] = t;
-  transform_names_[k] = d.name();
-  histories_[k] = FrameHistory{};  // a forgotten frame's motion is not this one's
-  histories_[k].add(now_, t, tracking_.history);
+  // An update keeps the frame's history (positions using it follow, and its motion is fitted); a
+  // new name, or a forgotten one's place, starts afresh: a forgotten frame's motion is not this one's.
+  const int i = existing >= 0 ? existing : placeFor(free_transforms_, transforms_used_);
+  FrameHistory history = existing >= 0 ? values_.history(i) : FrameHistory{};
+  history.add(values_.clock(), t, values_.tracking().history);
+  values_.setTransform(i, t, history);
+  if (existing < 0) transform_index_[d.name()] = i;
   return "";
 }
 
-int WorldModel::placeFor(std::vector<int>& free, std::size_t size) {
-  if (free.empty()) return static_cast<int>(size);
+int WorldModel::placeFor(std::vector<int>& free, std::size_t& used) {
+  if (free.empty()) return static_cast<int>(used++);
   const int i = free.back();
   free.pop_back();
   return i;
@@ -88,17 +78,15 @@ std::string WorldModel::forget(const proto::Forget& f) {
   const int i = it->second;
   if (f.kind() == proto::Forget::FK_TRANSFORM) {
     for (const auto& [name, p] : position_index_) {
-      const PositionEquation& e = positions_[static_cast<std::size_t>(p)];
+      const PositionEquation& e = values_.position(p);
       const bool uses =
-          e.tool == i || std::any_of(e.t6.begin(), e.t6.end(), [&](const Atom& a) { return a.transform == i; });
+          e.tool == i || std::ranges::any_of(e.product(), [&](const Atom& a) { return a.transform == i; });
       if (uses)
         return "forget: position " + quoted(name) + " uses transform " + quoted(f.name()) + ": forget that first";
     }
     free_transforms_.push_back(i);
-    transform_names_[static_cast<std::size_t>(i)].clear();
   } else if (f.kind() == proto::Forget::FK_POSITION) {
     free_positions_.push_back(i);
-    positions_[static_cast<std::size_t>(i)] = PositionEquation{};
   } else {
     free_motions_.push_back(i);
   }
@@ -147,8 +135,10 @@ std::string WorldModel::definePosition(const proto::DefinePosition& d) {
   if (t6_count == 0) return what + ": the equation has no T6 (T6 must stand once, on either side)";
   if (t6_count > 1) return what + ": T6 stands " + std::to_string(t6_count) + " times (once only)";
 
+  if (ring.size() - 1 > static_cast<std::size_t>(PositionEquation::kMaxAtoms))
+    return what + ": " + std::to_string(ring.size() - 1) + " transforms besides T6; an equation holds at most " +
+           std::to_string(PositionEquation::kMaxAtoms);
   PositionEquation p;
-  p.name = d.name();
   p.config = decode(d.config());
   // The ring rotated to start just after T6: T6 (rest) = I, or T6^-1 (rest) = I when T6 was on the
   // right. So T6 = (rest)^-1 -- the rest reversed, each atom inverted -- or T6 = (rest).
@@ -158,7 +148,7 @@ std::string WorldModel::definePosition(const proto::DefinePosition& d) {
     const std::size_t from =
         t6_inverted ? (static_cast<std::size_t>(t6_at) + k) % n : (static_cast<std::size_t>(t6_at) + n - k) % n;
     const Atom a = ring[from];
-    p.t6.push_back(Atom{a.transform, t6_inverted ? a.inverse : !a.inverse});
+    p.t6[static_cast<std::size_t>(p.atoms++)] = Atom{a.transform, t6_inverted ? a.inverse : !a.inverse};
   }
   // TL names the tool: the transform written right after T6 (RCCL's rule), or T6 itself for none.
   if (!d.tool().empty() && d.tool() != kT6) {
@@ -168,17 +158,12 @@ std::string WorldModel::definePosition(const proto::DefinePosition& d) {
     p.tool = findTransform(d.tool());
   }
   // A task run twice defines its positions twice: the same equation again is no change.
-  if (existing >= 0) {
-    const PositionEquation& e = position(existing);
-    const bool same = e.tool == p.tool && e.config == p.config && e.t6.size() == p.t6.size() &&
-                      std::equal(e.t6.begin(), e.t6.end(), p.t6.begin(), [](const Atom& a, const Atom& b) {
-                        return a.transform == b.transform && a.inverse == b.inverse;
-                      });
-    return same ? "" : what + " is already defined otherwise (positions cannot be redefined: use a new name)";
-  }
-  const int i = placeFor(free_positions_, positions_.size());
-  if (static_cast<std::size_t>(i) == positions_.size()) positions_.emplace_back();
-  positions_[static_cast<std::size_t>(i)] = std::move(p);
+  if (existing >= 0)
+    return position(existing) == p
+               ? ""
+               : what + " is already defined otherwise (positions cannot be redefined: use a new name)";
+  const int i = placeFor(free_positions_, positions_used_);
+  values_.setPosition(i, p);
   position_index_[d.name()] = i;
   return "";
 }
@@ -187,12 +172,6 @@ namespace {
 constexpr double kMaxSegmentS = 3600.0;  // an hour
 constexpr double kMinAccelS = 1e-3;
 }  // namespace
-
-bool operator==(const MotionRecord& a, const MotionRecord& b) {
-  return a.segment == b.segment && a.accel == b.accel && a.cartesian == b.cartesian && a.compliance == b.compliance &&
-         a.track == b.track && a.guard == b.guard && a.has_force == b.has_force && a.compensation == b.compensation &&
-         (!a.has_force || a.force == b.force);
-}
 
 std::string WorldModel::defineMotion(const proto::DefineMotion& d) {
   if (!validName(d.name()))
@@ -247,30 +226,10 @@ std::string WorldModel::defineMotion(const proto::DefineMotion& d) {
                ? ""
                : "motion '" + d.name() + "' is already defined otherwise (motions cannot be redefined: use a new name)";
   }
-  const int i = placeFor(free_motions_, motions_.size());
-  if (static_cast<std::size_t>(i) == motions_.size()) motions_.emplace_back();
-  motions_[static_cast<std::size_t>(i)] = m;
+  const int i = placeFor(free_motions_, motions_used_);
+  values_.setMotion(i, m);
   motion_index_[d.name()] = i;
   return "";
-}
-
-Transform WorldModel::current(int i) const {
-  const auto k = static_cast<std::size_t>(i);
-  return histories_[k].at(transforms_[k], now_ + tracking_.delay, tracking_.max_lead);
-}
-
-Transform WorldModel::solve(int i) const {
-  Transform t = Transform::Identity();
-  for (const Atom& a : position(i).t6) {
-    const Transform v = current(a.transform);
-    t = a.inverse ? Transform(t * v.inverse(Eigen::Isometry)) : Transform(t * v);
-  }
-  return t;
-}
-
-Transform WorldModel::tool(int i) const {
-  const int k = position(i).tool;
-  return k < 0 ? Transform::Identity() : current(k);
 }
 
 }  // namespace rfms

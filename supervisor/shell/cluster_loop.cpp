@@ -27,10 +27,11 @@ void addToDigest(MailDigest& digest, const SupervisorInbox& in, const Supervisor
 }
 }  // namespace
 
-ClusterLoop::ClusterLoop(const ClusterSettings& s, SupervisorCore& core, MailPort& port, ClusterStats& stats,
+ClusterLoop::ClusterLoop(const ClusterSettings& s, Supervisor& supervisor, MailPort& port, ClusterStats& stats,
                          LogTap& tap, spdlog::logger& log)
     : s_(s),
-      core_(core),
+      supervisor_(supervisor),
+      core_(supervisor.core()),
       port_(port),
       stats_(stats),
       tap_(tap),
@@ -52,13 +53,13 @@ void ClusterLoop::run(TaskScript* script, MailDigest* digest) {
     collector_.collect(k_, begin.tick, in);
     watchLog();
     const bool stopping = handleStop();
-    if (remote_ != nullptr && !stopping) remote_->serve(k_, core_);
+    if (remote_ != nullptr && !stopping) remote_->serve(k_, supervisor_.background());
     if (script != nullptr && !stopping) {
-      script->beforeStep(k_, core_);
+      script->beforeStep(k_, supervisor_.background());
       if (script->done()) break;  // as the harness: the script ends before this period's step
     }
     core_.step(k_, in, out);
-    if (script != nullptr) script->afterStep(k_, core_, out);
+    if (script != nullptr) script->afterStep(k_, out);
     logEvents(out);
     if (remote_ != nullptr) remote_->observe(k_, in, out);
     if (digest != nullptr) addToDigest(*digest, in, out);
@@ -83,7 +84,7 @@ bool ClusterLoop::handleStop() {
     log_.info("stop requested: bringing the arm to rest");
     proto::TaskRequest stop;
     stop.mutable_control()->set_command(proto::CC_STOP);
-    tap_.request(k_, stop, core_.handle(stop), false);
+    tap_.request(k_, stop, supervisor_.handle(stop), false);
   }
   if (stopping_ && !power_off_sent_) {
     // At rest, or 5 s gone (a stop that cannot finish must not hold the power on).
@@ -91,7 +92,7 @@ bool ClusterLoop::handleStop() {
     if (at_rest || Clock::now() > stop_deadline_) {
       proto::TaskRequest off;
       off.mutable_control()->set_command(proto::CC_POWER_OFF);
-      tap_.request(k_, off, core_.handle(off), false);
+      tap_.request(k_, off, supervisor_.handle(off), false);
       power_off_sent_ = true;
     }
   }
@@ -173,7 +174,7 @@ void ClusterLoop::watchLog() {
   log_.error("period {}: the run log stopped writing ({}); {}", k_, why,
              required ? "the run requires a log (log.required): bringing the arm to rest, refusing moves"
                       : "the run goes on unlogged");
-  core_.logStopped(why);
+  supervisor_.logStopped(why);
 }
 
 void ClusterLoop::stopCluster(const std::string& reason) {
@@ -190,7 +191,8 @@ std::string scriptSummaryText(const ScriptLog& l, const ClusterLoop& loop, const
   o << "periods: " << loop.periods() << (l.calibrated ? ", calibrated" : ", NOT calibrated")
     << (l.timed_out ? ", TIMED OUT" : "") << "\n";
   // The cluster has no true arm to look at: the final error is the encoders'.
-  writeSummaryText(o, l, loop.dt(), finalError(l, loop.core(), model, loop.core().observedAngles()));
+  writeSummaryText(o, l, loop.dt(),
+                   finalError(l, loop.supervisor().world(), loop.core().world(), model, loop.core().observedAngles()));
   o << "mail that missed its period:";
   for (proto::Node n : kAnsweringNodes) o << ' ' << nodeName(n) << '=' << stats.misses(n);
   o << "\n";
@@ -206,7 +208,8 @@ std::string scriptSummaryJson(const ScriptLog& l, const ClusterLoop& loop, const
   for (std::size_t i = 0; i < kAnsweringNodes.size(); ++i)
     o << (i ? "," : "") << '"' << nodeName(kAnsweringNodes[i]) << "\":" << stats.misses(kAnsweringNodes[i]);
   o << "},";
-  writeSummaryJson(o, l, loop.dt(), finalError(l, loop.core(), model, loop.core().observedAngles()));
+  writeSummaryJson(o, l, loop.dt(),
+                   finalError(l, loop.supervisor().world(), loop.core().world(), model, loop.core().observedAngles()));
   o << "}";
   return o.str();
 }

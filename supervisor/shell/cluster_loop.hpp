@@ -20,14 +20,14 @@
 #include "supervisor/shell/log_tap.hpp"
 #include "supervisor/shell/mail_collector.hpp"
 #include "supervisor/shell/remote_port.hpp"
-#include "supervisor/supervisor_core.hpp"
+#include "supervisor/supervisor.hpp"
 #include "supervisor/task_script.hpp"
 
 namespace rfms {
 
 class ClusterLoop {
  public:
-  ClusterLoop(const ClusterSettings& s, SupervisorCore& core, MailPort& port, ClusterStats& stats, LogTap& tap,
+  ClusterLoop(const ClusterSettings& s, Supervisor& supervisor, MailPort& port, ClusterStats& stats, LogTap& tap,
               spdlog::logger& log);
 
   // Runs periods until the script is done (or, without one, the period limit is reached), or
@@ -44,7 +44,8 @@ class ClusterLoop {
 
   std::uint64_t periods() const { return k_; }
   double dt() const { return sampleSeconds(s_.config.controller()); }
-  const SupervisorCore& core() const { return core_; }
+  const SupervisorCore& core() const { return supervisor_.core(); }
+  const Supervisor& supervisor() const { return supervisor_; }
 
  private:
   bool handleStop();  // true once a stop has been asked for
@@ -57,6 +58,7 @@ class ClusterLoop {
   void noticeFaults(const SupervisorOutbox& out);
 
   const ClusterSettings& s_;
+  Supervisor& supervisor_;
   SupervisorCore& core_;
   MailPort& port_;
   ClusterStats& stats_;

@@ -4,7 +4,7 @@
 
 namespace rfms {
 
-void RemotePort::serve(std::uint64_t k, SupervisorCore& core) {
+void RemotePort::serve(std::uint64_t k, SupervisorBackground& supervisor) {
   for (int n = 0; n < kPerPeriod; ++n) {
     zmq::message_t identity, payload;
     if (!router_.recv(identity, zmq::recv_flags::dontwait)) return;
@@ -17,7 +17,7 @@ void RemotePort::serve(std::uint64_t k, SupervisorCore& core) {
     if (in_.has_task_request()) {
       proto::TaskReply& r = *out_.mutable_task_reply();
       bool reached_core = false;
-      r = desk_.accept(in_.task_request(), core, k, &reached_core);
+      r = desk_.accept(in_.task_request(), supervisor, k, &reached_core);
       // This period's step computes the first setpoints that see it (at an update instant).
       if (in_.task_request().arrived_ns() > 0) {
         const auto now = std::chrono::system_clock::now().time_since_epoch();
@@ -34,7 +34,7 @@ void RemotePort::serve(std::uint64_t k, SupervisorCore& core) {
       }
       tap_.request(k, in_.task_request(), r, !reached_core);
     } else if (in_.has_status_request()) {
-      desk_.status(core, k, *out_.mutable_status());
+      desk_.status(supervisor.view(), k, *out_.mutable_status());
       out_.mutable_status()->set_session(in_.status_request().session());
       desk_.watchStatus(in_.status_request().session(), k, *out_.mutable_status());
     } else {

@@ -25,7 +25,7 @@ class RemotePort {
       : router_(router), desk_(desk), tap_(tap), log_(log) {}
 
   // Answers what has arrived since the last period.
-  void serve(std::uint64_t k, SupervisorCore& core);
+  void serve(std::uint64_t k, SupervisorBackground& supervisor);
   // After step k: the desk learns which moves ended and samples the watched signals.
   void observe(std::uint64_t k, const SupervisorInbox& in, const SupervisorOutbox& out) { desk_.observe(k, in, out); }
 

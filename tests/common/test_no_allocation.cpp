@@ -173,7 +173,7 @@ TEST(NoAllocation, MovesStartAndEndAndForceControlBeginsWithoutAllocating) {
   ASSERT_TRUE(ended);
   EXPECT_EQ(h.supervisor().rtstate(), proto::RT_SETP);
   proto::ArmStatus status;
-  desk.status(h.supervisor(), h.period(), status);
+  desk.status(h.background().view(), h.period(), status);
   ASSERT_EQ(status.recent_ended_size(), 5);
   EXPECT_TRUE(status.recent_ended(1).guard_tripped());  // the touch met the table
   for (const proto::MoveOutcome& o : status.recent_ended()) EXPECT_TRUE(o.completed()) << o.id();
@@ -188,7 +188,7 @@ TEST(NoAllocation, WatchedSignalsAreSampledWithoutAllocating) {
   RemoteDesk desk(model, SupervisorConfig{});
   h.runUntil([] { return false; }, 10);
   ASSERT_TRUE(h.request(test::controlRequest(proto::CC_CALIBRATE)).accepted());
-  ASSERT_TRUE(watchEverything(desk, h.supervisor(), RemoteDesk::kMaxWatches, 1000.0, 10));
+  ASSERT_TRUE(watchEverything(desk, h.background(), RemoteDesk::kMaxWatches, 1000.0, 10));
   h.on_period = [&](const PeriodMail& m) { desk.observe(m.k, supervisorInbox(m), *m.supervisor); };
   h.runUntil([] { return false; }, 100);
   const long before = test::allocationsOnThisThread();

@@ -1,5 +1,5 @@
 // The link's cores on one simulated network, for the link's tests: a bridge with a cell's keys,
-// clients, and the supervisor's remote desk with a real SupervisorCore behind it. Delivery is
+// clients, and the supervisor's remote desk with a real Supervisor behind it. Delivery is
 // instant; faults are seeded.
 #pragma once
 
@@ -18,6 +18,7 @@
 #include "net_bridge/fault_injector.hpp"
 #include "net_bridge/link_frame.hpp"
 #include "supervisor/remote_desk.hpp"
+#include "supervisor/supervisor.hpp"
 
 namespace rfms::test {
 
@@ -63,7 +64,7 @@ inline BridgeLimits limits(std::size_t queue = 64, std::size_t sessions = 64) {
 // reordering is the injector's holding back of a datagram until the next one.
 struct Network {
   CellKeys keys;
-  SupervisorCore core{puma260(), SupervisorConfig{}};
+  Supervisor core{puma260(), SupervisorConfig{}};
   RemoteDesk desk{puma260(), SupervisorConfig{}};
   std::unique_ptr<BridgeCore> bridge = std::make_unique<BridgeCore>(keys.allowed(), limits());
   FaultInjector up, down;  // client -> bridge, bridge -> client
@@ -83,12 +84,12 @@ struct Network {
     while (bridge->nextForSupervisor(m)) {
       if (m.has_status_request()) {
         proto::ArmStatus s;
-        desk.status(core, k, s);
+        desk.status(core.background().view(), k, s);
         s.set_session(m.status_request().session());
         if (!drop_answers) bridge->answer(s, out);
       } else {
         if (on_request) on_request(m.task_request());
-        const proto::TaskReply reply = desk.accept(m.task_request(), core, k++);
+        const proto::TaskReply reply = desk.accept(m.task_request(), core.background(), k++);
         if (!drop_answers) bridge->answer(reply, out);
       }
     }

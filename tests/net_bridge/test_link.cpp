@@ -1,4 +1,4 @@
-// The RoboNet link's cores, the supervisor's remote desk and a real SupervisorCore, wired through a
+// The RoboNet link's cores, the supervisor's remote desk and a real Supervisor, wired through a
 // simulated network that loses, duplicates, reorders and corrupts datagrams (seeded); frames on
 // their own.
 #include <gtest/gtest.h>
@@ -117,7 +117,8 @@ TEST(Link, TenThousandRequestsThroughABadNetworkAreAppliedExactlyOnceInOrder) {
     }
   }
   // The last value is the world model's: nothing was applied out of order after it.
-  EXPECT_NEAR(net.core.world().transform(net.core.world().findTransform("track")).translation().x(), 10.0, 1e-12);
+  EXPECT_NEAR(net.core.world().values().transform(net.core.world().findTransform("track")).translation().x(), 10.0,
+              1e-12);
   const auto& u = net.up.counts();
   const auto& d = net.down.counts();
   const auto& c = net.bridge->counters();
@@ -198,7 +199,7 @@ TEST(Link, AFullQueueWithholdsTheAckAndTheClientGetsThroughLater) {
   // Once A's is answered, B's retry goes through; both are applied once.
   proto::Envelope m;
   ASSERT_TRUE(net.bridge->nextForSupervisor(m));
-  net.bridge->answer(net.desk.accept(m.task_request(), net.core, 1), out);
+  net.bridge->answer(net.desk.accept(m.task_request(), net.core.background(), 1), out);
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(a.receive(out[0].datagram), ClientLink::Event::kAcked);
   EXPECT_EQ(net.bridge->queueDepth(), 0u);
@@ -242,7 +243,7 @@ TEST(Link, GarbageIsDroppedAndCountedAndAnInvalidRequestIsAnsweredWithoutChangin
   reply = net.request(link, move, "c");
   EXPECT_FALSE(reply.accepted());
   EXPECT_FALSE(reply.reason().empty());
-  EXPECT_EQ(net.core.trajectory().queued(), 0);
+  EXPECT_EQ(net.core.core().trajectory().queued(), 0);
   // A malformed matrix in a transform is refused and defines nothing.
   proto::TaskRequest bad = trackUpdate(0, 3);
   bad.mutable_transform()->mutable_value()->set_m(0, 7.0);
@@ -264,71 +265,71 @@ proto::TaskRequest operatorRequest(std::uint64_t session, std::uint64_t number) 
 }
 
 TEST(RemoteDesk, AnotherClientsTaskHoldsTheArmWhileItMovesButAnyoneMayStop) {
-  SupervisorCore core(puma260(), SupervisorConfig{});
+  Supervisor core(puma260(), SupervisorConfig{});
   RemoteDesk desk(puma260(), SupervisorConfig{});
   proto::TaskRequest begin = operatorRequest(1, 1);
   begin.mutable_begin()->set_name("weld");
-  EXPECT_TRUE(desk.accept(begin, core, 1).accepted());
+  EXPECT_TRUE(desk.accept(begin, core.background(), 1).accepted());
   // Idle: another client may take the arm over (the first may have died).
   proto::TaskRequest other = operatorRequest(2, 1);
   other.mutable_begin()->set_name("paint");
-  EXPECT_TRUE(desk.accept(other, core, 2).accepted());
+  EXPECT_TRUE(desk.accept(other, core.background(), 2).accepted());
   proto::TaskRequest jog = operatorRequest(1, 2);
   jog.mutable_control()->set_command(proto::CC_HOLD);
-  const proto::TaskReply refused = desk.accept(jog, core, 3);
+  const proto::TaskReply refused = desk.accept(jog, core.background(), 3);
   EXPECT_FALSE(refused.accepted());
   EXPECT_NE(refused.reason().find("'paint'"), std::string::npos);
   proto::TaskRequest stop = operatorRequest(1, 3);
   stop.mutable_control()->set_command(proto::CC_STOP);
-  EXPECT_EQ(desk.accept(stop, core, 4).reason().find("another client"), std::string::npos);
+  EXPECT_EQ(desk.accept(stop, core.background(), 4).reason().find("another client"), std::string::npos);
   // Transforms are anyone's (a camera tracking an object).
   proto::TaskRequest t = trackUpdate(1, 4);
   t.set_role(proto::CR_OPERATOR);
-  EXPECT_TRUE(desk.accept(t, core, 5).accepted());
+  EXPECT_TRUE(desk.accept(t, core.background(), 5).accepted());
   // A retransmitted request gets its first answer again; one that skips ahead is refused.
-  EXPECT_EQ(desk.accept(t, core, 6).applied_period(), 5u);
+  EXPECT_EQ(desk.accept(t, core.background(), 6).applied_period(), 5u);
   proto::TaskRequest skip = trackUpdate(1, 9);
   skip.set_role(proto::CR_OPERATOR);
-  const proto::TaskReply skipped = desk.accept(skip, core, 7);
+  const proto::TaskReply skipped = desk.accept(skip, core.background(), 7);
   EXPECT_FALSE(skipped.accepted());
   EXPECT_NE(skipped.reason().find("skips ahead"), std::string::npos);
 }
 
 TEST(RemoteDesk, MovingTheArmNeedsATaskOfOnesOwnAndAnObserverMayOnlyLookAndStop) {
-  SupervisorCore core(puma260(), SupervisorConfig{});
+  Supervisor core(puma260(), SupervisorConfig{});
   RemoteDesk desk(puma260(), SupervisorConfig{});
   // No task open: calibrating, jogging, moving are refused and change nothing.
   proto::TaskRequest calibrate = operatorRequest(1, 1);
   calibrate.mutable_control()->set_command(proto::CC_CALIBRATE);
-  const proto::TaskReply refused = desk.accept(calibrate, core, 1);
+  const proto::TaskReply refused = desk.accept(calibrate, core.background(), 1);
   EXPECT_FALSE(refused.accepted());
   EXPECT_NE(refused.reason().find("BeginTask first"), std::string::npos);
-  EXPECT_EQ(core.rtstate(), proto::RT_IDLE);
+  EXPECT_EQ(core.core().rtstate(), proto::RT_IDLE);
   proto::TaskRequest move = operatorRequest(1, 2);
   move.mutable_move()->set_position("p");
   move.mutable_move()->set_motion("m");
-  EXPECT_NE(desk.accept(move, core, 2).reason().find("BeginTask first"), std::string::npos);
+  EXPECT_NE(desk.accept(move, core.background(), 2).reason().find("BeginTask first"), std::string::npos);
   // An observer's key: nothing but status and stop, a task included.
   proto::TaskRequest begin = numbered(1);
   begin.set_session(2);
   begin.set_role(proto::CR_OBSERVER);
   begin.mutable_begin()->set_name("peek");
-  const proto::TaskReply observer = desk.accept(begin, core, 3);
+  const proto::TaskReply observer = desk.accept(begin, core.background(), 3);
   EXPECT_FALSE(observer.accepted());
   EXPECT_NE(observer.reason().find("observer"), std::string::npos);
   proto::TaskRequest estop = numbered(2);
   estop.set_session(2);
   estop.set_role(proto::CR_OBSERVER);
   estop.mutable_control()->set_command(proto::CC_EMERGENCY_STOP);
-  EXPECT_TRUE(desk.accept(estop, core, 4).accepted());
+  EXPECT_TRUE(desk.accept(estop, core.background(), 4).accepted());
   // With a task of its own, an operator's request reaches the core (which judges it by its state).
   proto::TaskRequest own = operatorRequest(1, 3);
   own.mutable_begin()->set_name("work");
-  EXPECT_TRUE(desk.accept(own, core, 5).accepted());
+  EXPECT_TRUE(desk.accept(own, core.background(), 5).accepted());
   proto::TaskRequest calibrate_now = operatorRequest(1, 4);
   calibrate_now.mutable_control()->set_command(proto::CC_CALIBRATE);
   bool reached = false;
-  desk.accept(calibrate_now, core, 6, &reached);
+  desk.accept(calibrate_now, core.background(), 6, &reached);
   EXPECT_TRUE(reached);
 }
 
@@ -358,7 +359,7 @@ TEST(Link, AProgramStartedAgainWithItsOldSessionIsAnsweredAnewWhileAResumingOneI
   };
   auto trackX = [&] {
     const int i = net.core.world().findTransform("track");
-    return i < 0 ? -1.0 : net.core.world().transform(i).translation().x();
+    return i < 0 ? -1.0 : net.core.world().values().transform(i).translation().x();
   };
   {
     ClientLink first(net.operatorId(), 55, LinkOptions{});
@@ -386,14 +387,14 @@ TEST(Link, AProgramStartedAgainWithItsOldSessionIsAnsweredAnewWhileAResumingOneI
   proto::TaskRequest naive = define(1, 0.5);
   naive.set_session(resent.session());
   naive.set_role(proto::CR_OPERATOR);  // as the bridge marks it
-  const proto::TaskReply fresh = net.desk.accept(naive, net.core, net.k++);
+  const proto::TaskReply fresh = net.desk.accept(naive, net.core.background(), net.k++);
   EXPECT_TRUE(fresh.accepted()) << fresh.reason();
   EXPECT_DOUBLE_EQ(trackX(), 0.5);
   // ... while a resend of that request 1 is the same answer, applied once.
   naive = define(1, 0.6);
   naive.set_session(resent.session());
   naive.set_role(proto::CR_OPERATOR);
-  EXPECT_EQ(net.desk.accept(naive, net.core, net.k++).applied_period(), fresh.applied_period());
+  EXPECT_EQ(net.desk.accept(naive, net.core.background(), net.k++).applied_period(), fresh.applied_period());
   EXPECT_DOUBLE_EQ(trackX(), 0.5);
 }
 
@@ -402,7 +403,7 @@ TEST(Link, AProgramStartedAgainWithItsOldSessionIsAnsweredAnewWhileAResumingOneI
 TEST(RemoteDesk, EachKeyCreatesABoundedNumberOfNames) {
   SupervisorConfig config;
   config.max_names_per_key = 3;
-  SupervisorCore core(puma260(), config);
+  Supervisor core(puma260(), config);
   RemoteDesk desk(puma260(), config);
   std::uint64_t k = 1;
   auto define = [&](std::uint64_t key, std::uint64_t session, std::uint64_t number, const std::string& name) {
@@ -410,7 +411,7 @@ TEST(RemoteDesk, EachKeyCreatesABoundedNumberOfNames) {
     r.mutable_transform()->set_name(name);
     r.set_key_id(key);
     r.set_role(proto::CR_OPERATOR);
-    return desk.accept(r, core, k++);
+    return desk.accept(r, core.background(), k++);
   };
   for (int i = 1; i <= 3; ++i) EXPECT_TRUE(define(7, 100, i, "a" + std::to_string(i)).accepted());
   const proto::TaskReply over = define(7, 101, 1, "a4");  // another session of the same key
@@ -430,7 +431,7 @@ TEST(RemoteDesk, AKeyForgetsItsOwnNamesAndTheRoomComesBack) {
   SupervisorConfig config;
   config.max_names = 8;
   config.max_names_per_key = 2;
-  SupervisorCore core(puma260(), config);
+  Supervisor core(puma260(), config);
   RemoteDesk desk(puma260(), config);
   std::uint64_t k = 1;
   std::map<std::uint64_t, std::uint64_t> number;  // each key's session numbers (session = key)
@@ -439,7 +440,7 @@ TEST(RemoteDesk, AKeyForgetsItsOwnNamesAndTheRoomComesBack) {
     r.set_number(++number[key]);
     r.set_key_id(key);
     r.set_role(proto::CR_OPERATOR);
-    return desk.accept(r, core, k++);
+    return desk.accept(r, core.background(), k++);
   };
   auto define = [&](std::uint64_t key, const std::string& name) {
     proto::TaskRequest r = trackUpdate(0, 0);
@@ -491,22 +492,22 @@ TEST(Link, TheBridgeStampsEachRequestWithItsKeyWhateverTheSession) {
 }
 
 TEST(RemoteDesk, RemembersABoundedNumberOfClientsAndKeepsTheTasksOwner) {
-  SupervisorCore core(puma260(), SupervisorConfig{});
+  Supervisor core(puma260(), SupervisorConfig{});
   RemoteDesk desk(puma260(), SupervisorConfig{});
   proto::TaskRequest begin = operatorRequest(1, 1);
   begin.mutable_begin()->set_name("owner");
-  ASSERT_TRUE(desk.accept(begin, core, 1).accepted());
+  ASSERT_TRUE(desk.accept(begin, core.background(), 1).accepted());
   std::uint64_t k = 2;
   for (std::uint64_t s = 2; s <= RemoteDesk::kMaxSessions + 100; ++s) {
     proto::TaskRequest t = trackUpdate(s, 1);
     t.set_role(proto::CR_OPERATOR);
-    desk.accept(t, core, k++);
+    desk.accept(t, core.background(), k++);
   }
   EXPECT_EQ(desk.sessions(), RemoteDesk::kMaxSessions);
   // The owner, idle longest, is still known: its next request is its second.
   proto::TaskRequest t = trackUpdate(1, 2);
   t.set_role(proto::CR_OPERATOR);
-  const proto::TaskReply r = desk.accept(t, core, k);
+  const proto::TaskReply r = desk.accept(t, core.background(), k);
   EXPECT_TRUE(r.accepted()) << r.reason();
   EXPECT_EQ(r.handled(), 2u);
 }

@@ -102,7 +102,7 @@ TEST(LinkAttack, AFrameInAnotherSessionsNameIsForgedAndChangesNothing) {
   }
   EXPECT_TRUE(out.empty()) << "a forged frame was answered";
   EXPECT_EQ(net.bridge->counters().forged(), 4u);
-  EXPECT_EQ(net.core.rtstate(), proto::RT_IDLE);
+  EXPECT_EQ(net.core.core().rtstate(), proto::RT_IDLE);
   // The victim's own request 3 is applied, with its own answer, and its session goes on.
   const proto::TaskReply third = net.request(victim, trackUpdate(0, 3), "victim");
   EXPECT_TRUE(third.accepted());

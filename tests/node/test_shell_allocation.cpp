@@ -115,11 +115,12 @@ TEST_P(ShellAllocation, NoNodesPeriodThreadAllocatesWithTheRunLogOn) {
     FaultRecorder recorder(ports.runDir().string(), "supervisor", header, log);
     tap.setFaultRecorder(&recorder);
     ClusterStats stats;
-    SupervisorCore core(model, supervisorConfigFor(settings));
-    ClusterLoop loop(s, core, port, stats, tap, log);
+    Supervisor sup(model, supervisorConfigFor(settings));
+    const SupervisorCore& core = sup.core();
+    ClusterLoop loop(s, sup, port, stats, tap, log);
     if (ready) {
       // Calibrate, then a joint move long enough to measure inside it.
-      EXPECT_TRUE(core.handle(test::controlRequest(proto::CC_CALIBRATE)).accepted());
+      EXPECT_TRUE(sup.handle(test::controlRequest(proto::CC_CALIBRATE)).accepted());
       for (std::uint64_t limit = 1000; core.rtstate() != proto::RT_HOLD && limit <= 60000; limit += 1000) {
         loop.setPeriodLimit(limit);
         loop.run(nullptr, nullptr);
@@ -128,11 +129,11 @@ TEST_P(ShellAllocation, NoNodesPeriodThreadAllocatesWithTheRunLogOn) {
       JointVec target = core.observedAngles();
       target[0] += 0.3;
       target[2] -= 0.2;
-      EXPECT_TRUE(core.handle(test::request(test::transformDef("t", forwardKinematics(model, target)))).accepted());
+      EXPECT_TRUE(sup.handle(test::request(test::transformDef("t", forwardKinematics(model, target)))).accepted());
       EXPECT_TRUE(
-          core.handle(test::request(test::positionDef("p", PumaIk(model).configOf(target), {"T6"}, {"t"}))).accepted());
-      EXPECT_TRUE(core.handle(test::request(test::motionDef("m", false, 8.0, 0.5, 0))).accepted());
-      EXPECT_TRUE(core.handle(test::moveRequest("p", "m")).accepted());
+          sup.handle(test::request(test::positionDef("p", PumaIk(model).configOf(target), {"T6"}, {"t"}))).accepted());
+      EXPECT_TRUE(sup.handle(test::request(test::motionDef("m", false, 8.0, 0.5, 0))).accepted());
+      EXPECT_TRUE(sup.handle(test::moveRequest("p", "m")).accepted());
       loop.setPeriodLimit(loop.periods() + 500);  // the move starts (an event, logged as text)
       loop.run(nullptr, nullptr);
       EXPECT_EQ(core.rtstate(), proto::RT_SETP);

@@ -406,7 +406,7 @@ TEST(Controller, ARunThatRequiresALogComesToRestWhenTheLogStops) {
   calibrate(h);
   startLongMove(h);
   ASSERT_GT(h.arm().qd().norm(), 0.05);
-  h.supervisor().logStopped("cannot write log run.mcap: No space left on device");
+  h.logStopped("cannot write log run.mcap: No space left on device");
   ASSERT_TRUE(h.runUntil([&] { return inState(h, proto::RT_HOLD); }, 5000));
   EXPECT_LT(heldWithin(h), 2e-4);
   const proto::TaskReply r = h.request(test::moveRequest("p_far", "slow"));

@@ -197,7 +197,7 @@ TEST(ForceControl, TheManualsCompliantMoveRestsOnTheTableAndTheNextMoveLiftsOff)
       if (e.move_id != ids[1]) continue;
       rest_arm = (forwardKinematics(h.model(), s.observedAngles()) * tool).translation();
       rest_setpoint = (s.trajectory().referencePose() * tool).translation();
-      path_end = (s.world().solve(s.world().findPosition("p_below")) * tool).translation();
+      path_end = (s.world().solve(h.world().findPosition("p_below")) * tool).translation();
     }
   };
   h.runUntil([&] { return completed == 3 || s.rtstate() == proto::RT_EMGCY; }, 60000);

@@ -100,7 +100,7 @@ TEST(DeflectionCompensation, IsRefusedWithoutAWristOutOfRangeOrUnderForceControl
     Harness h(test::puma260(), proto::ControllerSettings{}, scene);
     const std::vector<TaskStatement> st = parseTaskFile(line, "motion");
     const proto::TaskReply r = h.request(st.at(0).request);
-    EXPECT_FALSE(h.supervisor().world().findMotion("m") >= 0) << line;
+    EXPECT_FALSE(h.world().findMotion("m") >= 0) << line;
     return r.accepted() ? std::string("accepted") : r.reason();
   };
   const Scene table = loadScene(std::string(RFMS_SCENES_DIR) + "/table.textproto");

@@ -4,6 +4,7 @@
 
 #include "supervisor/remote_desk.hpp"
 #include "supervisor/signal_watch.hpp"
+#include "supervisor/supervisor.hpp"
 #include "tests/support/test_models.hpp"
 
 namespace rfms {
@@ -138,18 +139,21 @@ proto::TaskRequest watchRequest(std::uint64_t session, std::uint64_t number, pro
 
 TEST(RemoteDesk, AnyClientMayWatchAtMostSixteenAtOnceAndAWatchNobodyDrainsEnds) {
   const RobotModel& model = test::puma260();
-  SupervisorCore core(model, SupervisorConfig{});
+  Supervisor core(model, SupervisorConfig{});
   RemoteDesk desk(model, SupervisorConfig{});
   // An observer may watch.
-  EXPECT_TRUE(desk.accept(watchRequest(1, 1, proto::CR_OBSERVER, {"smail.rtstate"}), core, 1).accepted());
+  EXPECT_TRUE(desk.accept(watchRequest(1, 1, proto::CR_OBSERVER, {"smail.rtstate"}), core.background(), 1).accepted());
   for (std::uint64_t s = 2; s <= RemoteDesk::kMaxWatches; ++s)
-    EXPECT_TRUE(desk.accept(watchRequest(s, 1, proto::CR_OPERATOR, {"jmail.1.angle"}), core, 1).accepted());
-  const proto::TaskReply full = desk.accept(watchRequest(99, 1, proto::CR_OPERATOR, {"smail.rtstate"}), core, 1);
+    EXPECT_TRUE(
+        desk.accept(watchRequest(s, 1, proto::CR_OPERATOR, {"jmail.1.angle"}), core.background(), 1).accepted());
+  const proto::TaskReply full =
+      desk.accept(watchRequest(99, 1, proto::CR_OPERATOR, {"smail.rtstate"}), core.background(), 1);
   EXPECT_FALSE(full.accepted());
   EXPECT_NE(full.reason().find("16 clients are watching"), std::string::npos);
   // A watcher may replace its own watch, and the samples come with its status answers only.
   EXPECT_TRUE(
-      desk.accept(watchRequest(1, 2, proto::CR_OBSERVER, {"smail.rtstate", "mmail.parcel_joint"}), core, 1).accepted());
+      desk.accept(watchRequest(1, 2, proto::CR_OBSERVER, {"smail.rtstate", "mmail.parcel_joint"}), core.background(), 1)
+          .accepted());
   for (std::uint64_t k = 1; k <= 100; ++k) {
     Mail m(k, true);
     desk.observe(k, m.in, m.out);
@@ -167,9 +171,10 @@ TEST(RemoteDesk, AnyClientMayWatchAtMostSixteenAtOnceAndAWatchNobodyDrainsEnds) 
   EXPECT_EQ(theirs.watched_size(), 0);
   EXPECT_EQ(desk.watches(), 1u);
   // An empty watch ends one's own; a task script has the run log instead.
-  EXPECT_TRUE(desk.accept(watchRequest(1, 3, proto::CR_OBSERVER, {}), core, 10'201).accepted());
+  EXPECT_TRUE(desk.accept(watchRequest(1, 3, proto::CR_OBSERVER, {}), core.background(), 10'201).accepted());
   EXPECT_EQ(desk.watches(), 0u);
-  EXPECT_FALSE(desk.accept(watchRequest(0, 0, proto::CR_NONE, {"smail.rtstate"}), core, 10'202).accepted());
+  EXPECT_FALSE(
+      desk.accept(watchRequest(0, 0, proto::CR_NONE, {"smail.rtstate"}), core.background(), 10'202).accepted());
 }
 
 }  // namespace

@@ -6,7 +6,7 @@
 
 #include "common/kinematics.hpp"
 #include "common/transform.hpp"
-#include "supervisor/supervisor_core.hpp"
+#include "supervisor/supervisor.hpp"
 #include "tests/support/task_builders.hpp"
 #include "tests/support/test_models.hpp"
 
@@ -49,11 +49,11 @@ class SupervisorTest : public ::testing::Test {
     step();
     ASSERT_TRUE(sup_.handle(test::controlRequest(proto::CC_CALIBRATE)).accepted());
     step();
-    ASSERT_EQ(sup_.rtstate(), proto::RT_CALIB);
+    ASSERT_EQ(sup_.core().rtstate(), proto::RT_CALIB);
     calibrateAll(true);
     step();
     step();
-    ASSERT_EQ(sup_.rtstate(), proto::RT_HOLD);
+    ASSERT_EQ(sup_.core().rtstate(), proto::RT_HOLD);
   }
   void defineHome(const Transform& t, const ArmConfig& config) {
     ASSERT_TRUE(sup_.handle(test::request(test::transformDef("t", t))).accepted());
@@ -63,7 +63,7 @@ class SupervisorTest : public ::testing::Test {
 
   const RobotModel& model_ = test::puma260();
   SupervisorConfig config_{};
-  SupervisorCore sup_{model_, config_};
+  Supervisor sup_{model_, config_};
   JointVec q_ = (JointVec() << 0.1, -0.3, 0.4, 0.2, -0.6, 0.3).finished();
   std::array<proto::JMail, kJoints> jmail_;
   proto::ArmSensors sensors_;
@@ -79,7 +79,7 @@ class SupervisorTest : public ::testing::Test {
 
 TEST_F(SupervisorTest, PowersUpIdleCalibratesThenHolds) {
   step();
-  EXPECT_EQ(sup_.rtstate(), proto::RT_IDLE);
+  EXPECT_EQ(sup_.core().rtstate(), proto::RT_IDLE);
   EXPECT_FALSE(out_.smail.power());
   toHold();
   EXPECT_TRUE(out_.smail.power());
@@ -106,6 +106,32 @@ TEST_F(SupervisorTest, WrongStateRequestsAreRefusedWithTheState) {
             std::string::npos);
 }
 
+// The background checks a request against the period's view with what it has handed the period
+// since, and the period applies nothing until its next step begins.
+TEST_F(SupervisorTest, TheBackgroundChecksAgainstWhatThePeriodHasNotTakenYet) {
+  toHold();
+  defineHome(forwardKinematics(model_, q_), PumaIk(model_).configOf(q_));
+  SupervisorBackground& background = sup_.background();
+  const proto::TaskReply first = background.handle(test::moveRequest("p", "m"));
+  ASSERT_TRUE(first.accepted()) << first.reason();
+  // Not applied yet: the period still holds, with nothing queued.
+  EXPECT_EQ(sup_.core().rtstate(), proto::RT_HOLD);
+  EXPECT_EQ(sup_.core().trajectory().queued(), 0);
+  // But the background counts the move in: the arm is going to SETP, and the move uses p.
+  const proto::TaskReply hold = background.handle(test::controlRequest(proto::CC_HOLD));
+  EXPECT_NE(hold.reason().find("now SETP"), std::string::npos) << hold.reason();
+  proto::TaskRequest forget;
+  forget.mutable_forget()->set_kind(proto::Forget::FK_POSITION);
+  forget.mutable_forget()->set_name("p");
+  EXPECT_NE(background.handle(forget).reason().find("used by a move"), std::string::npos);
+  const proto::TaskReply second = background.handle(test::moveRequest("p", "m"));
+  ASSERT_TRUE(second.accepted()) << second.reason();
+  EXPECT_EQ(second.move_id(), first.move_id() + 1);
+  step();
+  EXPECT_EQ(sup_.core().rtstate(), proto::RT_SETP);
+  EXPECT_EQ(sup_.core().trajectory().queued() + (sup_.core().trajectory().currentMove() != 0 ? 1 : 0), 2);
+}
+
 // A position or motion a queued or running move uses is kept until that move has ended.
 TEST_F(SupervisorTest, ANameAMoveUsesIsForgottenOnlyOnceTheMoveHasEnded) {
   toHold();
@@ -120,8 +146,9 @@ TEST_F(SupervisorTest, ANameAMoveUsesIsForgottenOnlyOnceTheMoveHasEnded) {
   forget.mutable_forget()->set_kind(proto::Forget::FK_MOTION);
   forget.mutable_forget()->set_name("m");
   EXPECT_FALSE(sup_.handle(forget).accepted());
-  for (int n = 0; n < 3000 && !(sup_.trajectory().atRest() && sup_.trajectory().queued() == 0); ++n) step();
-  ASSERT_TRUE(sup_.trajectory().atRest());
+  for (int n = 0; n < 3000 && !(sup_.core().trajectory().atRest() && sup_.core().trajectory().queued() == 0); ++n)
+    step();
+  ASSERT_TRUE(sup_.core().trajectory().atRest());
   EXPECT_TRUE(sup_.handle(forget).accepted());
   forget.mutable_forget()->set_kind(proto::Forget::FK_POSITION);
   forget.mutable_forget()->set_name("p");
@@ -133,24 +160,24 @@ TEST_F(SupervisorTest, SilentJointIsAnEmergencyNamingIt) {
   toHold();
   silent_joint_ = 2;
   for (int n = 0; n < config_.watchdog_periods + 1; ++n) step();
-  EXPECT_EQ(sup_.rtstate(), proto::RT_EMGCY);
-  EXPECT_EQ(sup_.emergencyReason(), proto::ER_NODE_SILENT);
-  EXPECT_EQ(sup_.emergencyNode(), proto::NODE_JOINT3);
+  EXPECT_EQ(sup_.core().rtstate(), proto::RT_EMGCY);
+  EXPECT_EQ(sup_.core().emergencyReason(), proto::ER_NODE_SILENT);
+  EXPECT_EQ(sup_.core().emergencyNode(), proto::NODE_JOINT3);
   EXPECT_FALSE(out_.smail.power());
   // Latched: other requests do not leave it; reset does.
   EXPECT_FALSE(sup_.handle(test::controlRequest(proto::CC_HOLD)).accepted());
   silent_joint_ = -1;
   ASSERT_TRUE(sup_.handle(test::controlRequest(proto::CC_RESET)).accepted());
   step();
-  EXPECT_EQ(sup_.rtstate(), proto::RT_IDLE);
-  EXPECT_EQ(sup_.emergencyReason(), proto::ER_NONE);
+  EXPECT_EQ(sup_.core().rtstate(), proto::RT_IDLE);
+  EXPECT_EQ(sup_.core().emergencyReason(), proto::ER_NONE);
 }
 
 TEST_F(SupervisorTest, SilentArmAndMathAreNamedToo) {
   toHold();
   arm_silent_ = true;
   for (int n = 0; n < config_.watchdog_periods + 1; ++n) step();
-  EXPECT_EQ(sup_.emergencyNode(), proto::NODE_ARM);
+  EXPECT_EQ(sup_.core().emergencyNode(), proto::NODE_ARM);
 }
 
 // A torque command that misses the arm takes its power off for that period. The controller must
@@ -159,12 +186,12 @@ TEST_F(SupervisorTest, SilentArmAndMathAreNamedToo) {
 TEST_F(SupervisorTest, PowerLostUnderAPoweredStateIsAnEmergencyNamingTheJoint) {
   toHold();
   for (int n = 0; n < 10; ++n) step();
-  ASSERT_EQ(sup_.rtstate(), proto::RT_HOLD);
+  ASSERT_EQ(sup_.core().rtstate(), proto::RT_HOLD);
   missing_commands_ = 1u << 4;
   step();
-  EXPECT_EQ(sup_.rtstate(), proto::RT_EMGCY);
-  EXPECT_EQ(sup_.emergencyReason(), proto::ER_POWER_LOST);
-  EXPECT_EQ(sup_.emergencyNode(), proto::NODE_JOINT5);
+  EXPECT_EQ(sup_.core().rtstate(), proto::RT_EMGCY);
+  EXPECT_EQ(sup_.core().emergencyReason(), proto::ER_POWER_LOST);
+  EXPECT_EQ(sup_.core().emergencyNode(), proto::NODE_JOINT5);
   EXPECT_FALSE(out_.smail.power());
 }
 
@@ -174,9 +201,9 @@ TEST_F(SupervisorTest, APausedJointIsSilentAtOnceNotAfterTheWatchdog) {
   silent_joint_ = 1;
   missing_commands_ = 1u << 1;
   step();
-  EXPECT_EQ(sup_.rtstate(), proto::RT_EMGCY);
-  EXPECT_EQ(sup_.emergencyReason(), proto::ER_NODE_SILENT);
-  EXPECT_EQ(sup_.emergencyNode(), proto::NODE_JOINT2);
+  EXPECT_EQ(sup_.core().rtstate(), proto::RT_EMGCY);
+  EXPECT_EQ(sup_.core().emergencyReason(), proto::ER_NODE_SILENT);
+  EXPECT_EQ(sup_.core().emergencyNode(), proto::NODE_JOINT2);
 }
 
 TEST_F(SupervisorTest, ThePowerMayTakeAFewPeriodsToComeOn) {
@@ -185,7 +212,7 @@ TEST_F(SupervisorTest, ThePowerMayTakeAFewPeriodsToComeOn) {
   // The arm still unpowered for the first periods after the power request: no emergency.
   arm_unpowered_for_ = 5;
   for (int n = 0; n < 5; ++n) step();
-  EXPECT_EQ(sup_.rtstate(), proto::RT_CALIB);
+  EXPECT_EQ(sup_.core().rtstate(), proto::RT_CALIB);
 }
 
 // A run log that stops writing changes nothing unless the run requires one; then a moving arm comes
@@ -197,7 +224,7 @@ TEST_F(SupervisorTest, ALogThatStopsWritingHaltsARunThatRequiresOne) {
 
   SupervisorConfig required = config_;
   required.log_required = true;
-  SupervisorCore sup(model_, required);
+  Supervisor sup(model_, required);
   const ArmConfig config = PumaIk(model_).configOf(q_);
   ASSERT_TRUE(sup.handle(test::request(test::transformDef("t", forwardKinematics(model_, q_)))).accepted());
   ASSERT_TRUE(sup.handle(test::request(test::positionDef("p", config, {"T6"}, {"t"}))).accepted());
@@ -222,13 +249,13 @@ TEST_F(SupervisorTest, JointFaultsBecomeEmergencies) {
     toHold();
     jmail_[4].set_faults(fault);
     step();
-    EXPECT_EQ(sup_.rtstate(), proto::RT_EMGCY) << proto::JointFault_Name(fault);
-    EXPECT_EQ(sup_.emergencyReason(), reason) << proto::JointFault_Name(fault);
-    EXPECT_EQ(sup_.emergencyNode(), proto::NODE_JOINT5);
+    EXPECT_EQ(sup_.core().rtstate(), proto::RT_EMGCY) << proto::JointFault_Name(fault);
+    EXPECT_EQ(sup_.core().emergencyReason(), reason) << proto::JointFault_Name(fault);
+    EXPECT_EQ(sup_.core().emergencyNode(), proto::NODE_JOINT5);
     jmail_[4].set_faults(0);
     ASSERT_TRUE(sup_.handle(test::controlRequest(proto::CC_RESET)).accepted());
     step();
-    ASSERT_EQ(sup_.rtstate(), proto::RT_IDLE);
+    ASSERT_EQ(sup_.core().rtstate(), proto::RT_IDLE);
   }
 }
 
@@ -244,7 +271,7 @@ TEST_F(SupervisorTest, UnreachableAndSingularTargetsAreRefusedAndTheQueueIsUncha
   ASSERT_TRUE(sup_.handle(test::request(test::positionDef("singp", config, {"T6"}, {"sing"}))).accepted());
 
   ASSERT_TRUE(sup_.handle(test::moveRequest("p", "m")).accepted());
-  const int queued = sup_.trajectory().queued();
+  const int queued = sup_.core().trajectory().queued();
   proto::TaskReply r = sup_.handle(test::moveRequest("farp", "m"));
   EXPECT_FALSE(r.accepted());
   EXPECT_NE(r.reason().find("cannot be reached"), std::string::npos) << r.reason();
@@ -253,7 +280,7 @@ TEST_F(SupervisorTest, UnreachableAndSingularTargetsAreRefusedAndTheQueueIsUncha
   EXPECT_NE(r.reason().find("singularity"), std::string::npos) << r.reason();
   r = sup_.handle(test::moveRequest("nowhere", "m"));
   EXPECT_NE(r.reason().find("unknown position 'nowhere'"), std::string::npos);
-  EXPECT_EQ(sup_.trajectory().queued(), queued);
+  EXPECT_EQ(sup_.core().trajectory().queued(), queued);
 }
 
 TEST_F(SupervisorTest, AcceptedMoveStartsSetpointModeAndReportsItsEvents) {
@@ -265,7 +292,7 @@ TEST_F(SupervisorTest, AcceptedMoveStartsSetpointModeAndReportsItsEvents) {
   ASSERT_TRUE(r.accepted()) << r.reason();
   EXPECT_EQ(r.move_id(), 1u);
   for (int n = 0; n < 1500; ++n) step();
-  EXPECT_EQ(sup_.rtstate(), proto::RT_SETP);
+  EXPECT_EQ(sup_.core().rtstate(), proto::RT_SETP);
   bool started = false, completed = false;
   for (const auto& e : events_) {
     started |= e.kind == SupervisorEvent::kMoveStarted && e.move_id == 1;
@@ -273,7 +300,7 @@ TEST_F(SupervisorTest, AcceptedMoveStartsSetpointModeAndReportsItsEvents) {
   }
   EXPECT_TRUE(started);
   EXPECT_TRUE(completed);
-  EXPECT_LT((sup_.trajectory().q() - target).cwiseAbs().maxCoeff(), 1e-9);
+  EXPECT_LT((sup_.core().trajectory().q() - target).cwiseAbs().maxCoeff(), 1e-9);
 }
 
 }  // namespace

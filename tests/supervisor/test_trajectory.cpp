@@ -6,6 +6,7 @@
 #include "common/kinematics.hpp"
 #include "common/transform.hpp"
 #include "supervisor/trajectory.hpp"
+#include "supervisor/world_model.hpp"
 #include "tests/support/task_builders.hpp"
 #include "tests/support/test_models.hpp"
 
@@ -78,7 +79,7 @@ class Trajectory : public ::testing::Test {
   const JointVec q0_ = (JointVec() << 0.1, -0.3, 0.4, 0.2, -0.6, 0.3).finished();
   Transform start_;
   WorldModel world_;
-  TrajectoryGenerator gen_{model_, world_};
+  TrajectoryGenerator gen_{model_, world_.values()};
   std::vector<TrajectoryEvent> events_;
   std::uint64_t id_ = 0;
 };
@@ -122,7 +123,8 @@ TEST_F(Trajectory, ACartesianMoveWithAToolDrivesTheToolFrameStraight) {
   ASSERT_EQ(world_.definePosition(p), "");
   move("reach", "cart");
   const auto s = run();
-  const Vec3 a = (start_ * tool).translation(), b = world_.transform(world_.findTransform("goal")).translation();
+  const Vec3 a = (start_ * tool).translation(),
+             b = world_.values().transform(world_.findTransform("goal")).translation();
   double tip_off = 0.0, t6_off = 0.0;
   const Vec3 a6 = start_.translation(), b6 = world_.solve(world_.findPosition("reach")).translation();
   for (const Sample& x : s) {
@@ -131,7 +133,7 @@ TEST_F(Trajectory, ACartesianMoveWithAToolDrivesTheToolFrameStraight) {
   }
   EXPECT_LT(tip_off, 1e-9);
   EXPECT_GT(t6_off, 1e-3);  // the wrist swings round the tip: the tool made the difference
-  EXPECT_TRUE((s.back().pose * tool).isApprox(world_.transform(world_.findTransform("goal")), 1e-12));
+  EXPECT_TRUE((s.back().pose * tool).isApprox(world_.values().transform(world_.findTransform("goal")), 1e-12));
 }
 
 TEST_F(Trajectory, BlendedCartesianMovesKeepVelocityContinuous) {
@@ -233,7 +235,7 @@ TEST_F(Trajectory, ATargetRedefinedMidMoveMovesTheSetpointNoFasterThanTheLimitsA
   const auto [speed, accel] = largestStep(gen_);
   EXPECT_LE(speed, limits.wrist_speed * 1.01);
   EXPECT_LE(accel, limits.wrist_accel * 1.05);
-  TrajectoryGenerator unfiltered(model_, world_, limits, false);
+  TrajectoryGenerator unfiltered(model_, world_.values(), limits, false);
   const auto [raw_speed, raw_accel] = largestStep(unfiltered);
   EXPECT_GT(raw_speed * kH, 3e-3);  // the jump the filter takes out
   (void)raw_accel;

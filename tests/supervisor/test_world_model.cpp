@@ -32,7 +32,7 @@ TEST(WorldModel, SolvesAPositionEquationForT6) {
 // A ring: both sides multiplied out with the solved T6 in its place must be equal.
 Transform product(const WorldModel& w, const std::vector<std::string>& names, const Transform& t6) {
   Transform t = Transform::Identity();
-  for (const std::string& n : names) t = t * (n == "T6" ? t6 : w.transform(w.findTransform(n)));
+  for (const std::string& n : names) t = t * (n == "T6" ? t6 : w.values().transform(w.findTransform(n)));
   return t;
 }
 
@@ -76,7 +76,7 @@ TEST(WorldModel, TheToolIsWrittenRightAfterT6AndNamedByTL) {
   proto::DefinePosition d = positionDef("grasp", {}, {"Z", "T6", "TOOL"}, {"CONV", "OBJ"});
   d.set_tool("TOOL");
   ASSERT_EQ(w.definePosition(d), "");
-  EXPECT_TRUE(w.tool(w.findPosition("grasp")).isApprox(w.transform(w.findTransform("TOOL"))));
+  EXPECT_TRUE(w.tool(w.findPosition("grasp")).isApprox(w.values().transform(w.findTransform("TOOL"))));
   // On the right-hand side as well.
   d = positionDef("grasp2", {}, {"CONV", "OBJ"}, {"Z", "T6", "TOOL"});
   d.set_tool("TOOL");
@@ -102,7 +102,7 @@ TEST(WorldModel, RefusedDefinitionsChangeNothingAndSayWhy) {
   proto::DefineTransform bad = transformDef("a", trans(2, 0, 0));
   bad.mutable_value()->set_m(0, 3.0);  // no longer a rotation
   EXPECT_NE(w.defineTransform(bad).find("malformed matrix"), std::string::npos);
-  EXPECT_TRUE(w.transform(w.findTransform("a")).isApprox(trans(1, 0, 0)));
+  EXPECT_TRUE(w.values().transform(w.findTransform("a")).isApprox(trans(1, 0, 0)));
   bad.mutable_value()->mutable_m()->RemoveLast();
   EXPECT_NE(w.defineTransform(bad).find("expected 12 values"), std::string::npos);
   EXPECT_NE(w.defineTransform(transformDef("T6", trans(0, 0, 0))).find("cannot be defined"), std::string::npos);
@@ -188,8 +188,8 @@ TEST(WorldModel, AForgottenNameFreesItsRoomAndItsPlace) {
   // Room for one more, in the forgotten one's place.
   ASSERT_EQ(w.defineTransform(transformDef("c", trans(0.3, 0, 0))), "");
   EXPECT_EQ(w.findTransform("c"), a);
-  EXPECT_TRUE(w.current(a).isApprox(trans(0.3, 0, 0)));
-  EXPECT_FALSE(w.history(a).moving());
+  EXPECT_TRUE(w.values().current(a).isApprox(trans(0.3, 0, 0)));
+  EXPECT_FALSE(w.values().history(a).moving());
   EXPECT_TRUE(w.solve(w.findPosition("p")).isApprox(trans(0.2, 0, 0)));
   EXPECT_NE(w.defineTransform(transformDef("d", trans(0, 0, 0))).find("controller.max_names"), std::string::npos);
   // Positions and motions likewise: then the transform is free to go too.
@@ -218,14 +218,14 @@ TEST(WorldModel, AFrameThatKeepsMovingIsCarriedOnToWhenTheSetpointTakesEffect) {
   w.setClock(newest + 0.003);
   const Vec3 expected = (trans(0.0, 0.0, -0.05) * frame(newest + 0.003 + 0.002)).translation();
   EXPECT_NEAR((w.solve(w.findPosition("p")).translation() - expected).norm(), 0.0, 1e-12);
-  EXPECT_TRUE(w.history(w.findTransform("obj")).moving());
-  EXPECT_FALSE(w.history(w.findTransform("base")).moving());
+  EXPECT_TRUE(w.values().history(w.findTransform("obj")).moving());
+  EXPECT_FALSE(w.values().history(w.findTransform("base")).moving());
   // Updates that stop: no further than max_lead past the newest.
   w.setClock(newest + 1.0);
   const Vec3 furthest = (trans(0.0, 0.0, -0.05) * frame(newest + 0.05)).translation();
   EXPECT_NEAR((w.solve(w.findPosition("p")).translation() - furthest).norm(), 0.0, 1e-12);
   // The value as defined stays what transform() gives.
-  EXPECT_TRUE(w.transform(w.findTransform("obj")).isApprox(frame(newest), 1e-15));
+  EXPECT_TRUE(w.values().transform(w.findTransform("obj")).isApprox(frame(newest), 1e-15));
 }
 
 }  // namespace

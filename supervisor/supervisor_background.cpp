@@ -1,0 +1,343 @@
+#include "supervisor/supervisor_background.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "common/drive_transform.hpp"
+#include "common/number_text.hpp"
+
+namespace rfms {
+
+namespace {
+const char* stateName(proto::RtState s) { return proto::RtState_Name(s).c_str() + 3; }
+
+// A step jog's bounds: half a turn of the joint, and as many counts as any encoder here has in
+// one (the PUMA 260's finest has about 40,000 a joint revolution).
+constexpr std::int64_t kMaxJogCounts = 1000000;
+constexpr double kMaxJogAngle = std::numbers::pi;
+}  // namespace
+
+SupervisorBackground::SupervisorBackground(const RobotModel& model, const SupervisorConfig& config,
+                                           SupervisorLink& link)
+    : model_(model), config_(config), link_(link), ik_(model), world_(config.max_names, config.frames) {
+  plan_.trajectory.reset(model_, ik_, JointVec::Zero());
+}
+
+const SupervisorView& SupervisorBackground::view() { return link_.view.latest(); }
+
+void SupervisorBackground::refresh() {
+  const SupervisorView& v = view();
+  world_.setClock(static_cast<double>(v.period) * config_.dt);
+  if (v.applied < link_.commands.pushed()) return;  // the period has not taken them all yet
+  plan_ = v;
+  state_request_ = false;
+}
+
+bool SupervisorBackground::push(const PeriodCommand& c) { return link_.commands.push(c); }
+
+bool SupervisorBackground::linkFull() const {
+  return link_.commands.pushed() - link_.commands.popped() >= link_.commands.capacity();
+}
+
+// What the supervisor's settings and scene refuse of a motion's force control (its own soundness
+// is the world model's to check).
+std::string SupervisorBackground::forceRefusal(const proto::DefineMotion& d) const {
+  if (d.compensation() > 0.0 && !config_.wrist)
+    return "deflection compensation needs a compliant wrist, and the scene has none";
+  if (!d.has_force()) return "";
+  const proto::ForceControl& f = d.force();
+  if (f.force_axes() != 0 && !config_.force_sensor) return "force control needs a force sensor, and the scene has none";
+  for (int i = 0; i < f.force_size() && i < 6; ++i) {
+    const double limit = i < 3 ? config_.max_force : config_.max_moment;
+    if (std::abs(f.force(i)) >= limit)
+      return "its force setpoint of " + numberText(f.force(i)) + (i < 3 ? " N" : " N m") +
+             " is not below the force limit (controller.force, " + numberText(limit) + "), which would stop the arm";
+  }
+  return "";
+}
+
+proto::TaskReply SupervisorBackground::handle(const proto::TaskRequest& request) {
+  proto::TaskReply reply;
+  reply.set_id(request.id());
+  if (linkFull() && when_full_) when_full_();
+  refresh();
+  std::string reason;
+  std::uint64_t move_id = 0;
+  // Every accepted request hands the period at most one command: with no room for it, nothing
+  // may change.
+  if (linkFull()) {
+    reason = "the supervisor's period has not taken the requests before this one yet: try again";
+  } else {
+    switch (request.body_case()) {
+      case proto::TaskRequest::kTransform:
+        reason = world_.defineTransform(request.transform());
+        if (reason.empty()) sendPlace(PeriodCommand::kTransform, world_.findTransform(request.transform().name()));
+        break;
+      case proto::TaskRequest::kPosition:
+        reason = world_.definePosition(request.position());
+        if (reason.empty()) sendPlace(PeriodCommand::kPosition, world_.findPosition(request.position().name()));
+        break;
+      case proto::TaskRequest::kMotion: reason = defineMotion(request.motion()); break;
+      case proto::TaskRequest::kMove: reason = acceptMove(request.move(), move_id); break;
+      case proto::TaskRequest::kForget: reason = forget(request.forget()); break;
+      case proto::TaskRequest::kControl: reason = control(request.control()); break;
+      case proto::TaskRequest::kBegin:
+      case proto::TaskRequest::kEnd: reason = "tasks are opened and closed by remote clients"; break;
+      case proto::TaskRequest::kWatch:
+        reason = "signals are watched by remote clients; a task script has the run log";
+        break;
+      case proto::TaskRequest::BODY_NOT_SET: reason = "empty request"; break;
+    }
+  }
+  reply.set_accepted(reason.empty());
+  // A reason quotes what the client sent: bounded, whatever it sent.
+  constexpr std::size_t kMaxReason = 300;
+  if (reason.size() > kMaxReason) reason = reason.substr(0, kMaxReason) + "...";
+  reply.set_reason(reason);
+  reply.set_move_id(move_id);
+  return reply;
+}
+
+void SupervisorBackground::sendPlace(PeriodCommand::Kind kind, int index) {
+  PeriodCommand c;
+  c.kind = kind;
+  c.index = index;
+  const WorldValues& v = world_.values();
+  if (kind == PeriodCommand::kTransform) {
+    c.value = v.transform(index);
+    c.history = v.history(index);
+  } else if (kind == PeriodCommand::kPosition) {
+    c.position = v.position(index);
+  } else {
+    c.motion = v.motion(index);
+  }
+  push(c);
+}
+
+std::string SupervisorBackground::defineMotion(const proto::DefineMotion& d) {
+  if (d.guard_n() > 0.0 && !config_.force_sensor)
+    return "motion '" + d.name() + "': a guarded motion needs a force sensor, and the scene has none";
+  if (d.guard_n() >= config_.max_force)
+    return "motion '" + d.name() + "': its guard of " + std::to_string(d.guard_n()) +
+           " N is not below the force limit (controller.force.max_force_n, " + std::to_string(config_.max_force) +
+           " N), which would stop the arm first";
+  if (const std::string why = forceRefusal(d); !why.empty()) return "motion '" + d.name() + "': " + why;
+  std::string reason = world_.defineMotion(d);
+  if (reason.empty()) sendPlace(PeriodCommand::kMotion, world_.findMotion(d.name()));
+  return reason;
+}
+
+void SupervisorBackground::logStopped(const std::string& why) {
+  if (!config_.log_required || !halted_.empty()) return;
+  halted_ = "the run log stopped writing (" + why + ") and the run requires a log (log.required): the arm is held";
+  refresh();
+  proto::Control stop;
+  stop.set_command(proto::CC_STOP);
+  control(stop);
+}
+
+std::string SupervisorBackground::acceptMove(const proto::Move& move, std::uint64_t& id) {
+  if (!halted_.empty()) return halted_;
+  const proto::RtState state = plan_.state;
+  const bool holding = state == proto::RT_HOLD && !state_request_;
+  const bool following = state == proto::RT_SETP || (state_request_ && requested_ == proto::RT_SETP);
+  if (!holding && !following)
+    return std::string("wrong state ") + stateName(state) + ": moves are accepted in HOLD or SETP";
+  if (!plan_.allCalibrated()) return "the arm is not calibrated";
+  const int p = world_.findPosition(move.position());
+  if (p < 0) return "unknown position '" + move.position() + "'";
+  const int m = world_.findMotion(move.motion());
+  if (m < 0) return "unknown motion '" + move.motion() + "'";
+  if (plan_.trajectory.count >= TrajectoryTail::kCapacity) return "the move queue is full";
+  // At rest in HOLD the trajectory starts where the joints hold.
+  TrajectoryTail from_here = plan_.trajectory;
+  const bool reset = holding && !queueEnd(from_here, world_.values(), ik_).moving;
+  if (reset) from_here.reset(model_, ik_, plan_.servo_setpoint);
+
+  const MotionRecord& motion = world_.motion(m);
+  const QueueEnd from = queueEnd(from_here, world_.values(), ik_);
+  const ArmConfig config = motion.cartesian ? from.config : world_.position(p).config;
+  const Transform target = world_.solve(p);
+  const IkSolution end = ik_.solveSerial(target, config, from.q);
+  if (end.status == IkStatus::kWristSingular)
+    return "position '" + move.position() + "' is at a wrist singularity (theta5 = 0) in configuration " +
+           config.toString();
+  if (end.status != IkStatus::kOk)
+    return "position '" + move.position() + "' cannot be reached in configuration " + config.toString() + ": " +
+           describe(end.status);
+  if (motion.cartesian) {
+    // The line the trajectory will drive: the tool frame's, when the position names a tool.
+    const Transform tool = world_.tool(p);
+    const Vec6 d = driveParams(from.pose, target, tool);
+    JointVec near = from.q;
+    for (int n = 1; n < config_.path_check_samples; ++n) {
+      const double r = static_cast<double>(n) / config_.path_check_samples;
+      const IkSolution s = ik_.solveSerial(drivenT6(from.pose, r * d, tool), config, near);
+      if (!usable(s.status))
+        return "the straight line to '" + move.position() + "' leaves the workspace " +
+               std::to_string(static_cast<int>(100 * r)) + "% of the way: " + describe(s.status);
+      near = s.q;
+    }
+  }
+  if (from.moving && from.cartesian == motion.cartesian && from.accel > motion.segment - motion.accel)
+    return "motion '" + move.motion() + "': its segment time leaves no straight part after the " +
+           std::to_string(from.accel) + " s transition from the previous move";
+
+  id = next_move_id_++;
+  PeriodCommand c;
+  c.kind = PeriodCommand::kMove;
+  c.move = MoveSpec{id, p, m};
+  c.reset = reset;
+  c.to_setp = holding;
+  push(c);
+  plan_.trajectory = from_here;
+  plan_.trajectory.enqueue(c.move);
+  if (holding) {
+    requested_ = proto::RT_SETP;
+    state_request_ = true;
+  }
+  return "";
+}
+
+std::string SupervisorBackground::forget(const proto::Forget& f) {
+  const bool position = f.kind() == proto::Forget::FK_POSITION, motion = f.kind() == proto::Forget::FK_MOTION;
+  const int p = position ? world_.findPosition(f.name()) : -1;
+  const int m = motion ? world_.findMotion(f.name()) : -1;
+  if ((p >= 0 || m >= 0) && uses(plan_.trajectory, p, m))
+    return std::string("forget: ") + (position ? "position '" : "motion '") + f.name().substr(0, 64) +
+           "' is used by a move queued or running: forget it once that move has ended";
+  // The period's copy keeps the old value in the place until a new name fills it: no move uses it.
+  return world_.forget(f);
+}
+
+bool SupervisorBackground::restingInSetp(proto::RtState s) const {
+  return s == proto::RT_SETP && !state_request_ && plan_.trajectory.atRest() && plan_.trajectory.count == 0;
+}
+
+std::string SupervisorBackground::requestState(proto::RtState to) {
+  PeriodCommand c;
+  c.kind = PeriodCommand::kState;
+  c.state = to;
+  push(c);
+  requested_ = to;
+  state_request_ = true;
+  return "";
+}
+
+std::string SupervisorBackground::axisJog(const proto::Control& c, proto::RtState s) {
+  if (c.axis() < proto::JA_X || c.axis() > proto::JA_RZ) return "jog: the axis must be x, y, z, rx, ry or rz";
+  if (c.joint() != 0) return "jog: a joint or an axis, not both";
+  if (c.direction() != 1 && c.direction() != -1) return "jog: direction must be +1 or -1";
+  if (c.counts() != 0) return "jog: counts are for a joint; along an axis give a distance or an angle";
+  const bool turn = c.axis() >= proto::JA_RX;
+  if (turn && c.distance() != 0.0) return "jog: a turn about an axis takes an angle, not a distance";
+  if (!turn && c.angle() != 0.0) return "jog: a move along an axis takes a distance, not an angle";
+  if (c.distance() != 0.0 && !(std::isfinite(c.distance()) && c.distance() > 0.0 && c.distance() <= 1.0))
+    return "jog: the distance must be a positive number of metres, at most 1";
+  if (c.angle() != 0.0 && !(std::isfinite(c.angle()) && c.angle() > 0.0 && c.angle() <= kMaxJogAngle))
+    return "jog: the angle must be a positive number of radians, at most pi";
+  if (!plan_.allCalibrated())
+    return "jog: along an axis needs a calibrated arm (before calibration, jog joints by counts)";
+  // From HOLD, or MANU once a joint's jog has ended: the trajectory starts where the joints hold.
+  const bool holding = s == proto::RT_HOLD || (s == proto::RT_MANU && plan_.jog_left == 0);
+  if (!holding && !restingInSetp(s) && !(s == proto::RT_SETP && plan_.trajectory.jogging))
+    return std::string(
+               "jog: along an axis from HOLD, MANU (a joint's jog ended) or SETP with no move queued or "
+               "running (now ") +
+           stateName(s) + ")";
+  TrajectoryTail from_here = plan_.trajectory;
+  if (holding) from_here.reset(model_, ik_, plan_.servo_setpoint);
+  // As TrajectoryGenerator::jog: only at rest or jogging, with nothing queued.
+  if ((!from_here.resting && !from_here.jogging) || from_here.count > 0) return "jog: the trajectory is not at rest";
+  PeriodCommand cmd;
+  cmd.kind = PeriodCommand::kJog;
+  cmd.jog.axis = static_cast<int>(c.axis()) - 1;
+  cmd.jog.direction = c.direction();
+  cmd.jog.tool_frame = c.tool_frame();
+  cmd.jog.speed = turn ? config_.jog_turn : config_.jog_speed;
+  cmd.jog.length = turn ? c.angle() : c.distance();
+  cmd.reset = cmd.to_setp = holding;
+  push(cmd);
+  plan_.trajectory = from_here;
+  plan_.trajectory.jog();
+  if (holding) {
+    requested_ = proto::RT_SETP;
+    state_request_ = true;
+  }
+  return "";
+}
+
+std::string SupervisorBackground::jointJog(const proto::Control& c, proto::RtState s) {
+  const std::string now = std::string(" (now ") + stateName(s) + ")";
+  if (c.distance() != 0.0 || c.tool_frame()) return "jog: a distance or the tool frame is for a jog along an axis";
+  if (c.joint() < 1 || c.joint() > kJoints) return "jog: joint must be 1..6";
+  if (c.direction() != 1 && c.direction() != -1) return "jog: direction must be +1 or -1";
+  // As RFMS's MANU: from IDLE too, before calibration, so that an operator can drive a joint off
+  // its stop or towards its index; then it counts encoder counts, not angles.
+  if (s != proto::RT_IDLE && s != proto::RT_HOLD && s != proto::RT_MANU && !restingInSetp(s))
+    return "jog from IDLE, HOLD, MANU, or SETP with no move queued or running" + now;
+  const std::size_t j = static_cast<std::size_t>(c.joint() - 1);
+  const double counts_per_rev = model_.joints[j].counts_per_rev;
+  std::int64_t counts = 0;
+  if (c.counts() != 0 && c.angle() != 0.0) return "jog: give counts or an angle, not both";
+  if (c.counts() < 0 || c.counts() > kMaxJogCounts)
+    return "jog: counts must be 1.." + std::to_string(kMaxJogCounts) + " (0: continuous)";
+  if (c.angle() != 0.0) {
+    if (!(std::isfinite(c.angle()) && c.angle() > 0.0 && c.angle() <= kMaxJogAngle))
+      return "jog: the angle must be a positive number of radians, at most pi";
+    if (!plan_.calibrated[j]) return "jog: joint " + std::to_string(c.joint()) + " is not calibrated: jog it by counts";
+    counts = std::max<std::int64_t>(1, std::llround(c.angle() * counts_per_rev / (2.0 * std::numbers::pi)));
+  } else {
+    counts = c.counts();
+  }
+  PeriodCommand cmd;
+  cmd.kind = PeriodCommand::kJointJog;
+  cmd.joint = c.joint();
+  cmd.direction = c.direction();
+  cmd.counts = counts > 0 ? counts : -1;
+  push(cmd);
+  plan_.jog_left = cmd.counts;
+  requested_ = proto::RT_MANU;
+  state_request_ = true;
+  return "";
+}
+
+std::string SupervisorBackground::control(const proto::Control& c) {
+  const proto::RtState s = plannedState();
+  const std::string now = std::string(" (now ") + stateName(s) + ")";
+  switch (c.command()) {
+    case proto::CC_CALIBRATE:  // RFMS's order: manual (a joint jogged clear), then calibration
+      if (s != proto::RT_IDLE && s != proto::RT_MANU) return "calibrate from IDLE or MANU" + now;
+      return requestState(proto::RT_CALIB);
+    case proto::CC_HOLD:
+      if (s == proto::RT_IDLE || s == proto::RT_FREE || s == proto::RT_MANU || s == proto::RT_HOLD)
+        return requestState(proto::RT_HOLD);
+      return "hold from IDLE, FREE or MANU" + now + (s == proto::RT_SETP ? "; use stop while moving" : "");
+    case proto::CC_FREE:
+      if (s == proto::RT_IDLE || s == proto::RT_HOLD || s == proto::RT_MANU) return requestState(proto::RT_FREE);
+      return "free from IDLE, HOLD or MANU" + now;
+    case proto::CC_JOG:
+      if (!halted_.empty()) return halted_;
+      return c.axis() != proto::JA_NONE ? axisJog(c, s) : jointJog(c, s);
+    case proto::CC_STOP:
+      if (s == proto::RT_SETP) return requestState(proto::RT_STOP);
+      if (s == proto::RT_MANU || s == proto::RT_FREE || s == proto::RT_CALIB) return requestState(proto::RT_HOLD);
+      return "";
+    case proto::CC_RESET:
+      if (s != proto::RT_EMGCY) return "reset is for EMGCY" + now;
+      return requestState(proto::RT_IDLE);
+    case proto::CC_POWER_OFF:
+      if (s == proto::RT_EMGCY) return "";
+      return requestState(proto::RT_IDLE);
+    case proto::CC_EMERGENCY_STOP: {
+      PeriodCommand cmd;
+      cmd.kind = PeriodCommand::kEmergencyStop;
+      push(cmd);
+      return "";
+    }
+    default: return "unknown control command";
+  }
+}
+
+}  // namespace rfms

@@ -1,0 +1,77 @@
+// The supervisor's background (RFMS manual §4.1; the 002 report: "a background process on the
+// supervisor"): it takes a task's requests, checks each in full against the world model and what
+// the period last published (names, the state machine, reach, the straight line's IK, limits),
+// edits its world model, and hands the period the outcome as one small command (PeriodCommand).
+// A refused request changes nothing and says why.
+//
+// It never touches the period's state. Between the view it reads and the step that applies its
+// commands the period may move on; so its own picture is the view with its pending commands
+// applied (a move it queued, a state it asked for), until the period has taken them all. Driven
+// between two steps, as the harness and a paced cluster drive it, it answers exactly as a
+// supervisor that handled requests inside its period would.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "common/ik_puma.hpp"
+#include "proto/task.pb.h"
+#include "supervisor/period_command.hpp"
+#include "supervisor/supervisor_config.hpp"
+#include "supervisor/world_model.hpp"
+
+namespace rfms {
+
+class SupervisorBackground {
+ public:
+  SupervisorBackground(const RobotModel& model, const SupervisorConfig& config, SupervisorLink& link);
+
+  // One request of a task.
+  proto::TaskReply handle(const proto::TaskRequest& request);
+  // The run log stopped writing (`why`). Where the run requires a log, the arm comes to rest and
+  // holds (as on a stop), and moves and jogs are refused from then on with the reason; otherwise
+  // nothing changes.
+  void logStopped(const std::string& why);
+
+  // What the period published last.
+  const SupervisorView& view();
+  // Called when the period has not taken the commands that fill the link yet: one thread driving
+  // both sides applies them now (Supervisor); a background of its own waits a while for the
+  // period. Without it, or when the link stays full, the request is refused.
+  void whenFull(std::function<void()> wait) { when_full_ = std::move(wait); }
+  const WorldModel& world() const { return world_; }
+
+ private:
+  // The picture requests are checked against: the newest view once the period has taken every
+  // command, else the last picture with the commands since applied.
+  void refresh();
+  bool push(const PeriodCommand& c);
+  bool linkFull() const;
+  proto::RtState plannedState() const { return state_request_ ? requested_ : plan_.state; }
+  std::string defineMotion(const proto::DefineMotion& d);
+  std::string acceptMove(const proto::Move& move, std::uint64_t& id);
+  std::string forget(const proto::Forget& f);
+  std::string control(const proto::Control& c);
+  std::string jointJog(const proto::Control& c, proto::RtState s);
+  std::string axisJog(const proto::Control& c, proto::RtState s);
+  std::string forceRefusal(const proto::DefineMotion& d) const;
+  bool restingInSetp(proto::RtState s) const;  // SETP, nothing queued or running, the setpoint settled
+  std::string requestState(proto::RtState to);
+  // The place a definition filled (kTransform, kPosition or kMotion), to the period.
+  void sendPlace(PeriodCommand::Kind kind, int index);
+
+  const RobotModel& model_;
+  SupervisorConfig config_;
+  SupervisorLink& link_;
+  PumaIk ik_;
+  WorldModel world_;
+  SupervisorView plan_;
+  bool state_request_ = false;  // asked for in a command the period has not taken yet
+  proto::RtState requested_ = proto::RT_IDLE;
+  std::uint64_t next_move_id_ = 1;
+  std::function<void()> when_full_;
+  std::string halted_;  // why moves are refused for the rest of the run ("" when they are not)
+};
+
+}  // namespace rfms
