@@ -25,11 +25,14 @@ int main(int argc, char** argv) {
   CLI::App app{"rfms-link-load: messages per second and latency through rfms-bridge"};
   rfms::ClientOptions options;
   int count = 2000, clients = 1;
-  double timeout_ms = 5.0;
+  double timeout_ms = 5.0, rate_hz = 0.0;
   std::string label = "link";
   app.add_option("--bridge", options.bridge, "the bridge, host:port")->capture_default_str();
   app.add_option("--key", options.key_file, "this client's key file (deploy/rfms keys)")->envname("RFMS_KEY");
   app.add_option("--count", count, "updates per client")->capture_default_str()->check(CLI::Range(1, 1000000));
+  app.add_option("--rate", rate_hz, "updates a second per client (0: as fast as the answers come)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 100000.0));
   app.add_option("--clients", clients,
                  "clients in parallel, all with --key (more than the bridge's bridge_sessions_per_key, 8 unless "
                  "set, take turns in that key's sessions)")
@@ -92,6 +95,7 @@ int main(int argc, char** argv) {
         std::vector<double> lat, del;
         const std::string name = "load" + std::to_string(c);
         for (int n = 1; n <= count; ++n) {
+          if (rate_hz > 0.0) std::this_thread::sleep_until(start + std::chrono::duration<double>((n - 1) / rate_hz));
           rfms::proto::TaskRequest r;
           r.mutable_transform()->set_name(refused ? std::string(60000, '?') : name);
           rfms::encode(rfms::trans(1e-3 * n, 0, 0), *r.mutable_transform()->mutable_value());

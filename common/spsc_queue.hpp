@@ -31,7 +31,14 @@ class SpscQueue {
     if (tail == head_.load(std::memory_order_acquire)) return nullptr;
     return &slots_[tail % slots_.size()];
   }
-  void pop() { tail_.store(tail_.load(std::memory_order_relaxed) + 1, std::memory_order_release); }
+  // The n-th oldest value (0: front()), or null when the queue holds no more than n.
+  const T* peek(std::size_t n) const {
+    const std::uint64_t at = tail_.load(std::memory_order_relaxed) + n;
+    if (at >= head_.load(std::memory_order_acquire)) return nullptr;
+    return &slots_[at % slots_.size()];
+  }
+  // The oldest value leaves (the queue must hold one); `n` of them, oldest first.
+  void pop(std::size_t n = 1) { tail_.store(tail_.load(std::memory_order_relaxed) + n, std::memory_order_release); }
 
   std::size_t capacity() const { return slots_.size(); }
   // Values ever pushed and ever popped: either side may read both.

@@ -102,19 +102,57 @@ const proto::PeriodTiming& readEverything(std::uint64_t k, proto::PeriodTiming& 
   return t;
 }
 
+// The supervisor's two sides as the cluster ran them: the background handled each logged request
+// against the view of the period before `period - checked_lag`, and the period applied it at
+// `period`. Between the two, the requests wait in a link of their own until their period.
+class SupervisorRerun {
+ public:
+  SupervisorRerun(const RobotModel& model, const SupervisorConfig& config)
+      : core_(model, config, link_), background_(model, config, ahead_) {}
+
+  // A request, as the background took it; every logged request becomes one command.
+  std::optional<proto::TaskReply> take(const proto::LogRequest& r) {
+    std::optional<proto::TaskReply> reply;
+    if (!r.desk_only()) reply = background_.handle(r.request());
+    background_.commit("logged");
+    return reply;
+  }
+  // Period k, applying the `due` oldest requests taken.
+  void step(std::uint64_t k, std::size_t due, const SupervisorInbox& in, SupervisorOutbox& out) {
+    for (std::size_t n = 0; n < due && ahead_.commands.front() != nullptr; ++n) {
+      link_.commands.push(*ahead_.commands.front());
+      ahead_.commands.pop();
+    }
+    core_.step(k, in, out);
+    core_.releaseCommands();
+    ahead_.view.back() = link_.view.latest();
+    ahead_.view.publish();
+  }
+
+ private:
+  SupervisorLink link_, ahead_;
+  SupervisorCore core_;
+  SupervisorBackground background_;
+};
+
 Pass rerunSupervisor(const LogIndex& log, bool lossy, bool lockstep, const RobotModel& model, const Scene& scene,
                      const proto::ControllerSettings& c, std::uint64_t periods,
                      const std::function<void(std::uint64_t)>& tick) {
   Pass pass(lossy);
-  Supervisor core(model, supervisorConfigFor(c, scene));
+  SupervisorRerun core(model, supervisorConfigFor(c, scene));
+  // Each request by the period before whose step the background took it, in the order taken.
+  std::multimap<std::uint64_t, const proto::LogRequest*> taken;
+  for (const auto& [period, r] : log.requests)
+    taken.emplace(period >= r->checked_lag() ? period - r->checked_lag() : 0, r);
   SupervisorOutbox out;
   proto::PeriodTiming implied;
   for (std::uint64_t k = 0; k < periods; ++k) {
     tick(k);
-    const auto [from, to] = log.requests.equal_range(k);
+    const auto [from, to] = taken.equal_range(k);
     for (auto it = from; it != to; ++it) {
-      if (it->second->desk_only()) continue;
-      if (std::string why = replyDivergence(k, *it->second, core.handle(it->second->request())); !why.empty())
+      const std::optional<proto::TaskReply> reply = core.take(*it->second);
+      if (!reply) continue;
+      if (std::string why = replyDivergence(it->second->period(), *it->second, *reply); !why.empty())
         return pass.fail(k, why);
     }
     const auto timing = log.timing.find(k);
@@ -145,7 +183,7 @@ Pass rerunSupervisor(const LogIndex& log, bool lossy, bool lockstep, const Robot
                                    ", which is not in the log");
       in.parcel = p->second;
     }
-    core.step(k, in, out);
+    core.step(k, log.requests.count(k), in, out);
     const auto smail = log.smail.find(k);
     const auto mmail = log.mmail.find(k);
     if (smail == log.smail.end() || mmail == log.mmail.end())

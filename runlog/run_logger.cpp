@@ -1,6 +1,7 @@
 #include "runlog/run_logger.hpp"
 
 #include <google/protobuf/descriptor.pb.h>
+#include <google/protobuf/wire_format_lite.h>
 
 #include <pthread.h>
 #include <sys/resource.h>
@@ -8,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -186,6 +188,13 @@ bool RunLogger::log(const char* topic, std::uint64_t k, const google::protobuf::
 
 bool RunLogger::logSerialized(const char* topic, std::uint64_t k, std::string_view bytes) {
   return put(topic, k, bytes.size(), [&](std::uint8_t* at) { std::memcpy(at, bytes.data(), bytes.size()); });
+}
+
+bool RunLogger::logSerialized(const char* topic, std::uint64_t k, std::string_view bytes, std::string_view more) {
+  return put(topic, k, bytes.size() + more.size(), [&](std::uint8_t* at) {
+    std::memcpy(at, bytes.data(), bytes.size());
+    std::memcpy(at + bytes.size(), more.data(), more.size());
+  });
 }
 
 void RunLogger::lost(const char* topic, std::uint64_t n) {
@@ -401,6 +410,26 @@ void logRequest(RunLogger& log, std::uint64_t k, const proto::TaskRequest& reque
   *r.mutable_reply() = reply;
   r.set_desk_only(desk_only);
   log.log(topic::kRequest, k, r);
+}
+
+std::string requestRecord(const proto::TaskRequest& request, const proto::TaskReply& reply, bool desk_only) {
+  proto::LogRequest r;
+  *r.mutable_request() = request;
+  *r.mutable_reply() = reply;
+  r.set_desk_only(desk_only);
+  return r.SerializeAsString();
+}
+
+void logRequestRecord(RunLogger& log, std::uint64_t k, std::string_view record, std::uint64_t checked_lag) {
+  using google::protobuf::internal::WireFormatLite;
+  std::array<std::uint8_t, 32> tail;  // two tags and two varints of at most 10 bytes each
+  std::uint8_t* at = tail.data();
+  at = WireFormatLite::WriteUInt64ToArray(proto::LogRequest::kPeriodFieldNumber, k, at);
+  if (checked_lag > 0)
+    at = WireFormatLite::WriteUInt64ToArray(proto::LogRequest::kCheckedLagFieldNumber, checked_lag, at);
+  log.logSerialized(
+      topic::kRequest, k, record,
+      std::string_view(reinterpret_cast<const char*>(tail.data()), static_cast<std::size_t>(at - tail.data())));
 }
 
 }  // namespace rfms

@@ -96,6 +96,8 @@ class RunLogger {
   bool log(const char* topic, std::uint64_t k, const google::protobuf::Message& message);
   // The same with the message already serialised (a fault record's copy of it).
   bool logSerialized(const char* topic, std::uint64_t k, std::string_view bytes);
+  // `bytes` and then `more`, as one message.
+  bool logSerialized(const char* topic, std::uint64_t k, std::string_view bytes, std::string_view more);
   // Drains the ring, writes the drop count and closes the file. A file that cannot be written (a
   // full disk) never stops the run: from then on the mailboxes are counted as dropped, the file
   // keeps what came before, and failure() says why.
@@ -199,5 +201,14 @@ class RunLogger {
 // desk answered it alone and the supervisor core never saw it.
 void logRequest(RunLogger& log, std::uint64_t k, const proto::TaskRequest& request, const proto::TaskReply& reply,
                 bool desk_only = false);
+
+// The same in two halves, for a supervisor whose background answers requests and whose period
+// applies them: the background serialises the record without its period (requestRecord), and
+// the period that applied it logs it (logRequestRecord) with its own number k and how many periods
+// before k-1 the background checked it (0: against the view of period k-1, as in lockstep). The
+// two fields are appended to the serialised record: in protobuf's wire format the last value of
+// a field wins. Real-time safe: the record is copied into the logger's ring.
+std::string requestRecord(const proto::TaskRequest& request, const proto::TaskReply& reply, bool desk_only);
+void logRequestRecord(RunLogger& log, std::uint64_t k, std::string_view record, std::uint64_t checked_lag);
 
 }  // namespace rfms

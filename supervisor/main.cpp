@@ -65,9 +65,7 @@ int runSupervisor(Options& o, NodeContext& c) {
   const std::unique_ptr<FaultRecorder> recorder = openFaultRecorder(c, "supervisor");
   tap.setFaultRecorder(recorder.get());
   if (script && run_log)
-    script->on_request = [&](std::uint64_t k, const proto::TaskRequest& r, const proto::TaskReply& a) {
-      tap.request(k, r, a, false);
-    };
+    script->record = [&](const proto::TaskRequest& r, const proto::TaskReply& a) { return tap.record(r, a, false); };
   ClusterStats stats;
   ClusterLoop loop(s, supervisor, *port, stats, tap, c.log);
   RemoteDesk desk(c.model, supervisorConfigFor(c.controller(), c.scene));

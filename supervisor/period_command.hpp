@@ -1,11 +1,14 @@
 // What the supervisor's background hands its period (RFMS's split: the background edits the
-// world model, the real-time process runs the period): small values of fixed size, each the
-// outcome of a request the background has checked in full. The period applies them at the start
-// of its next step, in order, without checking or allocating; the channel between the two sides
-// is a lock-free queue one way and the period's published view the other (SupervisorLink).
+// world model, the real-time process runs the period): one command per request, the outcome of a
+// request the background has checked in full, of fixed size but for the request's record for the
+// run log (written by the background, only read by the period). The period applies them at the
+// start of its next step, in order, without checking or allocating, and lets them go once its
+// shell has logged their records; the channel between the two sides is a lock-free queue one way
+// and the period's published view the other (SupervisorLink).
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "common/spsc_queue.hpp"
 #include "common/triple_buffer.hpp"
@@ -25,6 +28,7 @@ struct PeriodCommand {
     kJointJog,       // jog `joint` in `direction` by `counts` (-1: until stopped), in MANU
     kState,          // go to `state` at this step
     kEmergencyStop,  // the operator's emergency stop
+    kNone,           // nothing to apply: a request that changes nothing, carried for its record
   };
   Kind kind = kState;
   int index = -1;
@@ -40,6 +44,10 @@ struct PeriodCommand {
   int joint = 0, direction = 0;
   std::int64_t counts = 0;
   proto::RtState state = proto::RT_IDLE;
+  // The request's run-log record (proto::LogRequest, serialised without its period), which the
+  // period logs under the period that applied it; empty when nothing is logged.
+  std::string record;
+  std::uint64_t checked_after = 0;  // the view's period the background checked the request against
 };
 
 // What the period publishes after each step for the background to check requests against.

@@ -1,6 +1,7 @@
 #include "supervisor/remote_desk.hpp"
 
 #include <algorithm>
+#include <thread>
 
 #include "common/kinematics.hpp"
 #include "common/mail_codec.hpp"
@@ -185,44 +186,79 @@ void RemoteDesk::forgotten(const proto::TaskRequest& r) {
 std::string RemoteDesk::watch(const proto::Watch& w, std::uint64_t session, std::uint64_t k) {
   if (session == 0) return "signals are watched by remote clients; a task script has the run log";
   endIdleWatches(k);
+  const auto mine = watches_.find(session);
   if (w.signals_size() == 0) {  // the end of this session's watch
-    watches_.erase(session);
+    if (mine != watches_.end()) {
+      endWatch(mine->second.place);
+      watches_.erase(mine);
+    }
     return "";
   }
-  if (watches_.size() >= kMaxWatches && !watches_.contains(session))
+  if (watches_.size() >= kMaxWatches && mine == watches_.end())
     return std::to_string(kMaxWatches) + " clients are watching signals already: try again when one stops";
   std::string why;
   std::optional<SignalWatch> made = SignalWatch::make(w, config_.dt, why);
   if (!made) return why;
-  watches_.insert_or_assign(session, Watching{std::move(*made), k});
+  if (mine != watches_.end()) {  // a new watch replaces the session's old one
+    endWatch(mine->second.place);
+    watches_.erase(mine);
+  }
+  std::size_t i = 0;
+  while (places_[i].watch) ++i;  // a free place exists: fewer than kMaxWatches are live
+  places_[i].watch = std::move(made);
+  places_[i].live.store(true, std::memory_order_seq_cst);
+  watches_.insert_or_assign(session, Watching{i, k});
   return "";
+}
+
+void RemoteDesk::endWatch(std::size_t i) {
+  WatchPlace& p = places_[i];
+  p.live.store(false, std::memory_order_seq_cst);
+  while (p.sampling.load(std::memory_order_seq_cst)) std::this_thread::yield();
+  p.watch.reset();
 }
 
 void RemoteDesk::endIdleWatches(std::uint64_t k) {
   const auto idle = static_cast<std::uint64_t>(kWatchIdle / config_.dt);
-  std::erase_if(watches_, [&](const auto& w) { return k > w.second.drained_k + idle; });
+  std::erase_if(watches_, [&](const auto& w) {
+    if (k <= w.second.drained_k + idle) return false;
+    endWatch(w.second.place);
+    return true;
+  });
 }
 
 void RemoteDesk::watchStatus(std::uint64_t session, std::uint64_t k, proto::ArmStatus& s) {
   endIdleWatches(k);
   const auto it = watches_.find(session);
   if (it == watches_.end()) return;
-  it->second.watch.drain(s);
+  places_[it->second.place].watch->drain(s);
   it->second.drained_k = k;
 }
 
-void RemoteDesk::observe(std::uint64_t k, const SupervisorInbox& in, const SupervisorOutbox& out) {
-  for (auto& [session, w] : watches_) w.watch.sample(k, in, out);
-  for (int i = 0; i < out.event_count; ++i) {
-    const SupervisorEvent& e = out.events[static_cast<std::size_t>(i)];
-    if (e.kind != SupervisorEvent::kMoveCompleted && e.kind != SupervisorEvent::kMoveAborted) continue;
-    recent_[recent_next_] = e;
-    recent_next_ = (recent_next_ + 1) % recent_.size();
-    recent_count_ = std::min(recent_count_ + 1, recent_.size());
-    // Moves end in the order they were accepted.
-    ended_through_ = std::max(ended_through_, e.move_id);
-    last_move_id_ = std::max(last_move_id_, e.move_id);
+void RemoteDesk::sample(std::uint64_t k, const SupervisorInbox& in, const SupervisorOutbox& out) {
+  for (WatchPlace& p : places_) {
+    if (!p.live.load(std::memory_order_acquire)) continue;
+    // Marked before it looks again: a background ending the watch either sees the mark and
+    // waits, or has cleared `live` first, which this second look then sees.
+    p.sampling.store(true, std::memory_order_seq_cst);
+    if (p.live.load(std::memory_order_seq_cst)) p.watch->sample(k, in, out);
+    p.sampling.store(false, std::memory_order_release);
   }
+}
+
+void RemoteDesk::note(const SupervisorEvent& e) {
+  if (e.kind != SupervisorEvent::kMoveCompleted && e.kind != SupervisorEvent::kMoveAborted) return;
+  recent_[recent_next_] = e;
+  recent_next_ = (recent_next_ + 1) % recent_.size();
+  recent_count_ = std::min(recent_count_ + 1, recent_.size());
+  // Moves end in the order they were accepted.
+  ended_through_ = std::max(ended_through_, e.move_id);
+  last_move_id_ = std::max(last_move_id_, e.move_id);
+}
+
+void RemoteDesk::observe(std::uint64_t k, const SupervisorInbox& in, const SupervisorOutbox& out) {
+  sample(k, in, out);
+  for (int i = 0; i < out.event_count; ++i) note(out.events[static_cast<std::size_t>(i)]);
 }
 
 void RemoteDesk::status(const SupervisorView& v, std::uint64_t k, proto::ArmStatus& s) const {

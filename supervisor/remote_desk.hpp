@@ -18,12 +18,17 @@
 //
 // Watches (debug()): a client's Watch request makes a SignalWatch that the period samples and its
 // status answers drain; at most kMaxWatches clients watch at once, and a watch no status request
-// has drained for kWatchIdle seconds ends.
+// has drained for kWatchIdle seconds ends. The watches live in fixed places, so that the period's
+// thread can sample them while the background's makes, drains and ends them: a place the period
+// samples is marked, and one being ended waits out the sample under way (the background waits,
+// never the period).
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -43,13 +48,19 @@ class RemoteDesk {
   // must know to re-run the core with exactly the requests it saw).
   proto::TaskReply accept(const proto::TaskRequest& request, SupervisorBackground& supervisor, std::uint64_t k,
                           bool* reached_core = nullptr);
-  // After step k: which moves ended, and the watched signals' samples. Real-time safe.
+  // After step k, on the period's thread: the watched signals' samples. Real-time safe.
+  void sample(std::uint64_t k, const SupervisorInbox& in, const SupervisorOutbox& out);
+  // An event of the period, on the background's thread: which moves ended.
+  void note(const SupervisorEvent& e);
+  // Both, for one thread that drives the period and the desk.
   void observe(std::uint64_t k, const SupervisorInbox& in, const SupervisorOutbox& out);
   // The arm's status as the period last published it (`view`).
   void status(const SupervisorView& view, std::uint64_t k, proto::ArmStatus& s) const;
   // A status answer for `session`: its watch's signals and the samples since the last one.
   void watchStatus(std::uint64_t session, std::uint64_t k, proto::ArmStatus& s);
   std::size_t watches() const { return watches_.size(); }
+  RemoteDesk(const RemoteDesk&) = delete;
+  RemoteDesk& operator=(const RemoteDesk&) = delete;
 
   std::uint64_t sessions() const { return sessions_.size(); }
   // Clients remembered at once. Beyond it the longest idle one (not the task's owner) is
@@ -94,10 +105,18 @@ class RemoteDesk {
   // not allocate), turned into MoveOutcomes when a status is asked for.
   std::array<SupervisorEvent, 64> recent_{};
   std::size_t recent_next_ = 0, recent_count_ = 0;
+  struct WatchPlace {
+    std::atomic<bool> live{false};      // the period may sample it
+    std::atomic<bool> sampling{false};  // the period is sampling it now
+    std::optional<SignalWatch> watch;
+  };
   struct Watching {
-    SignalWatch watch;
+    std::size_t place = 0;
     std::uint64_t drained_k = 0;  // the period of its last status answer
   };
+  // Ends the watch in place `i`, once the period is not sampling it.
+  void endWatch(std::size_t i);
+  std::array<WatchPlace, kMaxWatches> places_;
   std::unordered_map<std::uint64_t, Watching> watches_;  // by session
 };
 

@@ -3,9 +3,15 @@
 // real-time safe (the ring is allocated when the watch is made) and costs the period a few
 // reflection reads per signal; a client that asks for more than the link carries loses the
 // oldest samples, counted, never the period's time.
+//
+// The period thread samples and the background drains, each on its own thread: the ring is
+// theirs without a lock. Each place carries the number of the sample in it, written after the
+// values; a drain that finds a place overwritten while it read counts that sample as dropped.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,17 +40,24 @@ class SignalWatch {
 
   int every() const { return every_; }
   double rateHz() const { return rate_hz_; }
-  std::size_t held() const { return count_; }
-  std::uint64_t dropped() const { return dropped_; }
+  std::size_t held() const;
+  std::uint64_t dropped() const;
 
  private:
+  // What both threads touch, in one block that stays put when the watch is moved.
+  struct Ring {
+    explicit Ring(std::size_t signals);
+    std::vector<std::atomic<std::uint64_t>> stamp;   // kCapacity: the sample's number + 1 (0: none)
+    std::vector<std::atomic<std::uint64_t>> period;  // kCapacity
+    std::vector<std::atomic<double>> values;         // kCapacity x signals
+    std::atomic<std::uint64_t> written{0};           // samples ever taken
+  };
   std::vector<MailSignal> signals_;
   double rate_hz_ = 0.0;
   int every_ = 1;
-  std::vector<std::uint64_t> periods_;  // kCapacity
-  std::vector<double> values_;          // kCapacity x signals
-  std::size_t head_ = 0, count_ = 0;    // the oldest sample, and how many
-  std::uint64_t dropped_ = 0;
+  std::unique_ptr<Ring> ring_;
+  std::uint64_t read_ = 0;     // the drain's: the next sample it answers with
+  std::uint64_t dropped_ = 0;  // the drain's: samples it found overwritten or skipped
 };
 
 }  // namespace rfms

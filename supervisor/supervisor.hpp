@@ -17,7 +17,7 @@ class Supervisor {
   Supervisor(const RobotModel& model, const SupervisorConfig& config)
       : core_(model, config, link_), background_(model, config, link_) {
     // Between two steps the commands can be applied at once: what the next step would do first.
-    background_.whenFull([this] { core_.takeCommands(); });
+    background_.whenFull([this] { apply(); });
   }
   Supervisor(const Supervisor&) = delete;
   Supervisor& operator=(const Supervisor&) = delete;
@@ -26,14 +26,18 @@ class Supervisor {
   // between now and the next step, which would apply it first.
   proto::TaskReply handle(const proto::TaskRequest& request) {
     proto::TaskReply reply = background_.handle(request);
-    core_.takeCommands();
+    background_.commit();
+    apply();
     return reply;
   }
   void logStopped(const std::string& why) {
     background_.logStopped(why);
-    core_.takeCommands();
+    apply();
   }
-  void step(std::uint64_t k, const SupervisorInbox& in, SupervisorOutbox& out) noexcept { core_.step(k, in, out); }
+  void step(std::uint64_t k, const SupervisorInbox& in, SupervisorOutbox& out) noexcept {
+    core_.step(k, in, out);
+    core_.releaseCommands();
+  }
 
   SupervisorCore& core() { return core_; }
   const SupervisorCore& core() const { return core_; }
@@ -41,6 +45,11 @@ class Supervisor {
   const WorldModel& world() const { return background_.world(); }
 
  private:
+  void apply() {
+    core_.takeCommands();
+    core_.releaseCommands();
+  }
+
   SupervisorLink link_;
   SupervisorCore core_;
   SupervisorBackground background_;

@@ -28,13 +28,32 @@ const SupervisorView& SupervisorBackground::view() { return link_.view.latest();
 
 void SupervisorBackground::refresh() {
   const SupervisorView& v = view();
+  checked_after_ = v.period;
   world_.setClock(static_cast<double>(v.period) * config_.dt);
-  if (v.applied < link_.commands.pushed()) return;  // the period has not taken them all yet
+  if (v.applied < link_.commands.pushed() + (staged_present_ ? 1 : 0)) return;  // not all taken yet
   plan_ = v;
   state_request_ = false;
 }
 
-bool SupervisorBackground::push(const PeriodCommand& c) { return link_.commands.push(c); }
+void SupervisorBackground::stage(const PeriodCommand& c) {
+  staged_ = c;
+  staged_present_ = true;
+}
+
+void SupervisorBackground::commit(std::string_view record) {
+  if (!staged_present_ && record.empty()) return;
+  if (!staged_present_) {
+    staged_ = PeriodCommand{};
+    staged_.kind = PeriodCommand::kNone;
+    checked_after_ = view().period;  // answered by the desk, against what the period shows now
+  }
+  staged_.record.assign(record);
+  staged_.checked_after = checked_after_;
+  staged_present_ = false;
+  if (linkFull() && when_full_) when_full_();
+  // handle() made sure of room for what it staged; a record alone may find none, and is lost.
+  if (!link_.commands.push(staged_)) ++lost_records_;
+}
 
 bool SupervisorBackground::linkFull() const {
   return link_.commands.pushed() - link_.commands.popped() >= link_.commands.capacity();
@@ -60,6 +79,7 @@ std::string SupervisorBackground::forceRefusal(const proto::DefineMotion& d) con
 proto::TaskReply SupervisorBackground::handle(const proto::TaskRequest& request) {
   proto::TaskReply reply;
   reply.set_id(request.id());
+  if (staged_present_) commit();  // a driver that forgot: what was made ready still goes
   if (linkFull() && when_full_) when_full_();
   refresh();
   std::string reason;
@@ -112,7 +132,7 @@ void SupervisorBackground::sendPlace(PeriodCommand::Kind kind, int index) {
   } else {
     c.motion = v.motion(index);
   }
-  push(c);
+  stage(c);
 }
 
 std::string SupervisorBackground::defineMotion(const proto::DefineMotion& d) {
@@ -131,10 +151,12 @@ std::string SupervisorBackground::defineMotion(const proto::DefineMotion& d) {
 void SupervisorBackground::logStopped(const std::string& why) {
   if (!config_.log_required || !halted_.empty()) return;
   halted_ = "the run log stopped writing (" + why + ") and the run requires a log (log.required): the arm is held";
+  if (staged_present_) commit();
   refresh();
   proto::Control stop;
   stop.set_command(proto::CC_STOP);
   control(stop);
+  commit();
 }
 
 std::string SupervisorBackground::acceptMove(const proto::Move& move, std::uint64_t& id) {
@@ -190,7 +212,7 @@ std::string SupervisorBackground::acceptMove(const proto::Move& move, std::uint6
   c.move = MoveSpec{id, p, m};
   c.reset = reset;
   c.to_setp = holding;
-  push(c);
+  stage(c);
   plan_.trajectory = from_here;
   plan_.trajectory.enqueue(c.move);
   if (holding) {
@@ -219,7 +241,7 @@ std::string SupervisorBackground::requestState(proto::RtState to) {
   PeriodCommand c;
   c.kind = PeriodCommand::kState;
   c.state = to;
-  push(c);
+  stage(c);
   requested_ = to;
   state_request_ = true;
   return "";
@@ -258,7 +280,7 @@ std::string SupervisorBackground::axisJog(const proto::Control& c, proto::RtStat
   cmd.jog.speed = turn ? config_.jog_turn : config_.jog_speed;
   cmd.jog.length = turn ? c.angle() : c.distance();
   cmd.reset = cmd.to_setp = holding;
-  push(cmd);
+  stage(cmd);
   plan_.trajectory = from_here;
   plan_.trajectory.jog();
   if (holding) {
@@ -296,7 +318,7 @@ std::string SupervisorBackground::jointJog(const proto::Control& c, proto::RtSta
   cmd.joint = c.joint();
   cmd.direction = c.direction();
   cmd.counts = counts > 0 ? counts : -1;
-  push(cmd);
+  stage(cmd);
   plan_.jog_left = cmd.counts;
   requested_ = proto::RT_MANU;
   state_request_ = true;
@@ -333,7 +355,7 @@ std::string SupervisorBackground::control(const proto::Control& c) {
     case proto::CC_EMERGENCY_STOP: {
       PeriodCommand cmd;
       cmd.kind = PeriodCommand::kEmergencyStop;
-      push(cmd);
+      stage(cmd);
       return "";
     }
     default: return "unknown control command";

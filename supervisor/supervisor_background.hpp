@@ -14,6 +14,8 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include "common/ik_puma.hpp"
 #include "proto/task.pb.h"
@@ -27,8 +29,12 @@ class SupervisorBackground {
  public:
   SupervisorBackground(const RobotModel& model, const SupervisorConfig& config, SupervisorLink& link);
 
-  // One request of a task.
+  // One request of a task: checked, and what the period must do about it made ready.
   proto::TaskReply handle(const proto::TaskRequest& request);
+  // Hands the period what the last request made ready, with the request's run-log record
+  // (`record`, empty without a log), or — for a request the remote desk answered alone — the
+  // record by itself. Every request handled is committed before the next one is handled.
+  void commit(std::string_view record = {});
   // The run log stopped writing (`why`). Where the run requires a log, the arm comes to rest and
   // holds (as on a stop), and moves and jogs are refused from then on with the reason; otherwise
   // nothing changes.
@@ -39,15 +45,19 @@ class SupervisorBackground {
   // Called when the period has not taken the commands that fill the link yet: one thread driving
   // both sides applies them now (Supervisor); a background of its own waits a while for the
   // period. Without it, or when the link stays full, the request is refused.
-  void whenFull(std::function<void()> wait) { when_full_ = std::move(wait); }
+  // Returns the one it replaces.
+  std::function<void()> whenFull(std::function<void()> wait) { return std::exchange(when_full_, std::move(wait)); }
   const WorldModel& world() const { return world_; }
+  // The period has not yet taken as many commands as the link holds.
+  bool linkFull() const;
+  // Records of requests answered by the desk alone that found the link full: the log lacks them.
+  std::uint64_t lostRecords() const { return lost_records_; }
 
  private:
   // The picture requests are checked against: the newest view once the period has taken every
   // command, else the last picture with the commands since applied.
   void refresh();
-  bool push(const PeriodCommand& c);
-  bool linkFull() const;
+  void stage(const PeriodCommand& c);  // what commit() will push
   proto::RtState plannedState() const { return state_request_ ? requested_ : plan_.state; }
   std::string defineMotion(const proto::DefineMotion& d);
   std::string acceptMove(const proto::Move& move, std::uint64_t& id);
@@ -71,6 +81,10 @@ class SupervisorBackground {
   proto::RtState requested_ = proto::RT_IDLE;
   std::uint64_t next_move_id_ = 1;
   std::function<void()> when_full_;
+  PeriodCommand staged_;
+  bool staged_present_ = false;
+  std::uint64_t checked_after_ = 0;  // the period of the view the last request was checked against
+  std::uint64_t lost_records_ = 0;
   std::string halted_;  // why moves are refused for the rest of the run ("" when they are not)
 };
 

@@ -57,15 +57,21 @@ void SupervisorCore::apply(const PeriodCommand& c) {
       break;
     case PeriodCommand::kState: request(c.state); break;
     case PeriodCommand::kEmergencyStop: pending_reason_ = proto::ER_OPERATOR; break;
+    case PeriodCommand::kNone: break;
   }
   ++applied_;
 }
 
 void SupervisorCore::takeCommands() noexcept {
-  for (const PeriodCommand* c = link_.commands.front(); c != nullptr; c = link_.commands.front()) {
+  for (const PeriodCommand* c = link_.commands.peek(taken_); c != nullptr; c = link_.commands.peek(taken_)) {
     apply(*c);
-    link_.commands.pop();
+    ++taken_;
   }
+}
+
+void SupervisorCore::releaseCommands() noexcept {
+  link_.commands.pop(taken_);
+  taken_ = 0;
 }
 
 void SupervisorCore::publish(std::uint64_t k) {

@@ -76,6 +76,11 @@ class SupervisorCore {
   // Applies the background's commands now, as the next step would first. Only between steps,
   // from the thread that steps.
   void takeCommands() noexcept;
+  // The commands applied since the last release, oldest first (n below takenCommands()): their
+  // records are the shell's to log before it releases them to the background.
+  std::size_t takenCommands() const { return taken_; }
+  const PeriodCommand& takenCommand(std::size_t n) const { return *link_.commands.peek(n); }
+  void releaseCommands() noexcept;
 
   proto::RtState rtstate() const { return state_; }
   proto::EmergencyReason emergencyReason() const { return reason_; }
@@ -142,6 +147,7 @@ class SupervisorCore {
   std::int64_t jog_left_ = 0;      // counts of a step jog still to go; -1: a continuous jog
   std::uint64_t power_since_ = 0;  // the period the power last went on
   std::uint64_t applied_ = 0;      // commands applied, ever
+  std::size_t taken_ = 0;          // of those, still in the link (not released)
 
   // What the nodes last reported.
   std::array<std::uint64_t, kNodeSlots> last_seen_{};  // by proto::Node

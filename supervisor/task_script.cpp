@@ -29,6 +29,7 @@ bool TaskScript::movesEnded() const {
 
 void TaskScript::send(SupervisorBackground& supervisor, const TaskStatement& st, std::uint64_t k) {
   const proto::TaskReply r = supervisor.handle(st.request);
+  supervisor.commit(record ? record(st.request, r) : std::string());
   if (on_request) on_request(k, st.request, r);
   if (!r.accepted()) {
     log_.refused.push_back((st.line > 0 ? "line " + std::to_string(st.line) : std::string("calibrate")) + ": " +
@@ -114,34 +115,36 @@ void TaskScript::beforeStep(std::uint64_t k, SupervisorBackground& supervisor) {
 }
 
 void TaskScript::afterStep(std::uint64_t k, const SupervisorOutbox& out) {
-  for (int n = 0; n < out.event_count; ++n) {
-    const SupervisorEvent& e = out.events[static_cast<std::size_t>(n)];
-    auto rec =
-        std::find_if(log_.moves.begin(), log_.moves.end(), [&](const MoveRecord& r) { return r.id == e.move_id; });
-    switch (e.kind) {
-      case SupervisorEvent::kMoveStarted:
-        if (rec != log_.moves.end()) rec->started = k + 1;
-        break;
-      case SupervisorEvent::kMoveCompleted:
-      case SupervisorEvent::kMoveAborted:
-        if (rec != log_.moves.end()) {
-          rec->ended = k + 1;
-          (e.kind == SupervisorEvent::kMoveCompleted ? rec->completed : rec->aborted) = true;
-          rec->guarded = e.guarded;
-          rec->contact_pose = e.contact_pose;
-          rec->contact_force = e.contact_force;
-          rec->force = e.force;
-          rec->yielded = e.yielded;
-          rec->yield = e.yield;
-        }
-        break;
-      case SupervisorEvent::kStateChanged: log_.states.push_back(e.state); break;
-      case SupervisorEvent::kEmergency:
-        log_.emergency = true;
-        log_.reason = e.reason;
-        log_.node = e.node;
-        break;
-    }
+  (void)k;  // each event carries its period
+  for (int n = 0; n < out.event_count; ++n) note(out.events[static_cast<std::size_t>(n)]);
+}
+
+void TaskScript::note(const SupervisorEvent& e) {
+  const std::uint64_t k = e.period;
+  auto rec = std::find_if(log_.moves.begin(), log_.moves.end(), [&](const MoveRecord& r) { return r.id == e.move_id; });
+  switch (e.kind) {
+    case SupervisorEvent::kMoveStarted:
+      if (rec != log_.moves.end()) rec->started = k + 1;
+      break;
+    case SupervisorEvent::kMoveCompleted:
+    case SupervisorEvent::kMoveAborted:
+      if (rec != log_.moves.end()) {
+        rec->ended = k + 1;
+        (e.kind == SupervisorEvent::kMoveCompleted ? rec->completed : rec->aborted) = true;
+        rec->guarded = e.guarded;
+        rec->contact_pose = e.contact_pose;
+        rec->contact_force = e.contact_force;
+        rec->force = e.force;
+        rec->yielded = e.yielded;
+        rec->yield = e.yield;
+      }
+      break;
+    case SupervisorEvent::kStateChanged: log_.states.push_back(e.state); break;
+    case SupervisorEvent::kEmergency:
+      log_.emergency = true;
+      log_.reason = e.reason;
+      log_.node = e.node;
+      break;
   }
 }
 

@@ -61,10 +61,15 @@ class TaskScript {
   void beforeStep(std::uint64_t k, SupervisorBackground& supervisor);
   // After step k: follows the events of its outbox.
   void afterStep(std::uint64_t k, const SupervisorOutbox& out);
+  // One event of the period's, as afterStep() takes them (for a script beside the period).
+  void note(const SupervisorEvent& e);
   bool done() const { return phase_ == Phase::kDone; }
   // Called with every request handed to the supervisor, the period it entered in and its answer
   // (for run logs).
   std::function<void(std::uint64_t, const proto::TaskRequest&, const proto::TaskReply&)> on_request;
+  // The run-log record each request carries to the period that applies it (the cluster's
+  // supervisor, whose period logs it); unset: none.
+  std::function<std::string(const proto::TaskRequest&, const proto::TaskReply&)> record;
   const ScriptLog& log() const { return log_; }
 
  private:

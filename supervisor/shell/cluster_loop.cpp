@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "node/node_shell.hpp"
+#include "supervisor/shell/background_loop.hpp"
 #include "supervisor/task_summary.hpp"
 
 namespace rfms {
@@ -37,10 +38,14 @@ ClusterLoop::ClusterLoop(const ClusterSettings& s, Supervisor& supervisor, MailP
       tap_(tap),
       log_(log),
       clock_(s.config.clock(), sampleSeconds(s.config.controller())),
-      collector_(s, port, stats, tap) {}
+      collector_(s, port, stats, tap),
+      background_(s, supervisor, tap, log) {}
 
 void ClusterLoop::run(TaskScript* script, MailDigest* digest) {
   SupervisorOutbox& out = out_;
+  // Requests, the script, the events' followers and the stop run beside the period, below it.
+  BackgroundLoop& background = background_;
+  background.begin(remote_, script, k_);
   for (;; ++k_) {
     const PeriodClock::Begin begin = clock_.begin(k_);
     // The ticks a stalled supervisor slept through are its own misses in realtime; paced mode has
@@ -51,52 +56,26 @@ void ClusterLoop::run(TaskScript* script, MailDigest* digest) {
     }
     SupervisorInbox in;
     collector_.collect(k_, begin.tick, in);
-    watchLog();
-    const bool stopping = handleStop();
-    if (remote_ != nullptr && !stopping) remote_->serve(k_, supervisor_.background());
-    if (script != nullptr && !stopping) {
-      script->beforeStep(k_, supervisor_.background());
-      if (script->done()) break;  // as the harness: the script ends before this period's step
-    }
+    background.prepared(k_);
+    if (background.scriptDone() || background.failed()) break;  // as the harness: before this period's step
     core_.step(k_, in, out);
-    if (script != nullptr) script->afterStep(k_, out);
-    logEvents(out);
-    if (remote_ != nullptr) remote_->observe(k_, in, out);
+    if (remote_ != nullptr) remote_->sample(k_, in, out);
     if (digest != nullptr) addToDigest(*digest, in, out);
     // The log after the mail is out: serialising it must not delay the joints.
     const LogTap::Timing timing = send(out, begin.tick);
     noticeFaults(out);
+    tap_.requests(k_, core_);
+    core_.releaseCommands();
     tap_.period(k_, in, out, timing);
     stats_.ran(k_ + 1, core_.rtstate());
-    if (finished(stopping)) {
+    background.stepped(k_, out);
+    if (finished(background.stopping())) {
       ++k_;
       break;
     }
   }
+  background.end();
   stats_.ran(k_, core_.rtstate());
-}
-
-bool ClusterLoop::handleStop() {
-  if (stopRequested() && !stopping_) {
-    // Bring the arm to rest before leaving: stop the motion, then switch the power off.
-    stopping_ = true;
-    stop_deadline_ = Clock::now() + std::chrono::seconds(5);
-    log_.info("stop requested: bringing the arm to rest");
-    proto::TaskRequest stop;
-    stop.mutable_control()->set_command(proto::CC_STOP);
-    tap_.request(k_, stop, supervisor_.handle(stop), false);
-  }
-  if (stopping_ && !power_off_sent_) {
-    // At rest, or 5 s gone (a stop that cannot finish must not hold the power on).
-    const bool at_rest = core_.rtstate() != proto::RT_SETP && core_.rtstate() != proto::RT_STOP;
-    if (at_rest || Clock::now() > stop_deadline_) {
-      proto::TaskRequest off;
-      off.mutable_control()->set_command(proto::CC_POWER_OFF);
-      tap_.request(k_, off, supervisor_.handle(off), false);
-      power_off_sent_ = true;
-    }
-  }
-  return stopping_;
 }
 
 bool ClusterLoop::finished(bool stopping) {
@@ -136,23 +115,6 @@ LogTap::Timing ClusterLoop::send(SupervisorOutbox& out, Clock::time_point tick) 
   return timing;
 }
 
-void ClusterLoop::logEvents(const SupervisorOutbox& out) {
-  for (int n = 0; n < out.event_count; ++n) {
-    const SupervisorEvent& e = out.events[static_cast<std::size_t>(n)];
-    switch (e.kind) {
-      case SupervisorEvent::kStateChanged:
-        log_.info("period {}: state {}", e.period, proto::RtState_Name(e.state).substr(3));
-        break;
-      case SupervisorEvent::kEmergency:
-        log_.error("period {}: EMGCY: {} ({})", e.period, describe(e.reason), nodeName(e.node));
-        break;
-      case SupervisorEvent::kMoveStarted: log_.info("period {}: move #{} started", e.period, e.move_id); break;
-      case SupervisorEvent::kMoveCompleted: log_.info("period {}: move #{} completed", e.period, e.move_id); break;
-      case SupervisorEvent::kMoveAborted: log_.warn("period {}: move #{} aborted", e.period, e.move_id); break;
-    }
-  }
-}
-
 void ClusterLoop::noticeFaults(const SupervisorOutbox& out) {
   for (int n = 0; n < out.event_count; ++n) {
     const SupervisorEvent& e = out.events[static_cast<std::size_t>(n)];
@@ -163,18 +125,6 @@ void ClusterLoop::noticeFaults(const SupervisorOutbox& out) {
     f.set_node(e.node);
     port_.publish(Box::kControl, notice_, k_);
   }
-}
-
-void ClusterLoop::watchLog() {
-  if (log_stopped_) return;
-  const std::string why = tap_.stoppedWriting();
-  if (why.empty()) return;
-  log_stopped_ = true;
-  const bool required = s_.config.controller().log().required();
-  log_.error("period {}: the run log stopped writing ({}); {}", k_, why,
-             required ? "the run requires a log (log.required): bringing the arm to rest, refusing moves"
-                      : "the run goes on unlogged");
-  supervisor_.logStopped(why);
 }
 
 void ClusterLoop::stopCluster(const std::string& reason) {

@@ -1,7 +1,8 @@
-// The supervisor's shell in the cluster, one period after another: the clock's tick
-// (node/period_clock), the period's mail (MailCollector), a stop brought to rest, remote requests
-// (RemotePort), the task script, the core's step, the mail sent, the run log (LogTap) and the
-// figures (ClusterStats, which another thread writes to the status file). Mail moves through the
+// The supervisor's shell in the cluster, one period after another on the period's thread: the
+// clock's tick (node/period_clock), the period's mail (MailCollector), the core's step, the
+// watched signals sampled, the mail sent, the run log (LogTap) and the figures (ClusterStats,
+// which another thread writes to the status file). Remote requests, the task script, the stop and
+// the log's health are the background's (BackgroundLoop, its own thread). Mail moves through the
 // node's mail port (shared memory or ZeroMQ) exactly as the in-process harness hands it over, so
 // a lockstep cluster and the harness produce the same mailboxes. Nothing here allocates in steady
 // state (tests/node/test_shell_allocation.cpp).
@@ -16,6 +17,7 @@
 #include "node/cluster_config.hpp"
 #include "node/mail_port.hpp"
 #include "node/period_clock.hpp"
+#include "supervisor/shell/background_loop.hpp"
 #include "supervisor/shell/cluster_stats.hpp"
 #include "supervisor/shell/log_tap.hpp"
 #include "supervisor/shell/mail_collector.hpp"
@@ -48,12 +50,9 @@ class ClusterLoop {
   const Supervisor& supervisor() const { return supervisor_; }
 
  private:
-  bool handleStop();  // true once a stop has been asked for
-  void watchLog();    // once the run log stops writing: says so, and tells the core
   bool finished(bool stopping);
   // Sends S_MAIL and M_MAIL; realtime, stamps them and times the supervisor's own lateness.
   LogTap::Timing send(SupervisorOutbox& out, PeriodClock::Clock::time_point tick);
-  void logEvents(const SupervisorOutbox& out);
   // An emergency of this period: every node is told to write its last periods out.
   void noticeFaults(const SupervisorOutbox& out);
 
@@ -66,13 +65,10 @@ class ClusterLoop {
   spdlog::logger& log_;
   PeriodClock clock_;
   MailCollector collector_;
+  BackgroundLoop background_;
   RemotePort* remote_ = nullptr;
   std::uint64_t k_ = 0, period_limit_ = 0;
-  bool log_stopped_ = false;
-  // The stop: asked for, power-off sent, the deadline for coming to rest, when the power went off.
-  bool stopping_ = false, power_off_sent_ = false;
-  PeriodClock::Clock::time_point stop_deadline_;
-  std::uint64_t powered_off_at_ = 0;
+  std::uint64_t powered_off_at_ = 0;                   // the period the power went off on a stop
   static constexpr std::uint64_t kBrakePeriods = 100;  // after power-off, before the nodes exit
   SupervisorOutbox out_;                               // kept across periods: its mail's fields keep their storage
   proto::Envelope smail_, mmail_, notice_;

@@ -46,9 +46,17 @@ void LogTap::lost(Box b, std::uint64_t n) {
              n);
 }
 
-void LogTap::request(std::uint64_t k, const proto::TaskRequest& request, const proto::TaskReply& reply,
-                     bool desk_only) {
-  if (log_ != nullptr) logRequest(*log_, k, request, reply, desk_only);
+std::string LogTap::record(const proto::TaskRequest& request, const proto::TaskReply& reply, bool desk_only) const {
+  return log_ != nullptr ? requestRecord(request, reply, desk_only) : std::string();
+}
+
+void LogTap::requests(std::uint64_t k, const SupervisorCore& core) {
+  if (log_ == nullptr) return;
+  for (std::size_t n = 0; n < core.takenCommands(); ++n) {
+    const PeriodCommand& c = core.takenCommand(n);
+    if (c.record.empty()) continue;
+    logRequestRecord(*log_, k, c.record, k > c.checked_after ? k - 1 - c.checked_after : 0);
+  }
 }
 
 void LogTap::recordForFaults(std::uint64_t k, const SupervisorInbox& in, const SupervisorOutbox& out) {

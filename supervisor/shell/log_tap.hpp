@@ -42,7 +42,10 @@ class LogTap {
   // `n` mails of box `b` lost before the supervisor read them (a ring it fell behind on): the log
   // counts them as dropped.
   void lost(Box b, std::uint64_t n);
-  void request(std::uint64_t k, const proto::TaskRequest& request, const proto::TaskReply& reply, bool desk_only);
+  // A task request's record, for the background to hand the period with it ("" without a log).
+  std::string record(const proto::TaskRequest& request, const proto::TaskReply& reply, bool desk_only) const;
+  // The records of the requests period k applied, under k. Real-time safe.
+  void requests(std::uint64_t k, const SupervisorCore& core);
 
   // The supervisor's timing of period k (realtime): its tick on the system clock, each node's
   // lateness (-1: no answer), which nodes missed it (bit 1 << Node).

@@ -32,7 +32,7 @@ void RemotePort::serve(std::uint64_t k, SupervisorBackground& supervisor) {
           log_.info("remote request {} of session {:x} refused: {}", r.number(), r.session(),
                     refusals_.cut(r.reason()));
       }
-      tap_.request(k, in_.task_request(), r, !reached_core);
+      supervisor.commit(tap_.record(in_.task_request(), r, !reached_core));
     } else if (in_.has_status_request()) {
       desk_.status(supervisor.view(), k, *out_.mutable_status());
       out_.mutable_status()->set_session(in_.status_request().session());

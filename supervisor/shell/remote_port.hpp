@@ -1,9 +1,9 @@
 // The supervisor's task endpoint in the cluster: requests and status requests from rfms-bridge on
-// a ROUTER socket, answered through the remote desk before the period's step (whose setpoints then
-// see them). A bounded number per period, so that a flood cannot hold the period up: the bridge's
-// queue holds the rest, and its clients wait for their answers. Not real-time safe (requests
-// allocate); the period's thread calls it only when a request is waiting. Its log lines go through
-// the node's asynchronous logger (written on spdlog's thread) within a budget.
+// a ROUTER socket, answered through the remote desk by the supervisor's background
+// (background_loop.hpp), whose commands the next step applies. A bounded number at a time, so that
+// a flood cannot hold the background's other work up: the bridge's queue holds the rest, and its
+// clients wait for their answers. Its log lines go through the node's asynchronous logger
+// (written on spdlog's thread) within a budget.
 #pragma once
 
 #include <spdlog/spdlog.h>
@@ -26,8 +26,11 @@ class RemotePort {
 
   // Answers what has arrived since the last period.
   void serve(std::uint64_t k, SupervisorBackground& supervisor);
-  // After step k: the desk learns which moves ended and samples the watched signals.
-  void observe(std::uint64_t k, const SupervisorInbox& in, const SupervisorOutbox& out) { desk_.observe(k, in, out); }
+  // After step k, on the period's thread: the watched signals' samples. Real-time safe.
+  void sample(std::uint64_t k, const SupervisorInbox& in, const SupervisorOutbox& out) { desk_.sample(k, in, out); }
+  // An event of the period's, on the background's thread: the desk learns which moves ended.
+  void note(const SupervisorEvent& e) { desk_.note(e); }
+  zmq::socket_t& socket() { return router_; }
 
   static constexpr int kPerPeriod = 64;
 

@@ -1,9 +1,9 @@
 // Every node's real shell loop — the supervisor's ClusterLoop (mail collector, run-log tap with the
 // log on, fault recorders on, figures), six JointShells, the MathShell and the ArmShell — over each mail transport
 // (shared memory, in-process ZeroMQ), each on a thread of its own as each is a process of its own
-// in the cluster, through calibration and into a joint move: for 3000 periods of the move no
-// node's period thread allocates. ZeroMQ's own copy of each message it sends is libzmq's
-// allocation and is left out of the count.
+// in the cluster, through calibration and into a joint move: for 3000 periods of the move, with a
+// request every 0.1 s moving its target, no node's period thread allocates. ZeroMQ's own copy of each message it sends
+// is libzmq's allocation and is left out of the count.
 #include <gtest/gtest.h>
 #include <array>
 
@@ -143,12 +143,32 @@ TEST_P(ShellAllocation, NoNodesPeriodThreadAllocatesWithTheRunLogOn) {
       // lockstep timeout: that is the collector's business, not this test's.)
       std::array<std::uint64_t, kNodeSlots> misses_before{};
       for (proto::Node n : kAnsweringNodes) misses_before[static_cast<std::size_t>(n)] = stats.misses(n);
+      // Meanwhile a client moves the move's target every 0.1 s: the supervisor's background takes
+      // those requests on its own thread, and the period applies them without allocating.
+      std::vector<TaskStatement> updates;
+      Transform moved = forwardKinematics(model, target);
+      for (int n = 1; n <= 20; ++n) {
+        moved.translation().z() += 1e-4;
+        updates.push_back(TaskStatement{TaskStatement::kAt, {}, 0.1 * n, 2 * n});
+        updates.push_back(
+            TaskStatement{TaskStatement::kRequest, test::request(test::transformDef("t", moved)), 0.0, 2 * n + 1});
+      }
+      ScriptOptions options;
+      options.power_up_periods = 0;
+      options.calibrate = false;
+      options.settle_periods = 100000;  // the period limit ends the run
+      TaskScript client(updates, options);
+      client.record = [&](const proto::TaskRequest& r, const proto::TaskReply& a) { return tap.record(r, a, false); };
       const long before = test::allocationsOnThisThread();
       from = loop.periods();
       loop.setPeriodLimit(from + 3000);
-      loop.run(nullptr, nullptr);
+      loop.run(&client, nullptr);
       supervisor = test::allocationsOnThisThread() - before;
       EXPECT_EQ(core.rtstate(), proto::RT_SETP);
+      EXPECT_TRUE(client.log().refused.empty());
+      const int t = sup.world().findTransform("t");
+      ASSERT_GE(t, 0);
+      EXPECT_TRUE(core.world().transform(t).isApprox(moved)) << "the last update was applied";
       for (proto::Node n : kAnsweringNodes)
         EXPECT_EQ(stats.misses(n), misses_before[static_cast<std::size_t>(n)]) << nodeName(n) << " missed a period";
       loop.setPeriodLimit(loop.periods() + 100);  // so that every node has finished its last chunk

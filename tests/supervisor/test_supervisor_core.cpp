@@ -112,19 +112,24 @@ TEST_F(SupervisorTest, TheBackgroundChecksAgainstWhatThePeriodHasNotTakenYet) {
   toHold();
   defineHome(forwardKinematics(model_, q_), PumaIk(model_).configOf(q_));
   SupervisorBackground& background = sup_.background();
-  const proto::TaskReply first = background.handle(test::moveRequest("p", "m"));
+  const auto handle = [&](const proto::TaskRequest& r) {
+    const proto::TaskReply reply = background.handle(r);
+    background.commit();
+    return reply;
+  };
+  const proto::TaskReply first = handle(test::moveRequest("p", "m"));
   ASSERT_TRUE(first.accepted()) << first.reason();
   // Not applied yet: the period still holds, with nothing queued.
   EXPECT_EQ(sup_.core().rtstate(), proto::RT_HOLD);
   EXPECT_EQ(sup_.core().trajectory().queued(), 0);
   // But the background counts the move in: the arm is going to SETP, and the move uses p.
-  const proto::TaskReply hold = background.handle(test::controlRequest(proto::CC_HOLD));
+  const proto::TaskReply hold = handle(test::controlRequest(proto::CC_HOLD));
   EXPECT_NE(hold.reason().find("now SETP"), std::string::npos) << hold.reason();
   proto::TaskRequest forget;
   forget.mutable_forget()->set_kind(proto::Forget::FK_POSITION);
   forget.mutable_forget()->set_name("p");
-  EXPECT_NE(background.handle(forget).reason().find("used by a move"), std::string::npos);
-  const proto::TaskReply second = background.handle(test::moveRequest("p", "m"));
+  EXPECT_NE(handle(forget).reason().find("used by a move"), std::string::npos);
+  const proto::TaskReply second = handle(test::moveRequest("p", "m"));
   ASSERT_TRUE(second.accepted()) << second.reason();
   EXPECT_EQ(second.move_id(), first.move_id() + 1);
   step();
