@@ -6,6 +6,7 @@
 
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <stdexcept>
 #include <zmq.hpp>
 
@@ -94,7 +95,8 @@ void BackgroundLoop::prepared(std::uint64_t k) {
   }
 }
 
-void BackgroundLoop::stepped(std::uint64_t k, const SupervisorOutbox& out) noexcept {
+void BackgroundLoop::stepped(std::uint64_t k, const SupervisorOutbox& out, std::int64_t tick_ns) noexcept {
+  tick_ns_.store(tick_ns, std::memory_order_relaxed);
   for (int n = 0; n < out.event_count; ++n)
     if (!events_.push(out.events[static_cast<std::size_t>(n)])) events_lost_.fetch_add(1, std::memory_order_relaxed);
   steps_.store(k + 1, std::memory_order_release);
@@ -160,7 +162,8 @@ void BackgroundLoop::serveUntilEnded() {
       prepared_.store(now_k_, std::memory_order_release);
       wakePeriod();
     } else if (remote_ != nullptr && !in_step_ && !stopping()) {
-      remote_->serve(steps, background_);  // realtime: requests as they come
+      const NextStep next = nextStep(steps);
+      remote_->serve(next.k, background_, next.ns);  // realtime: requests as they come
     }
     zmq::poll(items.data(), n_items, std::chrono::milliseconds(100));
     if ((items[0].revents & ZMQ_POLLIN) != 0) {
@@ -170,11 +173,25 @@ void BackgroundLoop::serveUntilEnded() {
   }
 }
 
+BackgroundLoop::NextStep BackgroundLoop::nextStep(std::uint64_t steps) const {
+  const std::int64_t tick = tick_ns_.load(std::memory_order_relaxed);
+  if (in_step_ || tick == 0 || steps == 0) return {steps, 0};
+  const auto dt = static_cast<std::int64_t>(std::llround(sampleSeconds(s_.config.controller()) * 1e9));
+  const std::int64_t now =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  // The last step done, steps - 1, ticked at `tick`; the first tick after now begins the next.
+  const std::int64_t ahead = now > tick ? (now - tick) / dt + 1 : 1;
+  return {steps - 1 + static_cast<std::uint64_t>(ahead), tick + dt * ahead};
+}
+
 void BackgroundLoop::prepare(std::uint64_t k) {
   watchLog();
   handleStop();
   if (stopping()) return;
-  if (remote_ != nullptr) remote_->serve(k, background_);
+  if (remote_ != nullptr) {
+    const NextStep next = nextStep(k);
+    remote_->serve(next.k, background_, next.ns);
+  }
   if (script_ != nullptr && !script_done_.load(std::memory_order_relaxed)) {
     script_->beforeStep(k, background_);
     if (script_->done()) script_done_.store(true, std::memory_order_release);

@@ -48,8 +48,9 @@ class BackgroundLoop {
   // Period thread. Lockstep and paced: waits until the background has prepared step k, applying
   // the link's commands under k (and logging their records) whenever the background asks for room.
   void prepared(std::uint64_t k);
-  // After step k: its events, and the background woken. Real-time safe: a queue and one write.
-  void stepped(std::uint64_t k, const SupervisorOutbox& out) noexcept;
+  // After step k (whose tick was at `tick_ns` on the system clock; 0 without a wall clock): its
+  // events, and the background woken. Real-time safe: a queue, an atomic and one write.
+  void stepped(std::uint64_t k, const SupervisorOutbox& out, std::int64_t tick_ns) noexcept;
   // Set by the background: the script has finished (the period ends before its next step), a stop
   // has been asked for.
   bool scriptDone() const { return script_done_.load(std::memory_order_acquire); }
@@ -67,6 +68,13 @@ class BackgroundLoop {
   void send(const proto::TaskRequest& request);  // a request of the supervisor's own
   void waitForRoom();                            // the link is full: the period must take some
   void wakePeriod();
+  // Realtime: the next step to begin, and when (system clock ns); else `steps` and 0 (a step that
+  // waits for the background begins once it has answered).
+  struct NextStep {
+    std::uint64_t k = 0;
+    std::int64_t ns = 0;
+  };
+  NextStep nextStep(std::uint64_t steps) const;
 
   const ClusterSettings& s_;
   Supervisor& supervisor_;
@@ -79,6 +87,7 @@ class BackgroundLoop {
 
   SpscQueue<SupervisorEvent> events_{4096};
   std::atomic<std::uint64_t> events_lost_{0};
+  std::atomic<std::int64_t> tick_ns_{0};                        // the last step's tick (system clock ns)
   std::atomic<std::uint64_t> steps_{0};                         // steps done (k + 1 after step k)
   std::atomic<std::uint64_t> prepared_{0};                      // k + 1 once step k is prepared
   std::atomic<bool> room_asked_{false};                         // the background waits for the period to take commands

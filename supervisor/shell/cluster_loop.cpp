@@ -68,7 +68,7 @@ void ClusterLoop::run(TaskScript* script, MailDigest* digest) {
     core_.releaseCommands();
     tap_.period(k_, in, out, timing);
     stats_.ran(k_ + 1, core_.rtstate());
-    background.stepped(k_, out);
+    background.stepped(k_, out, timing.tick_ns);
     if (finished(background.stopping())) {
       ++k_;
       break;

@@ -1,10 +1,11 @@
 #include "supervisor/shell/remote_port.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 namespace rfms {
 
-void RemotePort::serve(std::uint64_t k, SupervisorBackground& supervisor) {
+void RemotePort::serve(std::uint64_t k, SupervisorBackground& supervisor, std::int64_t step_ns) {
   for (int n = 0; n < kPerPeriod; ++n) {
     zmq::message_t identity, payload;
     if (!router_.recv(identity, zmq::recv_flags::dontwait)) return;
@@ -18,10 +19,11 @@ void RemotePort::serve(std::uint64_t k, SupervisorBackground& supervisor) {
       proto::TaskReply& r = *out_.mutable_task_reply();
       bool reached_core = false;
       r = desk_.accept(in_.task_request(), supervisor, k, &reached_core);
-      // This period's step computes the first setpoints that see it (at an update instant).
+      // The next step computes the first setpoints that see it (at an update instant).
       if (in_.task_request().arrived_ns() > 0) {
         const auto now = std::chrono::system_clock::now().time_since_epoch();
-        const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(now).count();
+        const auto ns =
+            std::max<std::int64_t>(step_ns, std::chrono::duration_cast<std::chrono::nanoseconds>(now).count());
         r.set_arrival_to_setpoint_ms(static_cast<double>(ns - in_.task_request().arrived_ns()) * 1e-6);
       }
       if (!r.accepted()) {

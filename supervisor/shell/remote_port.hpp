@@ -24,8 +24,9 @@ class RemotePort {
   RemotePort(zmq::socket_t& router, RemoteDesk& desk, LogTap& tap, spdlog::logger& log)
       : router_(router), desk_(desk), tap_(tap), log_(log) {}
 
-  // Answers what has arrived since the last period.
-  void serve(std::uint64_t k, SupervisorBackground& supervisor);
+  // Answers what has arrived, for step k; `step_ns` (system clock) is when the step that will
+  // apply it begins, 0: now (a step that waits for this answer).
+  void serve(std::uint64_t k, SupervisorBackground& supervisor, std::int64_t step_ns = 0);
   // After step k, on the period's thread: the watched signals' samples. Real-time safe.
   void sample(std::uint64_t k, const SupervisorInbox& in, const SupervisorOutbox& out) { desk_.sample(k, in, out); }
   // An event of the period's, on the background's thread: the desk learns which moves ended.
