@@ -65,6 +65,8 @@ void BackgroundLoop::end() {
   active_.store(false, std::memory_order_release);
   const std::uint64_t one = 1;
   [[maybe_unused]] const ssize_t n = ::write(wake_fd_, &one, sizeof one);
+  to_background_.fetch_add(1, std::memory_order_acq_rel);  // a background waiting for room gives up
+  to_background_.notify_one();
   for (std::uint64_t seen = to_period_.load(std::memory_order_acquire); !idle_.load(std::memory_order_acquire);
        seen = to_period_.load(std::memory_order_acquire))
     to_period_.wait(seen, std::memory_order_acquire);
@@ -106,14 +108,18 @@ void BackgroundLoop::stepped(std::uint64_t k, const SupervisorOutbox& out, std::
 
 void BackgroundLoop::waitForRoom() {
   if (in_step_) {
-    // The period waits for this preparation: ask it to take the commands now.
-    const std::uint64_t seen = to_background_.load(std::memory_order_acquire);
+    // The period waits for this preparation: ask it to take the commands now. (A run that ends
+    // meanwhile wakes this too: end() bumps to_background_.)
     room_asked_.store(true, std::memory_order_release);
     wakePeriod();
     const Clock::time_point until = Clock::now() + kRoomTimeout;
-    while (room_asked_.load(std::memory_order_acquire) && Clock::now() < until)
+    for (;;) {
+      const std::uint64_t seen = to_background_.load(std::memory_order_acquire);  // before looking
+      if (!room_asked_.load(std::memory_order_acquire) || !active_.load(std::memory_order_acquire) ||
+          Clock::now() >= until)
+        return;
       to_background_.wait(seen, std::memory_order_acquire);
-    return;
+    }
   }
   // Realtime: every step takes them.
   const Clock::time_point until = Clock::now() + kRoomTimeout;

@@ -143,6 +143,32 @@ TEST(Cluster, LockstepClusterExchangesTheHarnessesMailboxes) {
   EXPECT_EQ(log.applied.size(), log.torque.size() / kJoints);
 }
 
+// A task that hands the supervisor more requests in one period than the link between its
+// background and its period holds (300 definitions beside the example's): the waiting period takes
+// them as the background asks, and the mail still equals the harness's.
+TEST(Cluster, ALockstepTaskWithMoreRequestsThanTheLinkHoldsStillExchangesTheHarnessesMailboxes) {
+  RunDir run("lockstep-many");
+  const std::string config =
+      configWith(run.path, "patient.textproto", {{"lockstep_timeout_ms: 100", "lockstep_timeout_ms: 5000"}});
+  std::string task = kExampleTask;
+  for (int n = 0; n < 300; ++n)
+    task += "transform spare" + std::to_string(n) + " trans " + std::to_string(n) + " 0 0\n";
+  const fs::path task_file = run.path / "many.task";
+  std::ofstream(task_file) << task;
+  const fs::path digest = run.path / "digest";
+  const test::Outcome r = test::runCommand(kRfms,
+                                           "run --task " + task_file.string() + " --config " + config + " --run-dir " +
+                                               run.path.string() + " -- --mail-digest " + digest.string(),
+                                           300);
+  ASSERT_EQ(r.code, 0) << r.out << r.err << readFile(run.path / "supervisor.log");
+  EXPECT_EQ(r.out.find("refused"), std::string::npos) << r.out;
+  const std::string cluster = readFile(digest);
+  ASSERT_EQ(cluster.size(), 17u) << cluster;
+  EXPECT_EQ(cluster.substr(0, 16), harnessDigest(task));
+  const test::Outcome v = test::runCommand(kBin + "/rfms-replay", "verify " + (run.path / "run.mcap").string(), 300);
+  EXPECT_EQ(v.code, 0) << v.out << v.err;
+}
+
 // The same under force control: a guarded move finds the table, the probe presses on it with
 // 10 N and slides 100 mm holding it. Contact, the sensor's seeded noise, the force laws and the
 // math server's tool-point Jacobians all travel the mailboxes exactly as in one process.
