@@ -221,6 +221,8 @@ void BackgroundLoop::followEvents() {
     }
     events_.pop();
   }
+  if (const std::uint64_t late = late_ticks_.exchange(0, std::memory_order_acquire); late > 0)
+    log_.warn("period {}: {} tick(s) late; skipped", late_period_.load(std::memory_order_relaxed), late);
   if (const std::uint64_t lost = events_lost_.exchange(0); lost > 0)
     log_.error("{} events of the period were lost: the background fell behind", lost);
 }

@@ -51,6 +51,12 @@ class BackgroundLoop {
   // After step k (whose tick was at `tick_ns` on the system clock; 0 without a wall clock): its
   // events, and the background woken. Real-time safe: a queue, an atomic and one write.
   void stepped(std::uint64_t k, const SupervisorOutbox& out, std::int64_t tick_ns) noexcept;
+  // Realtime: period k began `n` ticks late (the ticks it slept through are skipped); the
+  // background writes the log line. Real-time safe: two atomics.
+  void lateTicks(std::uint64_t k, std::uint64_t n) noexcept {
+    late_period_.store(k, std::memory_order_relaxed);
+    late_ticks_.fetch_add(n, std::memory_order_release);
+  }
   // Set by the background: the script has finished (the period ends before its next step), a stop
   // has been asked for.
   bool scriptDone() const { return script_done_.load(std::memory_order_acquire); }
@@ -62,7 +68,7 @@ class BackgroundLoop {
   void run();
   void serveUntilEnded();
   void prepare(std::uint64_t k);  // what is due before step k
-  void followEvents();
+  void followEvents();            // and the late ticks
   void handleStop();
   void watchLog();
   void send(const proto::TaskRequest& request);  // a request of the supervisor's own
@@ -87,10 +93,11 @@ class BackgroundLoop {
 
   SpscQueue<SupervisorEvent> events_{4096};
   std::atomic<std::uint64_t> events_lost_{0};
-  std::atomic<std::int64_t> tick_ns_{0};                        // the last step's tick (system clock ns)
-  std::atomic<std::uint64_t> steps_{0};                         // steps done (k + 1 after step k)
-  std::atomic<std::uint64_t> prepared_{0};                      // k + 1 once step k is prepared
-  std::atomic<bool> room_asked_{false};                         // the background waits for the period to take commands
+  std::atomic<std::uint64_t> late_ticks_{0}, late_period_{0};  // ticks skipped since the last line, and the last period
+  std::atomic<std::int64_t> tick_ns_{0};                       // the last step's tick (system clock ns)
+  std::atomic<std::uint64_t> steps_{0};                        // steps done (k + 1 after step k)
+  std::atomic<std::uint64_t> prepared_{0};                     // k + 1 once step k is prepared
+  std::atomic<bool> room_asked_{false};                        // the background waits for the period to take commands
   std::atomic<std::uint64_t> to_period_{0}, to_background_{0};  // bumped to wake either side
   std::atomic<bool> script_done_{false}, stopping_{false}, failed_{false};
   std::atomic<bool> active_{false}, idle_{true}, quit_{false};  // a run under way; the background idle

@@ -52,7 +52,7 @@ void ClusterLoop::run(TaskScript* script, MailDigest* digest) {
     // no deadlines.
     if (begin.skipped > 0 && s_.config.clock() == proto::CM_REALTIME) {
       stats_.missed(proto::NODE_SUPERVISOR, begin.skipped);
-      log_.warn("period {}: {} tick(s) late; skipped", k_, begin.skipped);
+      background.lateTicks(k_, begin.skipped);  // the background writes the line
     }
     SupervisorInbox in;
     collector_.collect(k_, begin.tick, in);
