@@ -3,16 +3,10 @@
 namespace rfms {
 
 void recordEvents(RunLogger& log, std::uint64_t k, const SupervisorOutbox& out) {
-  // One message for all the thread's events, grown for any event the first time through.
-  thread_local proto::LogEvent event = [] {
-    proto::LogEvent e;
-    prepareLogEvent(e);
-    return e;
-  }();
-  for (int i = 0; i < out.event_count; ++i) {
-    toLogEvent(k, out.events[static_cast<std::size_t>(i)], event);
-    log.log(topic::kEvent, k, event);
-  }
+  // One message for all the thread's events, with room for any event from the first.
+  thread_local ReusedLogEvent event;
+  for (int i = 0; i < out.event_count; ++i)
+    log.log(topic::kEvent, k, event.fill(k, out.events[static_cast<std::size_t>(i)]));
 }
 
 void recordPeriod(RunLogger& log, const PeriodMail& m) {

@@ -4,10 +4,9 @@
 
 namespace rfms {
 
-void toLogEvent(std::uint64_t k, const SupervisorEvent& e, proto::LogEvent& le) {
-  // Callers reuse one message for every event: what a guarded or force-controlled move's event set
-  // must not stay on the next one. Clear() keeps the memory, so reuse stays free of the heap.
-  le.Clear();
+namespace {
+// Into a cleared message.
+void write(std::uint64_t k, const SupervisorEvent& e, proto::LogEvent& le) {
   le.set_period(e.period != 0 ? e.period : k);
   switch (e.kind) {
     case SupervisorEvent::kMoveStarted: le.set_kind(proto::LogEvent::MOVE_STARTED); break;
@@ -22,13 +21,31 @@ void toLogEvent(std::uint64_t k, const SupervisorEvent& e, proto::LogEvent& le) 
   le.set_node(e.node);
   encodeMoveEnd(e, le);
 }
+}  // namespace
 
-void prepareLogEvent(proto::LogEvent& out) {
+void toLogEvent(std::uint64_t k, const SupervisorEvent& e, proto::LogEvent& le) {
+  // What a guarded or force-controlled move's event set must not stay on the next one.
+  le.Clear();
+  write(k, e, le);
+}
+
+ReusedLogEvent::ReusedLogEvent()
+    : pose_(std::make_unique<proto::Transform3x4>()), force_(std::make_unique<proto::ForceFigures>()) {
+  // Their repeated fields and the figures' end pose grown to what an event writes, once.
   SupervisorEvent every;
-  every.kind = SupervisorEvent::kMoveCompleted;
-  every.guarded = every.yielded = every.force.valid = true;
-  toLogEvent(0, every, out);
-  out.Clear();
+  every.guarded = every.force.valid = every.yielded = true;
+  fill(0, every);
+  fill(0, SupervisorEvent{});
+}
+
+const proto::LogEvent& ReusedLogEvent::fill(std::uint64_t k, const SupervisorEvent& e) noexcept {
+  if (event_.has_contact_pose()) pose_.reset(event_.release_contact_pose());
+  if (event_.has_force()) force_.reset(event_.release_force());
+  event_.Clear();
+  if (e.guarded) event_.set_allocated_contact_pose(pose_.release());
+  if (e.force.valid) event_.set_allocated_force(force_.release());
+  write(k, e, event_);
+  return event_;
 }
 
 std::vector<proto::LogEvent> eventsOf(std::uint64_t k, const SupervisorOutbox& out) {

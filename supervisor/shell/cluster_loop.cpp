@@ -39,7 +39,9 @@ ClusterLoop::ClusterLoop(const ClusterSettings& s, Supervisor& supervisor, MailP
       log_(log),
       clock_(s.config.clock(), sampleSeconds(s.config.controller())),
       collector_(s, port, stats, tap),
-      background_(s, supervisor, tap, log) {}
+      background_(s, supervisor, tap, log) {
+  notice_.mutable_fault();  // made now: the first emergency must not allocate it in the period
+}
 
 void ClusterLoop::run(TaskScript* script, MailDigest* digest) {
   SupervisorOutbox& out = out_;

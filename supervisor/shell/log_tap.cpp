@@ -7,9 +7,7 @@
 
 namespace rfms {
 
-LogTap::LogTap(RunLogger* log, proto::ClockMode clock) : log_(log), every_mail_(!waitsForMail(clock)) {
-  prepareLogEvent(event_);
-}
+LogTap::LogTap(RunLogger* log, proto::ClockMode clock) : log_(log), every_mail_(!waitsForMail(clock)) {}
 
 void LogTap::arrived(const proto::Envelope& mail) {
   if (log_ == nullptr || !every_mail_) return;
@@ -68,8 +66,7 @@ void LogTap::recordForFaults(std::uint64_t k, const SupervisorInbox& in, const S
   recorder_->record(topic::kMMail, k, out.mmail);
   for (int i = 0; i < out.event_count; ++i) {
     const SupervisorEvent& e = out.events[static_cast<std::size_t>(i)];
-    toLogEvent(k, e, event_);
-    recorder_->record(topic::kEvent, k, event_);
+    recorder_->record(topic::kEvent, k, event_.fill(k, e));
     if (e.kind == SupervisorEvent::kEmergency) recorder_->fault(k, describe(e.reason), nodeName(e.node));
   }
 }
@@ -88,8 +85,7 @@ void LogTap::period(std::uint64_t k, const SupervisorInbox& in, const Supervisor
   log_->log(topic::kSMail, k, out.smail);
   log_->log(topic::kMMail, k, out.mmail);
   for (int i = 0; i < out.event_count; ++i) {
-    toLogEvent(k, out.events[static_cast<std::size_t>(i)], event_);
-    log_->log(topic::kEvent, k, event_);
+    log_->log(topic::kEvent, k, event_.fill(k, out.events[static_cast<std::size_t>(i)]));
   }
   // Lockstep and paced periods wait for their mail, but only for lockstep_timeout_ms: a period
   // whose step went on without some of it is recorded too, so the log says so.

@@ -12,6 +12,7 @@
 #include "node/mail_box.hpp"
 #include "proto/cluster.pb.h"
 #include "proto/runlog.pb.h"
+#include "supervisor/event_log.hpp"
 #include "supervisor/supervisor_core.hpp"
 
 namespace rfms {
@@ -65,7 +66,7 @@ class LogTap {
   FaultRecorder* recorder_ = nullptr;
   bool every_mail_;  // realtime: mail is logged as it arrives
   proto::PeriodTiming timing_;
-  proto::LogEvent event_;
+  ReusedLogEvent event_;
 };
 
 }  // namespace rfms

@@ -2,24 +2,28 @@
 // drawn at random from a seed (tests/support/random_task.hpp) — joint, straight-line and blended
 // moves, compliant moves, guarded touches, pressing and sliding under force control, jogs, a
 // tracked frame that moves, stops mid-move, forgotten names, refused requests and an emergency
-// stop — with sixteen clients watching signals. Between one step's start and the end of its
+// stop — with sixteen clients watching signals and the run log on. Between one step's start and the end of its
 // period's work (the desk's sampling included), no allocation and no lock on the thread, in any
 // period from the first after the mail reached its sizes to the last. The seeds are fixed so that a
 // failure repeats; RFMS_EVERY_PATH_SEED=N runs that seed alone.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "common/scene.hpp"
 #include "common/task_file.hpp"
+#include "runlog/run_logger.hpp"
 #include "sim/harness.hpp"
+#include "sim/run_recording.hpp"
 #include "sim/watch_load.hpp"
 #include "supervisor/task_script.hpp"
 #include "tests/support/allocation_counter.hpp"
 #include "tests/support/lock_counter.hpp"
 #include "tests/support/random_task.hpp"
+#include "tests/support/temp_dir.hpp"
 #include "tests/support/test_models.hpp"
 
 namespace rfms {
@@ -49,6 +53,11 @@ TEST(EveryPath, ARandomTaskNeverAllocatesOrLocksInAPeriod) {
     ScriptOptions options;
     options.settle_periods = 300;
     TaskScript script(parseTaskFile(task.text, "random"), options);
+    // With the run log on: every period's mail and events serialised into the logger's ring.
+    const std::filesystem::path dir = test::makeUniqueDir("rfms-every-path");
+    RunLogHeader header;
+    header.source = "test";
+    RunLogger run_log((dir / "run.mcap").string(), header, RunLogger::WhenFull::kWait);
 
     // The period's work is the step and the desk's sampling; the script's following of events is
     // the background's (on its own thread in the cluster) and is left out.
@@ -58,6 +67,7 @@ TEST(EveryPath, ARandomTaskNeverAllocatesOrLocksInAPeriod) {
     proto::TrajState last_ts = proto::TS_S0;
     h.on_period = [&](const PeriodMail& m) {
       desk.observe(m.k, supervisorInbox(m), *m.supervisor);
+      recordPeriod(run_log, m);
       if (m.k >= kWarmUp) {
         allocations += test::allocationsOnThisThread() - mark_allocations;
         locks += test::locksOnThisThread() - mark_locks;
@@ -87,6 +97,10 @@ TEST(EveryPath, ARandomTaskNeverAllocatesOrLocksInAPeriod) {
       mark_locks = test::locksOnThisThread();
       h.step();
     }
+    h.on_period = nullptr;
+    run_log.finish();
+    EXPECT_EQ(run_log.dropped(), 0u);
+    std::filesystem::remove_all(dir);
     const ScriptLog& log = script.log();
     std::string refused;
     for (const std::string& r : log.refused) refused += "\n  " + r;

@@ -24,6 +24,7 @@
 #include "runlog/run_logger.hpp"
 #include "supervisor/shell/cluster_loop.hpp"
 #include "tests/support/allocation_counter.hpp"
+#include "tests/support/excluded_code.hpp"
 #include "tests/support/port_cluster.hpp"
 #include "tests/support/task_builders.hpp"
 #include "tests/support/test_models.hpp"
@@ -61,7 +62,7 @@ void trace(Trace& t, const std::function<bool()>& chunk, const std::function<std
 class ShellAllocation : public ::testing::TestWithParam<proto::MailTransport> {};
 
 TEST_P(ShellAllocation, NoNodesPeriodThreadAllocatesWithTheRunLogOn) {
-  ASSERT_TRUE(test::excludeAllocationsFrom("libzmq"));
+  ASSERT_TRUE(test::excludeCallsFrom("libzmq"));
   const RobotModel& model = test::puma260();
   const ClusterSettings s = test::inProcessCluster(GetParam(), "shell-alloc");
   const proto::ControllerSettings& settings = s.config.controller();

@@ -6,7 +6,8 @@
 // A period thread must take none: a lock shared with a thread of lower priority can hold the
 // period up for as long as that thread is preempted (priority inversion).
 // glibc's internal locks (stdio's, the allocator's) do not go through these entry points; the
-// allocation counter and the system-call watch cover those paths.
+// allocation counter and the system-call watch cover those paths. Locks of a library excluded by
+// excludeCallsFrom() (tests/support/excluded_code.hpp) are not counted.
 #pragma once
 
 namespace rfms::test {
