@@ -214,7 +214,12 @@ const proto::TorqueCommand* ArmCore::renewed(int i, const proto::TorqueCommand* 
   return stale ? nullptr : c;
 }
 
-void ArmCore::step(const std::array<const proto::TorqueCommand*, kJoints>& commands) {
+void ArmCore::step(const ArmInbox& in, ArmOutbox& out) noexcept {
+  integrate(in.torques);
+  sense(out.sensors);
+}
+
+void ArmCore::integrate(const std::array<const proto::TorqueCommand*, kJoints>& commands) {
   bool all_power = true;
   missing_mask_ = 0;
   for (int i = 0; i < kJoints; ++i) {

@@ -20,6 +20,7 @@
 #include "arm_sim/force_sensor.hpp"
 #include "common/controller_settings.hpp"
 #include "common/kinematics.hpp"
+#include "common/period_core.hpp"
 #include "common/robot_model.hpp"
 #include "common/scene.hpp"
 #include "proto/mailboxes.pb.h"
@@ -55,18 +56,30 @@ struct ArmSimConfig {
 // power-up angles, off the park pose by a seeded draw that only calibration reveals.
 ArmSimConfig armConfigFor(const RobotModel& model, const proto::ControllerSettings& s, const Scene& scene = {});
 
+// The joints' torque commands of the period (index 0 = joint 1; nullptr: none came).
+struct ArmInbox {
+  std::array<const proto::TorqueCommand*, kJoints> torques{};
+};
+
+// The sensors at the end of the period: the next period's sensor mail.
+struct ArmOutbox {
+  proto::ArmSensors sensors;
+};
+
 class ArmCore {
  public:
+  using Inbox = ArmInbox;
+  using Outbox = ArmOutbox;
   ArmCore(const RobotModel& model, const ArmSimConfig& config);
 
-  // The sensor mailbox of the current period.
+  // The sensor mailbox of the current period: before the first step, the power-up period's (each
+  // step writes the next one's into its outbox).
   void sense(proto::ArmSensors& out) const;
 
-  // Integrates over one period with the joints' torque commands (index 0 = joint 1); a missing
-  // command (nullptr), or one not renewed for command_timeout_periods, counts as zero torque and
-  // no power request. Power is on only when all six joints ask for it; with power off the brakes
-  // act.
-  void step(const std::array<const proto::TorqueCommand*, kJoints>& commands);
+  // Integrates over one period with the joints' torque commands, then senses. A missing command,
+  // or one not renewed for command_timeout_periods, counts as zero torque and no power request.
+  // Power is on only when all six joints ask for it; with power off the brakes act.
+  void step(const ArmInbox& in, ArmOutbox& out) noexcept;
 
   // An external force (N) and moment (N m) acting at the origin of frame 6, in base coordinates
   // (a push, a test's load) besides the scene's contacts; stays until changed.
@@ -117,6 +130,7 @@ class ArmCore {
   // origin: `contact` (base axes, at the flange) and the tool's weight less the force that
   // accelerates it (the tool's turning inertia is left out: a small tool's is negligible).
   Vec6 flangeWrench(const Transform& t6, const Vec6& twist, const Vec6& contact);
+  void integrate(const std::array<const proto::TorqueCommand*, kJoints>& commands);
   // Joint i's command as the amplifier takes it: nullptr once it has gone stale.
   const proto::TorqueCommand* renewed(int i, const proto::TorqueCommand* c);
   std::int64_t encoderCount(int joint, double q) const;
@@ -143,5 +157,7 @@ class ArmCore {
   std::uint64_t period_ = 0, sequence_ = 0;
   int substeps_ = 1;
 };
+
+static_assert(PeriodCore<ArmCore>);
 
 }  // namespace rfms

@@ -41,6 +41,7 @@ void armStep(benchmark::State& state) {
   ArmCore arm(model, c);
   std::array<proto::TorqueCommand, kJoints> mail;
   std::array<const proto::TorqueCommand*, kJoints> commands{};
+  ArmOutbox sensed;
   for (std::size_t i = 0; i < mail.size(); ++i) {
     mail[i].set_power(true);
     commands[i] = &mail[i];
@@ -54,7 +55,7 @@ void armStep(benchmark::State& state) {
       mail[i].set_torque(tau[static_cast<int>(i)]);
       mail[i].mutable_header()->set_period(arm.period());
     }
-    arm.step(commands);
+    arm.step({commands}, sensed);
   }
   state.counters["in_contact"] = arm.contact().surface >= 0 ? 1 : 0;
 }

@@ -83,13 +83,12 @@ void jointStep(benchmark::State& state) {
   proto::SMail smail = s.smail;
   if (state.range(0) == 0) smail.clear_force_command();
   JointCore joint(s.model, jointConfigFor(s.model, proto::ControllerSettings{}, 3));
-  proto::JMail out;
-  proto::TorqueCommand torque;
+  JointOutbox out;
   std::uint64_t k = smail.header().period();
   for (auto _ : state) {
     smail.mutable_header()->set_period(++k);
-    joint.step(smail, s.sensors, out, torque);
-    benchmark::DoNotOptimize(torque);
+    joint.step({smail, s.sensors}, out);
+    benchmark::DoNotOptimize(out.torque);
   }
 }
 BENCHMARK(jointStep)->Arg(0)->Arg(1)->Unit(benchmark::kNanosecond);

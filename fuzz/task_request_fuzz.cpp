@@ -24,8 +24,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       const rfms::proto::TaskReply reply = desk.accept(r, core.background(), k++);
       if (reply.reason().size() > 4096) std::abort();
       rfms::SupervisorInbox in;
+      in.period = k;
       rfms::SupervisorOutbox out;
-      core.step(k, in, out);
+      core.step(in, out);
       desk.observe(k, in, out);
       rfms::proto::ArmStatus status;
       desk.watchStatus(r.session(), k, status);

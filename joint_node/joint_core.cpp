@@ -283,8 +283,11 @@ std::uint32_t JointCore::faults(const Servo& servo, bool powered, bool following
   return faults;
 }
 
-void JointCore::step(const proto::SMail& s, const proto::ArmSensors& sensors, proto::JMail& out,
-                     proto::TorqueCommand& torque) {
+void JointCore::step(const JointInbox& in, JointOutbox& box) noexcept {
+  const proto::SMail& s = in.smail;
+  const proto::ArmSensors& sensors = in.sensors;
+  proto::JMail& out = box.jmail;
+  proto::TorqueCommand& torque = box.torque;
   const proto::RtState state = s.rtstate();
   readEncoder(sensors, state);
   takeParcel(s);

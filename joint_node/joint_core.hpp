@@ -22,6 +22,7 @@
 
 #include "common/controller_settings.hpp"
 #include "common/ik_puma.hpp"
+#include "common/period_core.hpp"
 #include "common/robot_model.hpp"
 #include "proto/mailboxes.pb.h"
 
@@ -53,11 +54,24 @@ JointServoConfig defaultServoConfig(const RobotModel& model, int joint, const Jo
 // Joint `joint`'s configuration from the controller's settings (checked by the caller).
 JointServoConfig jointConfigFor(const RobotModel& model, const proto::ControllerSettings& s, int joint);
 
+// Period k's S_MAIL and the arm's sensors it goes with (the same period's, or in realtime the newest).
+struct JointInbox {
+  const proto::SMail& smail;
+  const proto::ArmSensors& sensors;
+};
+
+struct JointOutbox {
+  proto::JMail jmail;
+  proto::TorqueCommand torque;
+};
+
 class JointCore {
  public:
+  using Inbox = JointInbox;
+  using Outbox = JointOutbox;
   JointCore(const RobotModel& model, const JointServoConfig& config);
 
-  void step(const proto::SMail& s, const proto::ArmSensors& sensors, proto::JMail& out, proto::TorqueCommand& torque);
+  void step(const JointInbox& in, JointOutbox& out) noexcept;
 
   // Calibrated and back where the search started.
   bool calibrated() const { return calibrated_ && !calib_returning_; }
@@ -129,5 +143,7 @@ class JointCore {
   double velocity_torque_ = 0.0, gravity_torque_ = 0.0;
   std::uint64_t parcel_period_ = 0, sequence_ = 0;
 };
+
+static_assert(PeriodCore<JointCore>);
 
 }  // namespace rfms

@@ -86,7 +86,9 @@ void MathCore::backgroundUpdate() {
   have_results_ = true;
 }
 
-void MathCore::step(const proto::MMail& in, proto::Parcel& out) {
+void MathCore::step(const MathInbox& box, MathOutbox& outbox) noexcept {
+  const proto::MMail& in = box.mmail;
+  proto::Parcel& out = outbox.parcel;
   const std::uint64_t k = in.header().period();
   if (in.angles_size() == kJoints) {
     latest_q_ = decodeJoints(in.angles());

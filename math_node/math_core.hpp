@@ -16,6 +16,7 @@
 
 #include "common/controller_settings.hpp"
 #include "common/dynamics_snapshot.hpp"
+#include "common/period_core.hpp"
 #include "common/robot_model.hpp"
 #include "proto/mailboxes.pb.h"
 
@@ -35,12 +36,22 @@ struct MathConfig {
 // the joint servers design them, and the tool frame of the scene.
 MathConfig mathConfigFor(const RobotModel& model, const proto::ControllerSettings& s, const Transform& tool);
 
+struct MathInbox {
+  const proto::MMail& mmail;
+};
+
+struct MathOutbox {
+  proto::Parcel parcel;
+};
+
 class MathCore {
  public:
+  using Inbox = MathInbox;
+  using Outbox = MathOutbox;
   MathCore(const RobotModel& model, const MathConfig& config);
 
   // Period k: take the angles in M_MAIL(k), emit the PARCEL for mmail.parcel_joint().
-  void step(const proto::MMail& in, proto::Parcel& out);
+  void step(const MathInbox& in, MathOutbox& out) noexcept;
 
   // Recompute from the latest angles into the back buffer, then publish it.
   void backgroundUpdate();
@@ -78,5 +89,7 @@ Mat6 complianceMatrix(const DynamicsSnapshot& s, std::uint32_t bits, const Joint
 
 // A Jacobian of T6's origin (base axes) moved to the point p (base coordinates): v_p = v + w x (p - p6).
 Mat6 jacobianAtPoint(const Mat6& j6, const Vec3& p6, const Vec3& p);
+
+static_assert(PeriodCore<MathCore>);
 
 }  // namespace rfms

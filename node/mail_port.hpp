@@ -107,4 +107,16 @@ std::string hostOf(const ClusterSettings& s, proto::Node node);
 std::unique_ptr<MailPort> openMailPort(const ClusterSettings& s, proto::Node me, const std::string& run_dir,
                                        Transport& transport, spdlog::logger& log);
 
+// Publishes a core's outgoing `mail` as `field` of `envelope` without copying it (a protobuf copy
+// allocates): swapped in, sent, swapped back, so that the core's outbox keeps its storage. Real-time
+// safe. E.g. publishMail(port, Box::kParcel, envelope, &proto::Envelope::mutable_parcel, out.parcel, k).
+template <class Mail>
+std::size_t publishMail(MailPort& port, Box b, proto::Envelope& envelope, Mail* (proto::Envelope::*field)(), Mail& mail,
+                        std::uint64_t period) {
+  (envelope.*field)()->Swap(&mail);
+  const std::size_t bytes = port.publish(b, envelope, period);
+  (envelope.*field)()->Swap(&mail);
+  return bytes;
+}
+
 }  // namespace rfms

@@ -31,8 +31,7 @@ std::vector<JointVec> coreUpdates(const RobotModel& model, const StudySegment& s
   proto::ArmSensors sensors;  // encoders at zero counts: each joint reads its park angle, q_start
   for (int i = 0; i < kJoints; ++i) sensors.add_encoder(0);
   proto::SMail s;
-  std::array<proto::JMail, kJoints> jmail;
-  proto::TorqueCommand torque;
+  std::array<JointOutbox, kJoints> jmail;
   JointVec setpoint = segment.q_start;
   auto send = [&](std::uint64_t k, proto::RtState state, const Transform& t6) {
     s.mutable_header()->set_period(k);
@@ -44,8 +43,8 @@ std::vector<JointVec> coreUpdates(const RobotModel& model, const StudySegment& s
     s.set_serial_ik(serial);
     encodeSetpoints(setpoint, s);
     for (int i = 0; i < kJoints; ++i) {
-      cores[static_cast<std::size_t>(i)]->step(s, sensors, jmail[static_cast<std::size_t>(i)], torque);
-      setpoint[i] = jmail[static_cast<std::size_t>(i)].setpoint();
+      cores[static_cast<std::size_t>(i)]->step({s, sensors}, jmail[static_cast<std::size_t>(i)]);
+      setpoint[i] = jmail[static_cast<std::size_t>(i)].jmail.setpoint();
     }
   };
   send(0, proto::RT_HOLD, segment.start);  // at rest on the start pose

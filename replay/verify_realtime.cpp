@@ -117,13 +117,13 @@ class SupervisorRerun {
     background_.commit("logged");
     return reply;
   }
-  // Period k, applying the `due` oldest requests taken.
-  void step(std::uint64_t k, std::size_t due, const SupervisorInbox& in, SupervisorOutbox& out) {
+  // Period in.period, applying the `due` oldest requests taken.
+  void step(std::size_t due, const SupervisorInbox& in, SupervisorOutbox& out) {
     for (std::size_t n = 0; n < due && ahead_.commands.front() != nullptr; ++n) {
       link_.commands.push(*ahead_.commands.front());
       ahead_.commands.pop();
     }
-    core_.step(k, in, out);
+    core_.step(in, out);
     core_.releaseCommands();
     ahead_.view.back() = link_.view.latest();
     ahead_.view.publish();
@@ -161,6 +161,7 @@ Pass rerunSupervisor(const LogIndex& log, bool lossy, bool lockstep, const Robot
     const proto::PeriodTiming& t = timing != log.timing.end() ? *timing->second : readEverything(k, implied);
     auto read = [&](proto::Node n) { return ((t.used() >> n) & 1u) != 0; };
     SupervisorInbox in;
+    in.period = k;
     if (read(proto::NODE_ARM)) {
       const auto s = log.sensors.find(static_cast<std::uint64_t>(t.sensors_period()));
       if (t.sensors_period() < 0 || s == log.sensors.end())
@@ -183,7 +184,7 @@ Pass rerunSupervisor(const LogIndex& log, bool lossy, bool lockstep, const Robot
                                    ", which is not in the log");
       in.parcel = p->second;
     }
-    core.step(k, log.requests.count(k), in, out);
+    core.step(log.requests.count(k), in, out);
     const auto smail = log.smail.find(k);
     const auto mmail = log.mmail.find(k);
     if (smail == log.smail.end() || mmail == log.mmail.end())
@@ -206,14 +207,15 @@ Pass rerunMath(const LogIndex& log, bool lossy, const RobotModel& model, const S
                const proto::ControllerSettings& c) {
   Pass pass(lossy);
   MathCore math(model, mathConfigFor(model, c, scene.tool.frame));
-  proto::Parcel parcel;
+  MathOutbox out;
+  const proto::Parcel& parcel = out.parcel;
   // The math server answers every M_MAIL it gets, in order.
   std::optional<std::uint64_t> previous;
   for (const auto& [k, mmail] : log.mmail) {
     if (previous && k != *previous + 1)
       return pass.missing(*previous + 1, at(*previous + 1) + "the M_MAIL the math server read is not in the log");
     previous = k;
-    math.step(*mmail, parcel);
+    math.step({*mmail}, out);
     const auto logged = log.parcel.find(k);
     if (logged != log.parcel.end() && !pass.same(topic::kParcel, k, 0, *logged->second, parcel)) return pass;
   }
@@ -224,8 +226,9 @@ Pass rerunJoint(const LogIndex& log, bool lossy, bool lockstep, const RobotModel
                 std::uint32_t j) {
   Pass pass(lossy);
   JointCore core(model, servo);
-  proto::JMail jmail;
-  proto::TorqueCommand torque;
+  JointOutbox out;
+  const proto::JMail& jmail = out.jmail;
+  const proto::TorqueCommand& torque = out.torque;
   std::uint64_t unanswered = 0, first_unanswered = 0;
   for (const auto& [k, smail] : log.smail) {
     const auto logged = log.jmail.find({k, j});
@@ -237,7 +240,7 @@ Pass rerunJoint(const LogIndex& log, bool lossy, bool lockstep, const RobotModel
       const auto sensors = log.sensors.find(k);
       if (sensors == log.sensors.end())
         return pass.missing(k, at(k) + "the arm's sensors of this period are not in the log");
-      core.step(*smail, *sensors->second, jmail, torque);
+      core.step({*smail, *sensors->second}, out);
       if (!pass.same(topic::kTorque, k, j, *command->second, torque)) return pass;
       continue;
     }
@@ -263,7 +266,7 @@ Pass rerunJoint(const LogIndex& log, bool lossy, bool lockstep, const RobotModel
     if (sensors == log.sensors.end())
       return pass.missing(k, at(k) + "joint " + std::to_string(j) + " read the arm's sensors of its period " +
                                  std::to_string(logged->second->sensors_period()) + ", which are not in the log");
-    core.step(*smail, *sensors->second, jmail, torque);
+    core.step({*smail, *sensors->second}, out);
     if (!pass.same(topic::kJMail, k, j, *logged->second, jmail)) {
       if (unanswered > 0)
         pass.divergence->what += " (the log lacks this joint's answers to " + std::to_string(unanswered) +
@@ -279,9 +282,10 @@ Pass rerunArm(const LogIndex& log, bool lossy, bool lockstep, const RobotModel& 
               const proto::ControllerSettings& c) {
   Pass pass(lossy);
   ArmCore arm(model, armConfigFor(model, c, scene));
-  proto::ArmSensors sensors;
+  ArmOutbox sensed;
+  const proto::ArmSensors& sensors = sensed.sensors;
+  arm.sense(sensed.sensors);  // its power-up period's; each step senses the next
   for (std::uint64_t p = 0;; ++p) {
-    arm.sense(sensors);
     const auto logged = log.sensors.find(p);
     if (logged != log.sensors.end() && !pass.same(topic::kSensors, p, 0, *logged->second, sensors)) return pass;
     const auto applied = log.applied.find(p);
@@ -294,7 +298,7 @@ Pass rerunArm(const LogIndex& log, bool lossy, bool lockstep, const RobotModel& 
         if (command == log.torque.end()) return pass;  // the log's last period
         commands[j - 1] = command->second;
       }
-      arm.step(commands);
+      arm.step({commands}, sensed);
       continue;
     }
     if (applied == log.applied.end()) break;  // the arm's last report in the log
@@ -312,7 +316,7 @@ Pass rerunArm(const LogIndex& log, bool lossy, bool lockstep, const RobotModel& 
                                    "'s command of period " + std::to_string(q) + ", which is not in the log");
       commands[j - 1] = command->second;
     }
-    arm.step(commands);
+    arm.step({commands}, sensed);
   }
   return pass;
 }

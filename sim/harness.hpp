@@ -57,7 +57,7 @@ class Harness {
   double dt() const { return sampleSeconds(settings_); }
   const proto::ControllerSettings& settings() const { return settings_; }
   const RobotModel& model() const { return model_; }  // with the scene's tool
-  const proto::JMail& jmail(int i) const { return jmail_[static_cast<std::size_t>(i - 1)]; }
+  const proto::JMail& jmail(int i) const { return joint_out_[static_cast<std::size_t>(i - 1)].jmail; }
   const SupervisorOutbox& lastOutbox() const { return outbox_; }
 
   // Called after every period with that period's mail.
@@ -75,11 +75,11 @@ class Harness {
 
   std::uint64_t k_ = 0;
   std::array<bool, kNodeSlots> silenced_{};
-  proto::ArmSensors sensors_, delivered_sensors_;
+  ArmOutbox arm_out_;  // the sensors the arm's last step sensed
+  proto::ArmSensors delivered_sensors_;
   SupervisorOutbox outbox_;
-  proto::Parcel parcel_;
-  std::array<proto::JMail, kJoints> jmail_;
-  std::array<proto::TorqueCommand, kJoints> torque_;
+  MathOutbox math_out_;
+  std::array<JointOutbox, kJoints> joint_out_;
   bool first_ = true;
 };
 

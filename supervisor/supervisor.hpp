@@ -34,8 +34,8 @@ class Supervisor {
     background_.logStopped(why);
     apply();
   }
-  void step(std::uint64_t k, const SupervisorInbox& in, SupervisorOutbox& out) noexcept {
-    core_.step(k, in, out);
+  void step(const SupervisorInbox& in, SupervisorOutbox& out) noexcept {
+    core_.step(in, out);
     core_.releaseCommands();
   }
 

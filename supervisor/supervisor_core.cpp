@@ -241,7 +241,8 @@ void SupervisorCore::checkForce(std::uint64_t k, SupervisorOutbox& out) {
   }
 }
 
-void SupervisorCore::step(std::uint64_t k, const SupervisorInbox& in, SupervisorOutbox& out) noexcept {
+void SupervisorCore::step(const SupervisorInbox& in, SupervisorOutbox& out) noexcept {
+  const std::uint64_t k = in.period;
   out.event_count = 0;
   // The background's commands first: it checked them against the state before this step.
   takeCommands();

@@ -19,6 +19,7 @@
 
 #include "common/ik_puma.hpp"
 #include "common/mail_names.hpp"
+#include "common/period_core.hpp"
 #include "proto/mailboxes.pb.h"
 #include "supervisor/force_control.hpp"
 #include "supervisor/force_stats.hpp"
@@ -30,6 +31,7 @@
 namespace rfms {
 
 struct SupervisorInbox {
+  std::uint64_t period = 0;                           // k: the period this step runs
   const proto::ArmSensors* arm = nullptr;             // period k (the arm's own, in realtime)
   std::array<const proto::JMail*, kJoints> joints{};  // period k-1
   const proto::Parcel* parcel = nullptr;              // period k-1
@@ -69,10 +71,12 @@ struct SupervisorOutbox {
 
 class SupervisorCore {
  public:
+  using Inbox = SupervisorInbox;
+  using Outbox = SupervisorOutbox;
   SupervisorCore(const RobotModel& model, const SupervisorConfig& config, SupervisorLink& link);
 
-  // Period k.
-  void step(std::uint64_t k, const SupervisorInbox& in, SupervisorOutbox& out) noexcept;
+  // Period in.period.
+  void step(const SupervisorInbox& in, SupervisorOutbox& out) noexcept;
   // Applies the background's commands now, as the next step would first. Only between steps,
   // from the thread that steps.
   void takeCommands() noexcept;
@@ -160,5 +164,7 @@ class SupervisorCore {
   const proto::Parcel* fresh_parcel_ = nullptr;  // this period's, valid during step() only
   std::uint64_t sequence_ = 0;
 };
+
+static_assert(PeriodCore<SupervisorCore>);
 
 }  // namespace rfms

@@ -23,11 +23,14 @@ ArmShell::ArmShell(ArmCore& arm, const ClusterSettings& s, MailPort& port, spdlo
       silence_(std::chrono::milliseconds(s.config.orphan_timeout_ms())) {}
 
 ArmShell::Ended ArmShell::run(std::uint64_t periods) {
-  if (!started_) t0_ = MailPort::Clock::now(), started_ = true;
+  if (!started_) {
+    t0_ = MailPort::Clock::now(), started_ = true;
+    arm_.sense(out_.sensors);  // the power-up period's; each step senses the next
+  }
   for (std::uint64_t done = 0; !stopRequested();) {
     const std::uint64_t k = arm_.period();
-    arm_.sense(*out_.mutable_sensors());
-    port_.publish(Box::kSensors, out_, k);
+    publishMail(port_, Box::kSensors, sensors_, &proto::Envelope::mutable_sensors, out_.sensors, k);
+    if (recorder_ != nullptr) recorder_->record(topic::kSensors, k, out_.sensors);
     if (rules_.waitsForMail()) {
       if (!collectLockstep(k)) return ended_;
     } else {
@@ -51,11 +54,11 @@ std::string ArmShell::restText() const {
 // stop the arm. The arm keeps its own clock for this (lockstep time stands still without the
 // supervisor); at most ten seconds, far more than the brakes need.
 void ArmShell::bringToRest() {
-  const std::array<const proto::TorqueCommand*, kJoints> none{};
+  const ArmInbox none;
   const auto from = MailPort::Clock::now();
   const auto end = from + std::chrono::seconds(10);
   for (auto tick = from; MailPort::Clock::now() < end && !stopRequested();) {
-    arm_.step(none);
+    arm_.step(none, out_);
     if (arm_.qd().isZero()) break;
     std::this_thread::sleep_until(tick += period_);
   }
@@ -175,12 +178,9 @@ void ArmShell::integrate(std::uint64_t k) {
   for (const proto::TorqueCommand* command : commands_)
     a.add_applied_period(command != nullptr ? static_cast<std::int64_t>(command->header().period()) : -1);
   if (a.received_size() > received_) a.mutable_received()->DeleteSubrange(received_, a.received_size() - received_);
-  arm_.step(commands_);
+  arm_.step({commands_}, out_);
   port_.publish(Box::kArmReport, report_, k);
-  if (recorder_ != nullptr) {
-    recorder_->record(topic::kSensors, k, out_.sensors());
-    recorder_->record(topic::kApplied, k, report_.applied());
-  }
+  if (recorder_ != nullptr) recorder_->record(topic::kApplied, k, report_.applied());
   received_ = 0;
   if (const std::uint32_t stale = arm_.staleCommands(); stale != stale_) {
     reportWatchdog(stale);

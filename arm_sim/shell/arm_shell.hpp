@@ -60,8 +60,9 @@ class ArmShell {
   Ended ended_ = Ended::kSignal;  // why drainSupervisor() said stop
   MailPort::Clock::time_point t0_{};
   bool started_ = false;
-  proto::Envelope out_, report_;
-  MailSlot in_;  // parsed without allocating (node/mail_slot.hpp)
+  ArmOutbox out_;                     // the sensors the last step sensed
+  proto::Envelope sensors_, report_;  // what out_ and the applied torques are sent in
+  MailSlot in_;                       // parsed without allocating (node/mail_slot.hpp)
   std::array<proto::TorqueCommand, kJoints> latest_;
   std::array<const proto::TorqueCommand*, kJoints> commands_{};
   int received_ = 0;  // commands in the report so far this period

@@ -63,15 +63,15 @@ bool JointShell::fromSupervisor() {
 
 void JointShell::answer() {
   const proto::SMail& smail = smail_->mail().smail();
-  core_.step(smail, sensors_->mail().sensors(), *jmail_.mutable_jmail(), *torque_.mutable_torque());
+  core_.step({smail, sensors_->mail().sensors()}, out_);
   const std::uint64_t k = smail.header().period();
-  port_.publish(jmail_box_, jmail_, k);
-  port_.publish(torque_box_, torque_, k);
+  publishMail(port_, jmail_box_, jmail_, &proto::Envelope::mutable_jmail, out_.jmail, k);
+  publishMail(port_, torque_box_, torque_, &proto::Envelope::mutable_torque, out_.torque, k);
   if (recorder_ != nullptr) {
     recorder_->record(topic::kSMail, k, smail);
     recorder_->record(topic::kSensors, k, sensors_->mail().sensors(), sensors_->mail().sensors().header().period());
-    recorder_->record(topic::kJMail, k, jmail_.jmail());
-    recorder_->record(topic::kTorque, k, torque_.torque());
+    recorder_->record(topic::kJMail, k, out_.jmail);
+    recorder_->record(topic::kTorque, k, out_.torque);
   }
   last_period_ = k;
   have_smail_ = false;

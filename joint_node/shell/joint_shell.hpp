@@ -49,7 +49,8 @@ class JointShell {
   std::array<MailSlot, 3> slots_;
   MailSlot *in_ = &slots_[0], *smail_ = &slots_[1], *sensors_ = &slots_[2];
   bool have_smail_ = false, have_sensors_ = false;
-  proto::Envelope jmail_, torque_;
+  JointOutbox out_;
+  proto::Envelope jmail_, torque_;  // what out_ is sent in
   std::string stop_reason_;
   std::uint64_t last_period_ = 0;
   FaultRecorder* recorder_ = nullptr;

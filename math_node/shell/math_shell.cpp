@@ -22,12 +22,12 @@ MathShell::Ended MathShell::run(std::uint64_t answers) {
     while (port_.next(Box::kMMail, in_)) {
       if (!in_.mail().has_mmail()) continue;
       silence_.heard();
-      core_.step(in_.mail().mmail(), *out_.mutable_parcel());
+      core_.step({in_.mail().mmail()}, out_);
       last_period_ = in_.mail().mmail().header().period();
-      port_.publish(Box::kParcel, out_, last_period_);
+      publishMail(port_, Box::kParcel, parcel_, &proto::Envelope::mutable_parcel, out_.parcel, last_period_);
       if (recorder_ != nullptr) {
         recorder_->record(topic::kMMail, last_period_, in_.mail().mmail());
-        recorder_->record(topic::kParcel, last_period_, out_.parcel());
+        recorder_->record(topic::kParcel, last_period_, out_.parcel);
       }
       ++answered_;
       if (answers > 0 && ++sent == answers) return Ended::kAnswers;

@@ -42,7 +42,8 @@ class MathShell {
   SupervisorSilence silence_;
   MailPort& port_;
   MailSlot in_;
-  proto::Envelope out_;
+  MathOutbox out_;
+  proto::Envelope parcel_;  // what out_ is sent in
   std::string stop_reason_;
   std::uint64_t answered_ = 0, last_period_ = 0;
   FaultRecorder* recorder_ = nullptr;

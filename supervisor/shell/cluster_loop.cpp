@@ -57,10 +57,11 @@ void ClusterLoop::run(TaskScript* script, MailDigest* digest) {
       background.lateTicks(k_, begin.skipped);  // the background writes the line
     }
     SupervisorInbox in;
+    in.period = k_;
     collector_.collect(k_, begin.tick, in);
     background.prepared(k_);
     if (background.scriptDone() || background.failed()) break;  // as the harness: before this period's step
-    core_.step(k_, in, out);
+    core_.step(in, out);
     if (remote_ != nullptr) remote_->sample(k_, in, out);
     if (digest != nullptr) addToDigest(*digest, in, out);
     // The log after the mail is out: serialising it must not delay the joints.
@@ -106,12 +107,8 @@ LogTap::Timing ClusterLoop::send(SupervisorOutbox& out, Clock::time_point tick) 
       timing.missed |= 1u << proto::NODE_SUPERVISOR;
     }
   }
-  smail_.mutable_smail()->Swap(&out.smail);
-  stats_.bytes(port_.publish(Box::kSMail, smail_, k_) * kJoints);
-  smail_.mutable_smail()->Swap(&out.smail);
-  mmail_.mutable_mmail()->Swap(&out.mmail);
-  stats_.bytes(port_.publish(Box::kMMail, mmail_, k_));
-  mmail_.mutable_mmail()->Swap(&out.mmail);
+  stats_.bytes(publishMail(port_, Box::kSMail, smail_, &proto::Envelope::mutable_smail, out.smail, k_) * kJoints);
+  stats_.bytes(publishMail(port_, Box::kMMail, mmail_, &proto::Envelope::mutable_mmail, out.mmail, k_));
   if (realtime)
     timing.tick_ns = systemNs() - std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - tick).count();
   return timing;

@@ -10,6 +10,7 @@
 #include "common/kinematics.hpp"
 #include "common/rne.hpp"
 #include "common/text_proto.hpp"
+#include "tests/support/arm_steps.hpp"
 #include "tests/support/test_models.hpp"
 
 namespace rfms {
@@ -91,7 +92,7 @@ Drop drop(double damping, double friction, double seconds) {
   double prev_height = 1.0, prev_prev = 1.0;
   bool touching = false;
   for (int k = 0; k < static_cast<int>(seconds * 1000); ++k) {
-    arm.step(free.at(arm.period()));
+    test::stepArm(arm, free.at(arm.period()));
     LinkFrames f;
     linkFrames(model, arm.q(), f);
     const Vec3 com = f[kJoints] * Vec3(0, 0, 0.06);
@@ -157,7 +158,7 @@ TEST(ArmContact, AToolRestingOnTheTablePressesWithTheWeightTheJointsDoNotHold) {
       mail[i].mutable_header()->set_period(arm.period());
       pointers[i] = &mail[i];
     }
-    arm.step(pointers);
+    test::stepArm(arm, pointers);
   }
   ASSERT_EQ(arm.contact().surface, 0);
   EXPECT_NEAR(arm.contact().force.z(), 9.81, 0.01);

@@ -6,6 +6,7 @@
 #include "arm_sim/arm_core.hpp"
 #include "common/forward_dynamics.hpp"
 #include "common/rne.hpp"
+#include "tests/support/arm_steps.hpp"
 #include "tests/support/test_models.hpp"
 
 namespace rfms {
@@ -49,7 +50,7 @@ TEST(ArmCore, EncodersStartAtZeroAndCountQuantisedAngle) {
   JointVec tau = gravityTorques(model, kStart);
   tau[0] = 2.0;
   Commands c(tau, true);
-  for (int k = 0; k < 200; ++k) arm.step(c.at(arm.period()));
+  for (int k = 0; k < 200; ++k) test::stepArm(arm, c.at(arm.period()));
   arm.sense(s);
   EXPECT_TRUE(s.powered());
   const double per_count = 2 * std::numbers::pi / model.joints[0].counts_per_rev;
@@ -69,7 +70,7 @@ TEST(ArmCore, IndexPulseFiresWhereTheModelSaysAndLatchesTheCount) {
   bool fired = false;
   for (int k = 0; k < 1000 && !fired; ++k) {
     const double before = arm.q()[0];
-    arm.step(cmd.at(arm.period()));
+    test::stepArm(arm, cmd.at(arm.period()));
     arm.sense(s);
     fired = s.index(0);
     if (fired) {
@@ -89,7 +90,7 @@ TEST(ArmCore, FollowsTheModelsForwardDynamicsWhenFrictionless) {
   ArmCore arm(model, config());
   const JointVec tau = gravityTorques(model, kStart) + (JointVec() << 5, -3, 2, 0.2, 0.1, -0.1).finished();
   Commands cmd(tau, true);
-  arm.step(cmd.at(arm.period()));
+  test::stepArm(arm, cmd.at(arm.period()));
   // After 1 ms from rest: q ~ q0 + qdd dt^2 / 2 with the model's own qdd.
   const JointVec qdd = forwardDynamics(model, kStart, JointVec::Zero(), tau);
   EXPECT_LT(((arm.q() - kStart) - 0.5 * qdd * 1e-6).cwiseAbs().maxCoeff(), 1e-8);
@@ -100,7 +101,7 @@ TEST(ArmCore, CurrentAmplifierLimitsTheTorque) {
   const RobotModel& model = test::puma260();
   ArmCore arm(model, config());
   Commands cmd(JointVec::Constant(1e6), true);
-  arm.step(cmd.at(arm.period()));
+  test::stepArm(arm, cmd.at(arm.period()));
   for (int i = 0; i < kJoints; ++i) EXPECT_LE(std::abs(arm.appliedTorque()[i]), model.joints[i].tau_max);
 }
 
@@ -111,19 +112,19 @@ TEST(ArmCore, WithoutPowerTheBrakesStopAndHoldTheArm) {
   tau[0] = 5.0;
   tau[3] = 1.0;
   Commands run(tau, true);
-  for (int k = 0; k < 200; ++k) arm.step(run.at(arm.period()));
+  for (int k = 0; k < 200; ++k) test::stepArm(arm, run.at(arm.period()));
   ASSERT_GT(arm.qd().norm(), 1.0);
   Commands off(tau, false);  // commands are ignored without power
   int k = 0;
-  for (; k < 2000 && arm.qd().norm() > 0.0; ++k) arm.step(off.at(arm.period()));
+  for (; k < 2000 && arm.qd().norm() > 0.0; ++k) test::stepArm(arm, off.at(arm.period()));
   EXPECT_EQ(arm.qd().norm(), 0.0);
   EXPECT_LT(k, 100);  // stopped within 0.1 s
   const JointVec held = arm.q();
-  for (int n = 0; n < 500; ++n) arm.step(off.at(arm.period()));
+  for (int n = 0; n < 500; ++n) test::stepArm(arm, off.at(arm.period()));
   EXPECT_EQ(arm.q(), held);  // gravity does not move a braked arm
   // Missing commands count as no power.
   std::array<const proto::TorqueCommand*, kJoints> none{};
-  arm.step(none);
+  test::stepArm(arm, none);
   EXPECT_FALSE(arm.powered());
 }
 
@@ -138,18 +139,18 @@ TEST(ArmCore, CommandsNotRenewedForTheWatchdogsPeriodsTakeThePowerOffAndTheBrake
   JointVec tau = gravityTorques(model, kStart);
   tau[0] = 5.0;
   Commands run(tau, true);
-  for (int k = 0; k < 200; ++k) arm.step(run.at(arm.period()));
+  for (int k = 0; k < 200; ++k) test::stepArm(arm, run.at(arm.period()));
   ASSERT_TRUE(arm.powered());
   ASSERT_GT(arm.qd().norm(), 1.0);
   // The command last applied, reused for a few periods (late mail in realtime): still applied.
   const auto& last = run.at(arm.period() - 1);
   for (int n = 0; n < 9; ++n) {
-    arm.step(last);
+    test::stepArm(arm, last);
     EXPECT_TRUE(arm.powered()) << n;
     EXPECT_EQ(arm.staleCommands(), 0u);
   }
   // The tenth period without a new one: refused, and the sensors say so.
-  arm.step(last);
+  test::stepArm(arm, last);
   EXPECT_FALSE(arm.powered());
   EXPECT_EQ(arm.staleCommands(), 0x3fu);
   proto::ArmSensors sensors;
@@ -157,12 +158,12 @@ TEST(ArmCore, CommandsNotRenewedForTheWatchdogsPeriodsTakeThePowerOffAndTheBrake
   EXPECT_EQ(sensors.stale_commands(), 0x3fu);
   EXPECT_FALSE(sensors.powered());
   int k = 0;
-  for (; k < 2000 && arm.qd().norm() > 0.0; ++k) arm.step(last);
+  for (; k < 2000 && arm.qd().norm() > 0.0; ++k) test::stepArm(arm, last);
   EXPECT_EQ(arm.qd().norm(), 0.0) << "the brakes stop the arm";
   EXPECT_LT(k, 100);
   EXPECT_FALSE(arm.powered());
   // New commands again: the watchdog lets them through.
-  arm.step(run.at(arm.period()));
+  test::stepArm(arm, run.at(arm.period()));
   EXPECT_TRUE(arm.powered());
   EXPECT_EQ(arm.staleCommands(), 0u);
 }
@@ -174,12 +175,12 @@ TEST(ArmCore, OneJointsStaleCommandIsEnoughToTakeThePowerOff) {
   c.command_timeout_periods = 3;
   ArmCore arm(model, c);
   Commands run(gravityTorques(model, kStart), true);
-  arm.step(run.at(arm.period()));
+  test::stepArm(arm, run.at(arm.period()));
   proto::TorqueCommand frozen = run.mail[2];
   for (int n = 0; n < 3; ++n) {
     auto pointers = run.at(arm.period());
     pointers[2] = &frozen;
-    arm.step(pointers);
+    test::stepArm(arm, pointers);
   }
   EXPECT_FALSE(arm.powered());
   EXPECT_EQ(arm.staleCommands(), 1u << 2);
@@ -192,8 +193,8 @@ TEST(ArmCore, ExternalWrenchActsThroughTheJacobianTranspose) {
   const Vec6 wrench = (Vec6() << 0, 0, -50, 0, 0, 0).finished();
   pushed.setExternalWrench(wrench);
   Commands cmd(gravityTorques(model, kStart), true);
-  pushed.step(cmd.at(pushed.period()));
-  free.step(cmd.at(free.period()));
+  test::stepArm(pushed, cmd.at(pushed.period()));
+  test::stepArm(free, cmd.at(free.period()));
   EXPECT_GT((pushed.q() - free.q()).norm(), 1e-9);
 }
 

@@ -11,6 +11,7 @@
 #include "common/kinematics.hpp"
 #include "common/sensed_wrench.hpp"
 #include "common/text_proto.hpp"
+#include "tests/support/arm_steps.hpp"
 #include "tests/support/test_models.hpp"
 
 namespace rfms {
@@ -49,7 +50,7 @@ TEST(CompliantWrist, TheToolHangsOnItsSpringsByItsWeightAndTheReadingSaysSo) {
   const RobotModel model = withTool(test::puma260(), wristScene("").tool);
   const Scene scene = wristScene("");
   ArmCore arm(model, heldAt(scene));
-  for (int k = 0; k < 500; ++k) arm.step(kNoCommands);
+  for (int k = 0; k < 500; ++k) test::stepArm(arm, kNoCommands);
   const Transform t6 = forwardKinematics(model, arm.q());
   // The springs carry the weight: the body sits m g / K below its rest on the flange.
   const Vec3 sag = arm.toolBody().x - t6 * scene.tool.com;
@@ -101,7 +102,7 @@ Bounce bounce(double wrist_damping, double table_damping, double overlap, int pe
   Bounce b;
   bool touching = true;
   for (int k = 0; k < periods; ++k) {
-    arm.step(kNoCommands);
+    test::stepArm(arm, kNoCommands);
     b.energy.push_back(energy(arm, scene, model.gravity));
     const bool now = arm.contact().depth > 0.0;
     if (now && !touching) ++b.onsets;

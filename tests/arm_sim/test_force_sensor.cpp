@@ -9,6 +9,7 @@
 #include "arm_sim/force_sensor.hpp"
 #include "common/kinematics.hpp"
 #include "common/text_proto.hpp"
+#include "tests/support/arm_steps.hpp"
 #include "tests/support/test_models.hpp"
 
 namespace rfms {
@@ -101,7 +102,7 @@ TEST(ForceSensor, OnAStillArmItReadsTheToolsWeight) {
   c.scene = scene;
   ArmCore arm(model, c);
   const std::array<const proto::TorqueCommand*, kJoints> none{};
-  for (int k = 0; k < 5; ++k) arm.step(none);
+  for (int k = 0; k < 5; ++k) test::stepArm(arm, none);
   proto::ArmSensors s;
   arm.sense(s);
   ASSERT_EQ(s.wrench_size(), 6);

@@ -27,7 +27,7 @@ class JointTest : public ::testing::Test {
     smail_.set_rtstate(state);
     smail_.set_power(state != proto::RT_IDLE && state != proto::RT_EMGCY);
     smail_.mutable_header()->set_period(k_);
-    core_->step(smail_, sensors_, jmail_, torque_);
+    core_->step({smail_, sensors_}, out_);
     ++k_;
   }
   void setCount(int joint, std::int64_t count) { sensors_.mutable_encoder()->Set(joint - 1, count); }
@@ -37,8 +37,9 @@ class JointTest : public ::testing::Test {
   double resolution_ = 0.0;
   proto::SMail smail_;
   proto::ArmSensors sensors_;
-  proto::JMail jmail_;
-  proto::TorqueCommand torque_;
+  JointOutbox out_;
+  const proto::JMail& jmail_ = out_.jmail;
+  const proto::TorqueCommand& torque_ = out_.torque;
   std::uint64_t k_ = 0;
 };
 

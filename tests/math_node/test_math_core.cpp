@@ -27,10 +27,11 @@ TEST(MathCore, ParcelsGoRoundRobinFromTheLastCompleteUpdate) {
   const RobotModel& model = test::puma260();
   MathCore math(model, MathConfig{});
   JointVec q = (JointVec() << 0.1, -0.3, 0.4, 0.2, -0.6, 0.3).finished();
-  proto::Parcel p;
+  MathOutbox box;
+  const proto::Parcel& p = box.parcel;
   for (std::uint64_t k = 0; k < 24; ++k) {
     q[0] += 0.01;  // the angles change every period ...
-    math.step(mmail(k, q), p);
+    math.step({mmail(k, q)}, box);
     EXPECT_EQ(p.joint(), static_cast<std::uint32_t>(k % 6) + 1);
     // ... but the results only every sixth: each parcel names the angles it came from.
     const std::uint64_t from = (k / 6) * 6;
@@ -134,13 +135,14 @@ TEST(MathCore, ParcelsCarryTheJacobianColumnAtThePointAsked) {
   config.tool = tool;
   MathCore math(model, config);
   proto::MMail in;
-  proto::Parcel out;
+  MathOutbox box;
+  const proto::Parcel& out = box.parcel;
   const JointVec q = (JointVec() << 0.1, -0.8, 0.5, 0.2, 0.7, -0.3).finished();
   encode(q, in.mutable_angles());
   encode(JointVec::Zero(), in.mutable_velocities());
   in.set_at_tool_point(true);
   in.set_parcel_joint(2);
-  math.step(in, out);
+  math.step({in}, box);
   const Transform t6 = forwardKinematics(model, q);
   const Mat6 j = jacobianAtPoint(jacobianBase(model, q), t6.translation(), (t6 * tool).translation());
   ASSERT_EQ(out.jacobian_column_size(), 6);
@@ -148,7 +150,7 @@ TEST(MathCore, ParcelsCarryTheJacobianColumnAtThePointAsked) {
   // At T6's origin when not asked.
   in.set_at_tool_point(false);
   in.mutable_header()->set_period(6);
-  math.step(in, out);
+  math.step({in}, box);
   const Mat6 j6 = jacobianBase(model, q);
   for (int r = 0; r < 6; ++r) EXPECT_NEAR(out.jacobian_column(r), j6(r, 1), 1e-12);
 }

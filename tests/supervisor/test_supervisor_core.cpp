@@ -27,6 +27,7 @@ class SupervisorTest : public ::testing::Test {
   // S_MAIL's, as the joints' requests carry it, unless the test cuts it.
   void step() {
     SupervisorInbox in;
+    in.period = k_;
     sensors_.mutable_header()->set_period(k_);
     sensors_.set_powered(out_.smail.power() && missing_commands_ == 0 && arm_unpowered_for_ == 0);
     if (arm_unpowered_for_ > 0) --arm_unpowered_for_;
@@ -38,7 +39,7 @@ class SupervisorTest : public ::testing::Test {
     }
     parcel_.mutable_header()->set_period(k_ == 0 ? 0 : k_ - 1);
     if (k_ > 0) in.parcel = &parcel_;
-    sup_.step(k_, in, out_);
+    sup_.step(in, out_);
     for (int n = 0; n < out_.event_count; ++n) events_.push_back(out_.events[static_cast<std::size_t>(n)]);
     ++k_;
   }
