@@ -1,12 +1,10 @@
 #include "supervisor/supervisor_core.hpp"
 
 #include <algorithm>
-#include <cmath>
-#include <numbers>
 
 #include "common/kinematics.hpp"
 #include "common/mail_codec.hpp"
-#include "common/sensed_wrench.hpp"
+#include "supervisor/mail_composer.hpp"
 
 namespace rfms {
 
@@ -21,7 +19,7 @@ SupervisorCore::SupervisorCore(const RobotModel& model, const SupervisorConfig& 
       ik_(model),
       world_(config.max_names, config.frames),
       trajectory_(model, world_, setpointLimits(model, config.tracking), config.tracking.filter()),
-      force_(config.dt, config.max_force, config.max_moment) {
+      force_(model, config_) {
   trajectory_.reset(JointVec::Zero());
 }
 
@@ -88,10 +86,10 @@ void SupervisorCore::publish(std::uint64_t k) {
   v.jog_left = jog_left_;
   trajectory_.tail(v.trajectory);
   v.jog_stopped_why = trajectory_.stoppedShort() ? trajectory_.stoppedWhy() : nullptr;
-  v.senses_force = has_wrench_;
-  v.wrench = wrench_;
-  v.contact = contact_;
-  v.wrench_saturated = wrench_saturated_;
+  v.senses_force = force_.sensesForce();
+  v.wrench = force_.sensedWrench();
+  v.contact = force_.contact();
+  v.wrench_saturated = force_.saturated();
   link_.view.publish();
 }
 
@@ -155,22 +153,11 @@ void SupervisorCore::emergency(proto::EmergencyReason reason, proto::Node node, 
   out.add(e);
 }
 
-void SupervisorCore::estimateContact() {
-  contact_ = has_wrench_ ? contactFromReading(config_.tool, model_.gravity, forwardKinematics(model_, angle_), wrench_)
-                         : Vec6::Zero();
-}
-
 void SupervisorCore::collect(std::uint64_t k, const SupervisorInbox& in) {
   // The arm keeps its own clock in realtime: its mail counts when the shell passes it on (the
   // shell decides what is fresh: of period k in lockstep, of the last period or two in realtime).
   if (in.arm != nullptr) last_seen_[proto::NODE_ARM] = k;
-  if (in.arm != nullptr && in.arm->deflection_size() == 6)
-    for (int i = 0; i < 6; ++i) deflection_[i] = in.arm->deflection(i);
-  if (in.arm != nullptr &&
-      sensedFlangeWrench(*in.arm, config_.wrist ? &*config_.wrist : nullptr, config_.tool, wrench_)) {
-    wrench_saturated_ = in.arm->wrench_saturated();
-    has_wrench_ = true;
-  }
+  force_.read(in.arm);
   for (int i = 0; i < kJoints; ++i) {
     const proto::JMail* j = in.joints[static_cast<std::size_t>(i)];
     if (j == nullptr || k == 0 || j->header().period() != k - 1) continue;
@@ -186,7 +173,7 @@ void SupervisorCore::collect(std::uint64_t k, const SupervisorInbox& in) {
     angles_period_ = k - 1;
     have_joint_mail_ = true;
   }
-  estimateContact();
+  force_.estimateContact(angle_);
   fresh_parcel_ = nullptr;
   if (in.parcel != nullptr && k > 0 && in.parcel->header().period() == k - 1) {
     last_seen_[proto::NODE_MATH] = k;
@@ -204,10 +191,7 @@ void SupervisorCore::forwardEvents(std::uint64_t k, TrajectoryEvents& events, Su
     e.period = k;
     e.move_id = t.move_id;
     e.state = state_;
-    if (e.kind == SupervisorEvent::kMoveCompleted && e.move_id == force_stats_move_ && force_stats_move_ != 0) {
-      e.force = force_stats_.figures(config_.dt);
-      e.force.end_pose = forwardKinematics(model_, angle_) * config_.tool.frame;
-    }
+    if (e.kind == SupervisorEvent::kMoveCompleted) force_.figures(e.move_id, angle_, e.force);
     if (e.kind == SupervisorEvent::kMoveCompleted && trajectory_.restarted()) {
       e.yielded = true;
       e.yield = trajectory_.yielded();
@@ -218,15 +202,12 @@ void SupervisorCore::forwardEvents(std::uint64_t k, TrajectoryEvents& events, Su
 }
 
 void SupervisorCore::checkForce(std::uint64_t k, SupervisorOutbox& out) {
-  if (!has_wrench_ || !powers(state_) || state_ == proto::RT_EMGCY) return;
-  const Vec6 c = contactWrench();
-  const double force = c.head<3>().norm();
-  if (wrench_saturated_ != 0 || force > config_.max_force || c.tail<3>().norm() > config_.max_moment) {
+  if (!force_.sensesForce() || !powers(state_) || state_ == proto::RT_EMGCY) return;
+  if (force_.overLimits()) {
     emergency(proto::ER_FORCE_LIMIT, proto::NODE_ARM, k, out);
     return;
   }
-  const double guard = trajectory_.guard();
-  if (state_ != proto::RT_SETP || guard <= 0.0 || force < guard) return;
+  if (state_ != proto::RT_SETP || !force_.guardMet(trajectory_.guard())) return;
   const std::uint64_t id = trajectory_.currentMove();
   TrajectoryEvents events;
   trajectory_.halt(angle_, events);
@@ -237,7 +218,7 @@ void SupervisorCore::checkForce(std::uint64_t k, SupervisorOutbox& out) {
     if (e.kind != SupervisorEvent::kMoveCompleted || e.move_id != id) continue;
     e.guarded = true;
     e.contact_pose = forwardKinematics(model_, angle_) * config_.tool.frame;
-    e.contact_force = c.head<3>();
+    e.contact_force = force_.contact().head<3>();
   }
 }
 
@@ -320,98 +301,41 @@ int SupervisorCore::jogThisPeriod() {
 }
 
 void SupervisorCore::compose(std::uint64_t k, bool new_setpoint, int jog_now, SupervisorOutbox& out) {
-  proto::SMail& s = out.smail;
   const bool following = state_ == proto::RT_SETP || state_ == proto::RT_STOP;
-  s.mutable_header()->set_period(k);
-  s.mutable_header()->set_sequence(++sequence_);
-  s.set_rtstate(state_);
-  s.set_traj_state(following ? trajectory_.state() : proto::TS_S0);
-  s.set_power(powers(state_));
   const MotionRecord* forced = following ? trajectory_.forceMotion() : nullptr;
-  commandForce(forced, s);
+  force_.command(forced, trajectory_.currentMove(), trajectory_.pose(), angle_, velocity_, out.smail);
+  MailFacts f;
   if (following && forced == nullptr) {
-    encode(compensated(trajectory_.pose()), *s.mutable_t6());
+    f.t6 = force_.compensated(trajectory_.pose(), trajectory_.compensation(), trajectory_.compliance(), angle_);
   } else {
     // A move's compensation is in the setpoints the arm holds when it ends; the next starts anew.
-    compensation_.setZero();
-    encode(forced != nullptr ? force_.setpoint() * config_.tool.frame.inverse(Eigen::Isometry)
-                             : forwardKinematics(model_, servo_setpoint_),
-           *s.mutable_t6());
+    force_.resetCompensation();
+    f.t6 = forced != nullptr ? force_.forcedT6() : forwardKinematics(model_, servo_setpoint_);
   }
-  encode(following ? trajectory_.config() : ik_.configOf(servo_setpoint_), *s.mutable_config());
-  s.set_new_setpoint(new_setpoint);
-  s.set_setpoint_restart(new_setpoint && trajectory_.restarted());
-  s.set_update_periods(static_cast<std::uint32_t>(config_.update_periods));
-  encodeSetpoints(setpoint_, s);
-  encode(desired_acc_, s.mutable_desired_acceleration());
-  encode(error_, s.mutable_servo_error());
-  s.set_compliance(following ? trajectory_.compliance() : 0u);
-  s.set_jog_joint(jog_now > 0 ? jog_joint_ : 0);
-  s.set_jog_direction(jog_now > 0 ? jog_direction_ : 0);
-  s.set_jog_counts(jog_now);
-  if (fresh_parcel_ != nullptr)
-    copyParcel(*fresh_parcel_, *s.mutable_parcel());
-  else
-    s.mutable_parcel()->set_joint(0);  // none this period: no joint takes it
-  s.set_serial_ik(config_.serial_ik);
-
-  proto::MMail& m = out.mmail;
-  m.mutable_header()->set_period(k);
-  m.mutable_header()->set_sequence(sequence_);
-  encode(angle_, m.mutable_angles());
-  encode(velocity_, m.mutable_velocities());
-  m.set_angles_period(angles_period_);
-  m.set_compliance(following ? trajectory_.compliance() : 0u);
-  m.set_parcel_joint(static_cast<std::uint32_t>(k % kJoints) + 1);
-  m.set_compliance_in_tool(forced != nullptr && forced->force.tool_frame);
-  m.set_at_tool_point(forced != nullptr);
-}
-
-Transform SupervisorCore::compensated(const Transform& t6) {
-  const double k1 = trajectory_.compensation();
-  if (k1 <= 0.0 && compensation_.isZero()) return t6;
-  // A.1's Eq. 15: the flange is moved back by K1 of the tool's measured deflection, along the
-  // position-controlled axes (the compliant ones are the arm's to yield along), so that the tool
-  // settles where the path puts it: X/F = (1 - K1) / K.
-  Vec3 back = Vec3::Zero();
-  if (k1 > 0.0) {
-    back = -k1 * (forwardKinematics(model_, angle_).linear() * deflection_.head<3>());
-    for (int d = 0; d < 3; ++d)
-      if ((trajectory_.compliance() >> d) & 1u) back[d] = 0.0;
-  }
-  // Through a 5 Hz low pass, so that the setpoint never steps: the joints' IK extrapolates from
-  // successive setpoints, and a jump of millimetres in one period reads as metres a second. (A
-  // move without compensation blended onto one with it lets the offset decay the same way.)
-  constexpr double kCompensationHz = 5.0;
-  compensation_ += (1.0 - std::exp(-2.0 * std::numbers::pi * kCompensationHz * config_.dt)) * (back - compensation_);
-  if (k1 <= 0.0 && compensation_.norm() < 1e-9) compensation_.setZero();
-  Transform t = t6;
-  t.translation() += compensation_;
-  return t;
-}
-
-void SupervisorCore::commandForce(const MotionRecord* forced, proto::SMail& s) {
-  if (forced == nullptr) {
-    force_.stop();
-    s.clear_force_command();
-    return;
-  }
-  const ForceInputs in =
-      forceInputsAt(model_, angle_, velocity_, trajectory_.pose(), config_.tool.frame, contactWrench());
-  encode(force_.update(forced->force, forced->compliance, trajectory_.currentMove(), in), s.mutable_force_command());
-
-  const ForceSpec& spec = forced->force;
-  if (spec.force_axes == 0) return;
-  Vec6 setpoint = Vec6::Zero();
-  for (int d = 0; d < 6; ++d)
-    if ((spec.force_axes >> d) & 1u) setpoint[d] = spec.force[d];
-  const double size = setpoint.norm();
-  if (trajectory_.currentMove() != force_stats_move_) {
-    force_stats_move_ = trajectory_.currentMove();
-    force_stats_.begin(size);
-  }
-  const Vec6 applied = force_.appliedForce();
-  force_stats_.add(force_.forceError().norm(), size > 0.0 ? applied.dot(setpoint) / size : 0.0);
+  f.period = k;
+  f.sequence = ++sequence_;
+  f.state = state_;
+  f.traj_state = following ? trajectory_.state() : proto::TS_S0;
+  f.power = powers(state_);
+  f.config = following ? trajectory_.config() : ik_.configOf(servo_setpoint_);
+  f.new_setpoint = new_setpoint;
+  f.setpoint_restart = new_setpoint && trajectory_.restarted();
+  f.update_periods = config_.update_periods;
+  f.serial_ik = config_.serial_ik;
+  f.setpoints = &setpoint_;
+  f.desired_acceleration = &desired_acc_;
+  f.servo_error = &error_;
+  f.angles = &angle_;
+  f.velocities = &velocity_;
+  f.angles_period = angles_period_;
+  f.compliance = following ? trajectory_.compliance() : 0u;
+  f.compliance_in_tool = forced != nullptr && forced->force.tool_frame;
+  f.at_tool_point = forced != nullptr;
+  f.jog_joint = jog_joint_;
+  f.jog_direction = jog_direction_;
+  f.jog_counts = jog_now;
+  f.parcel = fresh_parcel_;
+  composeMail(f, out.smail, out.mmail);
 }
 
 }  // namespace rfms

@@ -21,9 +21,9 @@
 #include "common/mail_names.hpp"
 #include "common/period_core.hpp"
 #include "proto/mailboxes.pb.h"
-#include "supervisor/force_control.hpp"
 #include "supervisor/force_stats.hpp"
 #include "supervisor/period_command.hpp"
+#include "supervisor/period_force.hpp"
 #include "supervisor/supervisor_config.hpp"
 #include "supervisor/trajectory.hpp"
 #include "supervisor/world_values.hpp"
@@ -96,13 +96,13 @@ class SupervisorCore {
   const JointVec& observedAngles() const { return angle_; }
   // The force sensor's last reading (ArmSensors.wrench: T6's axes, about its origin), when the arm
   // has a sensor; and its saturated channels.
-  bool sensesForce() const { return has_wrench_; }
-  const Vec6& sensedWrench() const { return wrench_; }
-  std::uint32_t wrenchSaturated() const { return wrench_saturated_; }
+  bool sensesForce() const { return force_.sensesForce(); }
+  const Vec6& sensedWrench() const { return force_.sensedWrench(); }
+  std::uint32_t wrenchSaturated() const { return force_.saturated(); }
   // The wrench the world puts on the tool, estimated from that reading less the tool's weight:
   // base axes, the moment about the tool point. Zero without a sensor.
   // Estimated once a period, from the reading and the angles it collected.
-  const Vec6& contactWrench() const { return contact_; }
+  const Vec6& contactWrench() const { return force_.contact(); }
 
  private:
   void apply(const PeriodCommand& c);  // one of the background's, at the start of a step
@@ -113,16 +113,11 @@ class SupervisorCore {
   static proto::Node culprit(std::uint32_t missing_commands);
   void emergency(proto::EmergencyReason reason, proto::Node node, std::uint64_t k, SupervisorOutbox& out);
   void collect(std::uint64_t k, const SupervisorInbox& in);
-  void estimateContact();  // contact_ from this period's reading and angles
   void forwardEvents(std::uint64_t k, TrajectoryEvents& events, SupervisorOutbox& out);
   // Force limits (an emergency) and the current move's guard (ends it), from the sensor's reading.
   void checkForce(std::uint64_t k, SupervisorOutbox& out);
+  // This period's mail: the force side's command, then what the step decided (mail_composer.hpp).
   void compose(std::uint64_t k, bool new_setpoint, int jog_now, SupervisorOutbox& out);
-  // The path's T6 moved back against the compliant wrist's deflection by the move's K1 (A.1, Eq. 15).
-  // Called once a period while following a path.
-  Transform compensated(const Transform& t6);
-  // This period's force command into S_MAIL (cleared when no move is under force control).
-  void commandForce(const MotionRecord* forced, proto::SMail& s);
   int jogThisPeriod();  // counts the jogged joint moves now (MANU), counting a step down
 
   const RobotModel& model_;
@@ -131,16 +126,7 @@ class SupervisorCore {
   PumaIk ik_;
   WorldValues world_;
   TrajectoryGenerator trajectory_;
-  ForceController force_;
-  ForceStats force_stats_;
-  std::uint64_t force_stats_move_ = 0;  // the move force_stats_ are of (0: none)
-
-  Vec6 wrench_ = Vec6::Zero();
-  bool has_wrench_ = false;
-  std::uint32_t wrench_saturated_ = 0;
-  Vec6 deflection_ = Vec6::Zero();    // the compliant wrist's, as last read (T6 axes)
-  Vec3 compensation_ = Vec3::Zero();  // m, base axes: how far the flange is moved back now
-  Vec6 contact_ = Vec6::Zero();
+  PeriodForce force_;
 
   proto::RtState state_ = proto::RT_IDLE;
   proto::RtState requested_ = proto::RT_IDLE;  // set by a command, applied in the same step

@@ -1,0 +1,70 @@
+// The force side of the supervisor's period (docs/force.md; A.1 of the GRASP report): what the
+// arm's force/torque sensor or compliant wrist says, the wrench of the world on the tool estimated
+// from it, the force limits and a move's guard judged on that, each period's force command of a
+// move under force control with the figures of how well it held its force, and the compliant
+// wrist's compensation of the path (Eq. 15). The rtstate machine decides what follows from a
+// verdict (an emergency, a move that ends); this only measures and commands. Real-time safe.
+#pragma once
+
+#include <cstdint>
+
+#include "common/robot_model.hpp"
+#include "proto/mailboxes.pb.h"
+#include "supervisor/force_control.hpp"
+#include "supervisor/force_stats.hpp"
+#include "supervisor/supervisor_config.hpp"
+#include "supervisor/world_values.hpp"
+
+namespace rfms {
+
+class PeriodForce {
+ public:
+  PeriodForce(const RobotModel& model, const SupervisorConfig& config);
+
+  // This period's sensor mail (null: none came): the reading, and the wrist's deflection.
+  void read(const proto::ArmSensors* arm);
+  // The contact from the last reading at the joints' angles as collected this period.
+  void estimateContact(const JointVec& angles);
+
+  bool sensesForce() const { return has_wrench_; }
+  // The reading as the flange feels it (T6's axes, about its origin), and its saturated channels.
+  const Vec6& sensedWrench() const { return wrench_; }
+  std::uint32_t saturated() const { return saturated_; }
+  // The world's wrench on the tool: base axes, the moment about the tool point. Zero without a sensor.
+  const Vec6& contact() const { return contact_; }
+
+  // A saturated channel, or a contact beyond the controller's force or moment limit.
+  bool overLimits() const;
+  // A guard of `newtons` (0: none) met by the contact force.
+  bool guardMet(double newtons) const { return newtons > 0.0 && contact_.head<3>().norm() >= newtons; }
+
+  // The force command of `move`'s period under its motion `forced` into S_MAIL, following the
+  // path's `pose`; without a forced motion the law stops and the command is cleared.
+  void command(const MotionRecord* forced, std::uint64_t move, const Transform& pose, const JointVec& angles,
+               const JointVec& velocities, proto::SMail& s);
+  // Where T6 is to be while the force law holds the tool (its setpoint, less the tool).
+  Transform forcedT6() const;
+  // The figures of `move`, ended with the joints at `angles`, when it was under force control.
+  bool figures(std::uint64_t move, const JointVec& angles, ForceFigures& out) const;
+
+  // The path's T6 moved back against the compliant wrist's measured deflection by K1 = `k1` along
+  // the axes `compliance` leaves to the path (A.1, Eq. 15), through a 5 Hz low pass. Once a
+  // period while following a path; reset when not.
+  Transform compensated(const Transform& t6, double k1, std::uint32_t compliance, const JointVec& angles);
+  void resetCompensation() { compensation_.setZero(); }
+
+ private:
+  const RobotModel& model_;
+  const SupervisorConfig& config_;
+  ForceController law_;
+  ForceStats stats_;
+  std::uint64_t stats_move_ = 0;  // the move stats_ are of (0: none)
+  Vec6 wrench_ = Vec6::Zero();
+  bool has_wrench_ = false;
+  std::uint32_t saturated_ = 0;
+  Vec6 deflection_ = Vec6::Zero();    // the compliant wrist's, as last read (T6 axes)
+  Vec3 compensation_ = Vec3::Zero();  // m, base axes: how far the flange is moved back now
+  Vec6 contact_ = Vec6::Zero();
+};
+
+}  // namespace rfms

@@ -1,0 +1,106 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+
+#include "common/kinematics.hpp"
+#include "supervisor/period_force.hpp"
+#include "tests/support/test_models.hpp"
+
+namespace rfms {
+namespace {
+
+const JointVec kPose = (JointVec() << 0.2, -0.6, 0.9, 0.1, 0.5, -0.3).finished();
+
+proto::ArmSensors reading(const Vec6& w, std::uint32_t saturated = 0) {
+  proto::ArmSensors s;
+  for (int i = 0; i < 6; ++i) s.add_wrench(w[i]);
+  s.set_wrench_saturated(saturated);
+  return s;
+}
+
+// A weightless tool at the flange: the contact is the reading itself, turned into base axes.
+SupervisorConfig bareFlange() {
+  SupervisorConfig c;
+  c.max_force = 60.0;
+  c.max_moment = 4.0;
+  return c;
+}
+
+TEST(PeriodForce, WithoutASensorNothingIsMeasuredAndNothingTrips) {
+  const SupervisorConfig config = bareFlange();
+  PeriodForce force(test::puma260(), config);
+  force.read(nullptr);
+  force.estimateContact(kPose);
+  EXPECT_FALSE(force.sensesForce());
+  EXPECT_TRUE(force.contact().isZero());
+  EXPECT_FALSE(force.overLimits());
+  EXPECT_FALSE(force.guardMet(0.5));
+}
+
+TEST(PeriodForce, TheContactIsTheReadingInBaseAxesAndTheLimitsAreJudgedOnIt) {
+  const SupervisorConfig config = bareFlange();
+  PeriodForce force(test::puma260(), config);
+  const proto::ArmSensors five = reading((Vec6() << 3, 0, 4, 0, 0, 0).finished());
+  force.read(&five);
+  force.estimateContact(kPose);
+  ASSERT_TRUE(force.sensesForce());
+  EXPECT_NEAR(force.contact().head<3>().norm(), 5.0, 1e-9);
+  EXPECT_FALSE(force.overLimits());
+  EXPECT_TRUE(force.guardMet(5.0)) << "a guard trips at its force";
+  EXPECT_FALSE(force.guardMet(5.1));
+  EXPECT_FALSE(force.guardMet(0.0)) << "no guard";
+
+  const proto::ArmSensors hard = reading((Vec6() << 0, 61, 0, 0, 0, 0).finished());
+  force.read(&hard);
+  force.estimateContact(kPose);
+  EXPECT_TRUE(force.overLimits()) << "61 N against a 60 N limit";
+  const proto::ArmSensors twist = reading((Vec6() << 0, 0, 0, 0, 4.5, 0).finished());
+  force.read(&twist);
+  force.estimateContact(kPose);
+  EXPECT_TRUE(force.overLimits()) << "4.5 N m against a 4 N m limit";
+  const proto::ArmSensors saturated = reading(Vec6::Zero(), 0x4);
+  force.read(&saturated);
+  force.estimateContact(kPose);
+  EXPECT_TRUE(force.overLimits()) << "a saturated channel says nothing of the force: it stops the arm";
+}
+
+TEST(PeriodForce, WithoutAForcedMotionTheCommandIsClearedAndNoFiguresAreKept) {
+  const SupervisorConfig config = bareFlange();
+  PeriodForce force(test::puma260(), config);
+  proto::SMail s;
+  s.add_force_command(1.0);
+  force.command(nullptr, 3, forwardKinematics(test::puma260(), kPose), kPose, JointVec::Zero(), s);
+  EXPECT_EQ(s.force_command_size(), 0);
+  ForceFigures f;
+  EXPECT_FALSE(force.figures(3, kPose, f));
+}
+
+// A.1's Eq. 15 through its 5 Hz low pass: the flange moves back by K1 of the measured deflection,
+// a fraction 1 - exp(-2 pi 5 dt) of the way each period, and not along the compliant axes.
+TEST(PeriodForce, CompensationMovesTheFlangeBackAgainstTheDeflectionThroughALowPass) {
+  SupervisorConfig config = bareFlange();
+  const RobotModel& model = test::puma260();
+  PeriodForce force(model, config);
+  const Transform t6 = forwardKinematics(model, kPose);
+  EXPECT_TRUE(force.compensated(t6, 0.0, 0, kPose).isApprox(t6)) << "no K1, nothing to undo";
+
+  proto::ArmSensors s;
+  for (double d : {0.002, -0.001, 0.003, 0.0, 0.0, 0.0}) s.add_deflection(d);
+  force.read(&s);
+  const Vec3 back = -0.5 * (t6.linear() * Vec3(0.002, -0.001, 0.003));
+  const double a = 1.0 - std::exp(-2.0 * std::numbers::pi * 5.0 * config.dt);
+  const Transform once = force.compensated(t6, 0.5, 0, kPose);
+  EXPECT_TRUE((once.translation() - t6.translation()).isApprox(a * back, 1e-12));
+  Transform later = once;
+  for (int n = 0; n < 2000; ++n) later = force.compensated(t6, 0.5, 0, kPose);
+  EXPECT_TRUE((later.translation() - t6.translation()).isApprox(back, 1e-9)) << "settles at K1 of the deflection";
+
+  force.resetCompensation();
+  const Transform z_free = force.compensated(t6, 0.5, 0x4, kPose);  // z compliant: left to the arm
+  EXPECT_NEAR(z_free.translation().z() - t6.translation().z(), 0.0, 1e-15);
+  EXPECT_NEAR(z_free.translation().x() - t6.translation().x(), a * back.x(), 1e-12);
+}
+
+}  // namespace
+}  // namespace rfms
