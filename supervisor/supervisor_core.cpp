@@ -19,7 +19,8 @@ SupervisorCore::SupervisorCore(const RobotModel& model, const SupervisorConfig& 
       ik_(model),
       world_(config.max_names, config.frames),
       trajectory_(model, world_, setpointLimits(model, config.tracking), config.tracking.filter()),
-      force_(model, config_) {
+      force_(model, config_),
+      rt_(config.watchdog_periods) {
   trajectory_.reset(JointVec::Zero());
 }
 
@@ -30,10 +31,7 @@ bool SupervisorCore::allCalibrated() const {
 }
 
 void SupervisorCore::apply(const PeriodCommand& c) {
-  auto request = [this](proto::RtState to) {
-    requested_ = to;
-    state_request_ = true;
-  };
+  auto request = [this](proto::RtState to) { rt_.request(to); };
   switch (c.kind) {
     case PeriodCommand::kTransform: world_.setTransform(c.index, c.value, c.history); break;
     case PeriodCommand::kPosition: world_.setPosition(c.index, c.position); break;
@@ -54,7 +52,7 @@ void SupervisorCore::apply(const PeriodCommand& c) {
       request(proto::RT_MANU);
       break;
     case PeriodCommand::kState: request(c.state); break;
-    case PeriodCommand::kEmergencyStop: pending_reason_ = proto::ER_OPERATOR; break;
+    case PeriodCommand::kEmergencyStop: rt_.requestEmergencyStop(); break;
     case PeriodCommand::kNone: break;
   }
   ++applied_;
@@ -76,10 +74,10 @@ void SupervisorCore::publish(std::uint64_t k) {
   SupervisorView& v = link_.view.back();
   v.period = k;
   v.applied = applied_;
-  v.state = state_;
+  v.state = rt_.state();
   v.traj_state = trajectory_.state();
-  v.reason = reason_;
-  v.reason_node = reason_node_;
+  v.reason = rt_.reason();
+  v.reason_node = rt_.node();
   v.calibrated = calibrated_;
   v.servo_setpoint = servo_setpoint_;
   v.angles = angle_;
@@ -94,7 +92,7 @@ void SupervisorCore::publish(std::uint64_t k) {
 }
 
 void SupervisorCore::setState(proto::RtState s, std::uint64_t k, SupervisorOutbox& out) {
-  if (s == state_) return;
+  if (s == rt_.state()) return;
   TrajectoryEvents events;
   switch (s) {
     case proto::RT_IDLE:
@@ -108,9 +106,7 @@ void SupervisorCore::setState(proto::RtState s, std::uint64_t k, SupervisorOutbo
     case proto::RT_STOP: trajectory_.stop(events); break;
     default: break;
   }
-  if (s == proto::RT_IDLE) reason_ = proto::ER_NONE, reason_node_ = proto::NODE_NONE;
-  if (!powers(state_) && powers(s)) power_since_ = k;
-  state_ = s;
+  rt_.enter(s, k);
   forwardEvents(k, events, out);
   SupervisorEvent e;
   e.kind = SupervisorEvent::kStateChanged;
@@ -119,49 +115,27 @@ void SupervisorCore::setState(proto::RtState s, std::uint64_t k, SupervisorOutbo
   out.add(e);
 }
 
-bool SupervisorCore::powers(proto::RtState s) { return s != proto::RT_IDLE && s != proto::RT_EMGCY; }
-
-// The power request travels S_MAIL -> joints -> arm and comes back in the arm's sensors a period
-// later in lockstep, a few later in realtime; after that, an arm without power while the
-// controller keeps it on means a torque command went missing. Ignoring it would let a paused joint
-// drop the power silently, for as long as it stays paused.
-bool SupervisorCore::powerExpected(std::uint64_t k) const {
-  constexpr std::uint64_t kPowerOnPeriods = 10;
-  return powers(state_) && k >= power_since_ + kPowerOnPeriods;
-}
-
-// The joint whose command the arm missed first (lowest number); the arm itself when none is named.
-proto::Node SupervisorCore::culprit(std::uint32_t missing_commands) {
-  for (int i = 0; i < kJoints; ++i)
-    if ((missing_commands >> i & 1u) != 0) return jointNode(i);
-  return proto::NODE_ARM;
-}
-
-void SupervisorCore::emergency(proto::EmergencyReason reason, proto::Node node, std::uint64_t k,
-                               SupervisorOutbox& out) {
-  if (state_ == proto::RT_EMGCY) return;
-  reason_ = reason;
-  reason_node_ = node;
-  state_request_ = false;
+void SupervisorCore::emergency(const RtStateMachine::Verdict& v, std::uint64_t k, SupervisorOutbox& out) {
+  if (!rt_.latch(v)) return;
   setState(proto::RT_EMGCY, k, out);
   SupervisorEvent e;
   e.kind = SupervisorEvent::kEmergency;
   e.period = k;
   e.state = proto::RT_EMGCY;
-  e.reason = reason;
-  e.node = node;
+  e.reason = v.reason;
+  e.node = v.node;
   out.add(e);
 }
 
 void SupervisorCore::collect(std::uint64_t k, const SupervisorInbox& in) {
   // The arm keeps its own clock in realtime: its mail counts when the shell passes it on (the
   // shell decides what is fresh: of period k in lockstep, of the last period or two in realtime).
-  if (in.arm != nullptr) last_seen_[proto::NODE_ARM] = k;
+  if (in.arm != nullptr) rt_.heard(proto::NODE_ARM, k);
   force_.read(in.arm);
   for (int i = 0; i < kJoints; ++i) {
     const proto::JMail* j = in.joints[static_cast<std::size_t>(i)];
     if (j == nullptr || k == 0 || j->header().period() != k - 1) continue;
-    last_seen_[static_cast<std::size_t>(jointNode(i))] = k;
+    rt_.heard(jointNode(i), k);
     angle_[i] = j->angle();
     velocity_[i] = j->velocity();
     setpoint_[i] = j->setpoint();
@@ -176,7 +150,7 @@ void SupervisorCore::collect(std::uint64_t k, const SupervisorInbox& in) {
   force_.estimateContact(angle_);
   fresh_parcel_ = nullptr;
   if (in.parcel != nullptr && k > 0 && in.parcel->header().period() == k - 1) {
-    last_seen_[proto::NODE_MATH] = k;
+    rt_.heard(proto::NODE_MATH, k);
     fresh_parcel_ = in.parcel;  // routed on in this period's S_MAIL
   }
 }
@@ -190,7 +164,7 @@ void SupervisorCore::forwardEvents(std::uint64_t k, TrajectoryEvents& events, Su
                                                      : SupervisorEvent::kMoveAborted;
     e.period = k;
     e.move_id = t.move_id;
-    e.state = state_;
+    e.state = rt_.state();
     if (e.kind == SupervisorEvent::kMoveCompleted) force_.figures(e.move_id, angle_, e.force);
     if (e.kind == SupervisorEvent::kMoveCompleted && trajectory_.restarted()) {
       e.yielded = true;
@@ -202,12 +176,12 @@ void SupervisorCore::forwardEvents(std::uint64_t k, TrajectoryEvents& events, Su
 }
 
 void SupervisorCore::checkForce(std::uint64_t k, SupervisorOutbox& out) {
-  if (!force_.sensesForce() || !powers(state_) || state_ == proto::RT_EMGCY) return;
+  if (!force_.sensesForce() || !RtStateMachine::powers(rt_.state())) return;
   if (force_.overLimits()) {
-    emergency(proto::ER_FORCE_LIMIT, proto::NODE_ARM, k, out);
+    emergency({proto::ER_FORCE_LIMIT, proto::NODE_ARM}, k, out);
     return;
   }
-  if (state_ != proto::RT_SETP || !force_.guardMet(trajectory_.guard())) return;
+  if (rt_.state() != proto::RT_SETP || !force_.guardMet(trajectory_.guard())) return;
   const std::uint64_t id = trajectory_.currentMove();
   TrajectoryEvents events;
   trajectory_.halt(angle_, events);
@@ -222,6 +196,18 @@ void SupervisorCore::checkForce(std::uint64_t k, SupervisorOutbox& out) {
   }
 }
 
+void SupervisorCore::watch(std::uint64_t k, const SupervisorInbox& in, SupervisorOutbox& out) {
+  if (rt_.state() != proto::RT_EMGCY)
+    if (const RtStateMachine::Verdict v = rt_.silentNode(k)) emergency(v, k, out);
+  if (const RtStateMachine::Verdict v = rt_.powerLost(k, in.arm)) emergency(v, k, out);
+  if (RtStateMachine::powers(rt_.state()))
+    for (int i = 0; i < kJoints && rt_.state() != proto::RT_EMGCY; ++i)
+      if (const RtStateMachine::Verdict v = RtStateMachine::jointFault(i + 1, faults_[static_cast<std::size_t>(i)]))
+        emergency(v, k, out);
+  checkForce(k, out);
+  if (const RtStateMachine::Verdict v = rt_.takeEmergencyStop()) emergency(v, k, out);
+}
+
 void SupervisorCore::step(const SupervisorInbox& in, SupervisorOutbox& out) noexcept {
   const std::uint64_t k = in.period;
   out.event_count = 0;
@@ -230,70 +216,29 @@ void SupervisorCore::step(const SupervisorInbox& in, SupervisorOutbox& out) noex
   world_.setClock(static_cast<double>(k) * config_.dt);
   collect(k, in);
 
-  if (state_ != proto::RT_EMGCY) {
-    // Watchdog: every node must be heard from at least once every N periods.
-    const std::uint64_t n = static_cast<std::uint64_t>(config_.watchdog_periods);
-    for (proto::Node node : {proto::NODE_ARM, proto::NODE_JOINT1, proto::NODE_JOINT2, proto::NODE_JOINT3,
-                             proto::NODE_JOINT4, proto::NODE_JOINT5, proto::NODE_JOINT6, proto::NODE_MATH}) {
-      if (k > last_seen_[static_cast<std::size_t>(node)] + n) {
-        emergency(proto::ER_NODE_SILENT, node, k, out);
-        break;
-      }
-    }
-  }
-  if (powerExpected(k) && in.arm != nullptr && !in.arm->powered()) {
-    // A joint that also missed its J_MAIL is a silent node (paused, stalled or dead), named at
-    // once rather than after the watchdog's N periods.
-    const proto::Node node = culprit(in.arm->missing_commands());
-    const bool silent = node != proto::NODE_ARM && last_seen_[static_cast<std::size_t>(node)] != k;
-    emergency(silent ? proto::ER_NODE_SILENT : proto::ER_POWER_LOST, node, k, out);
-  }
-  if (powers(state_)) {
-    for (int i = 0; i < kJoints && state_ != proto::RT_EMGCY; ++i) {
-      const std::uint32_t f = faults_[static_cast<std::size_t>(i)];
-      if (f & proto::JF_RANGE)
-        emergency(proto::ER_JOINT_LIMIT, jointNode(i), k, out);
-      else if (f & proto::JF_FOLLOWING)
-        emergency(proto::ER_FOLLOWING_ERROR, jointNode(i), k, out);
-      else if (f & proto::JF_SATURATION)
-        emergency(proto::ER_SATURATION, jointNode(i), k, out);
-      else if (f & proto::JF_IK)
-        emergency(proto::ER_IK_FAILURE, jointNode(i), k, out);
-      else if (f & proto::JF_CALIBRATION)
-        emergency(proto::ER_CALIBRATION, jointNode(i), k, out);
-    }
-  }
-  checkForce(k, out);
-  if (pending_reason_ != proto::ER_NONE) {
-    emergency(pending_reason_, proto::NODE_SUPERVISOR, k, out);
-    pending_reason_ = proto::ER_NONE;
-  }
-  if (state_request_) {
-    state_request_ = false;
-    // Only a reset leaves EMGCY.
-    if (state_ != proto::RT_EMGCY || requested_ == proto::RT_IDLE) setState(requested_, k, out);
-  }
-  if (state_ == proto::RT_CALIB && allCalibrated() && have_joint_mail_) setState(proto::RT_HOLD, k, out);
+  watch(k, in, out);
+  if (proto::RtState to; rt_.takeRequest(to)) setState(to, k, out);
+  if (rt_.state() == proto::RT_CALIB && allCalibrated() && have_joint_mail_) setState(proto::RT_HOLD, k, out);
 
   bool new_setpoint = false;
-  if ((state_ == proto::RT_SETP || state_ == proto::RT_STOP) &&
+  if ((rt_.state() == proto::RT_SETP || rt_.state() == proto::RT_STOP) &&
       k % static_cast<std::uint64_t>(config_.update_periods) == 0) {
     TrajectoryEvents events;
     trajectory_.observe(setpoint_, angle_);
     const bool ok = trajectory_.update(config_.update_periods * config_.dt, events);
     forwardEvents(k, events, out);
     if (!ok)
-      emergency(proto::ER_UNREACHABLE, proto::NODE_SUPERVISOR, k, out);
+      emergency({proto::ER_UNREACHABLE, proto::NODE_SUPERVISOR}, k, out);
     else
       new_setpoint = true;
-    if (state_ == proto::RT_STOP && trajectory_.atRest()) setState(proto::RT_HOLD, k, out);
+    if (rt_.state() == proto::RT_STOP && trajectory_.atRest()) setState(proto::RT_HOLD, k, out);
   }
   compose(k, new_setpoint, jogThisPeriod(), out);
   publish(k);
 }
 
 int SupervisorCore::jogThisPeriod() {
-  if (state_ != proto::RT_MANU || jog_joint_ == 0 || jog_left_ == 0) return 0;
+  if (rt_.state() != proto::RT_MANU || jog_joint_ == 0 || jog_left_ == 0) return 0;
   if (jog_left_ < 0) return config_.jog_counts;
   const int now = static_cast<int>(std::min<std::int64_t>(config_.jog_counts, jog_left_));
   jog_left_ -= now;
@@ -301,7 +246,7 @@ int SupervisorCore::jogThisPeriod() {
 }
 
 void SupervisorCore::compose(std::uint64_t k, bool new_setpoint, int jog_now, SupervisorOutbox& out) {
-  const bool following = state_ == proto::RT_SETP || state_ == proto::RT_STOP;
+  const bool following = rt_.state() == proto::RT_SETP || rt_.state() == proto::RT_STOP;
   const MotionRecord* forced = following ? trajectory_.forceMotion() : nullptr;
   force_.command(forced, trajectory_.currentMove(), trajectory_.pose(), angle_, velocity_, out.smail);
   MailFacts f;
@@ -314,9 +259,9 @@ void SupervisorCore::compose(std::uint64_t k, bool new_setpoint, int jog_now, Su
   }
   f.period = k;
   f.sequence = ++sequence_;
-  f.state = state_;
+  f.state = rt_.state();
   f.traj_state = following ? trajectory_.state() : proto::TS_S0;
-  f.power = powers(state_);
+  f.power = RtStateMachine::powers(rt_.state());
   f.config = following ? trajectory_.config() : ik_.configOf(servo_setpoint_);
   f.new_setpoint = new_setpoint;
   f.setpoint_restart = new_setpoint && trajectory_.restarted();

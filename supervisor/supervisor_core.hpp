@@ -1,14 +1,20 @@
 // The supervisor's real-time side (RFMS manual §4.1): each step applies what the background
-// handed it (supervisor/supervisor_background.hpp, through SupervisorLink), runs the rtstate
-// machine of table 3, the trajectory generator and the watchdog, and is the mailbox hub: it
-// collects J_MAILs and the math server's PARCEL, and sends S_MAIL to the joints and M_MAIL to the
-// math server. Then it publishes its view for the background.
+// handed it (supervisor/supervisor_background.hpp, through SupervisorLink), collects the nodes'
+// mail, lets the rtstate machine judge it, runs the trajectory generator, and sends S_MAIL to the
+// joints and M_MAIL to the math server; then it publishes its view for the background. Its parts:
+//   the rtstate machine (rtstate_machine.hpp): table 3's states, the watchdog and the other
+//     evidence of an emergency, latched until a reset;
+//   the force side (period_force.hpp): the sensor's reading, the limits and guards judged on it,
+//     the force law's command and the wrist's compensation;
+//   the mail's composition (mail_composer.hpp), a pure function of what the step decided;
+//   the trajectory generator (trajectory.hpp) and the world model's values (world_values.hpp).
+// This class carries the decisions out: a transition stops or drops the moves and writes events.
 //
 // Mail of period k-1 (J_MAIL, PARCEL) and the arm's sensors of period k are its inputs at period
-// k. A node whose mail has not been seen for `watchdog_periods` periods sends the controller to
-// EMGCY naming it; so does any joint fault, and an arm without power while the controller keeps
-// the power on (a torque command missed the arm: ER_POWER_LOST naming the joint). EMGCY switches the power off (the
-// arm's brakes stop it), drops every move and latches until a reset, which returns to IDLE.
+// k. A node silent for `watchdog_periods` periods sends the controller to EMGCY naming it; so
+// does any joint fault, and an arm without power while the controller keeps the power on (a
+// torque command missed the arm: ER_POWER_LOST naming the joint). EMGCY switches the power off
+// (the arm's brakes stop it), drops every move and latches until a reset, which returns to IDLE.
 //
 // step() is real-time safe: no allocation once the outgoing mails' repeated fields exist, and
 // nothing from outside but the link's commands.
@@ -24,6 +30,7 @@
 #include "supervisor/force_stats.hpp"
 #include "supervisor/period_command.hpp"
 #include "supervisor/period_force.hpp"
+#include "supervisor/rtstate_machine.hpp"
 #include "supervisor/supervisor_config.hpp"
 #include "supervisor/trajectory.hpp"
 #include "supervisor/world_values.hpp"
@@ -86,9 +93,9 @@ class SupervisorCore {
   const PeriodCommand& takenCommand(std::size_t n) const { return *link_.commands.peek(n); }
   void releaseCommands() noexcept;
 
-  proto::RtState rtstate() const { return state_; }
-  proto::EmergencyReason emergencyReason() const { return reason_; }
-  proto::Node emergencyNode() const { return reason_node_; }
+  proto::RtState rtstate() const { return rt_.state(); }
+  proto::EmergencyReason emergencyReason() const { return rt_.reason(); }
+  proto::Node emergencyNode() const { return rt_.node(); }
   const TrajectoryGenerator& trajectory() const { return trajectory_; }
   const WorldValues& world() const { return world_; }
   bool allCalibrated() const;
@@ -108,10 +115,9 @@ class SupervisorCore {
   void apply(const PeriodCommand& c);  // one of the background's, at the start of a step
   void publish(std::uint64_t k);       // the view, at the end of one
   void setState(proto::RtState s, std::uint64_t k, SupervisorOutbox& out);
-  static bool powers(proto::RtState s);
-  bool powerExpected(std::uint64_t k) const;
-  static proto::Node culprit(std::uint32_t missing_commands);
-  void emergency(proto::EmergencyReason reason, proto::Node node, std::uint64_t k, SupervisorOutbox& out);
+  void emergency(const RtStateMachine::Verdict& v, std::uint64_t k, SupervisorOutbox& out);
+  // The emergencies this period's mail declares: silent nodes, lost power, joint faults, the operator's stop.
+  void watch(std::uint64_t k, const SupervisorInbox& in, SupervisorOutbox& out);
   void collect(std::uint64_t k, const SupervisorInbox& in);
   void forwardEvents(std::uint64_t k, TrajectoryEvents& events, SupervisorOutbox& out);
   // Force limits (an emergency) and the current move's guard (ends it), from the sensor's reading.
@@ -128,19 +134,13 @@ class SupervisorCore {
   TrajectoryGenerator trajectory_;
   PeriodForce force_;
 
-  proto::RtState state_ = proto::RT_IDLE;
-  proto::RtState requested_ = proto::RT_IDLE;  // set by a command, applied in the same step
-  bool state_request_ = false;
-  proto::EmergencyReason reason_ = proto::ER_NONE, pending_reason_ = proto::ER_NONE;
-  proto::Node reason_node_ = proto::NODE_NONE;
+  RtStateMachine rt_;
   int jog_joint_ = 0, jog_direction_ = 0;
-  std::int64_t jog_left_ = 0;      // counts of a step jog still to go; -1: a continuous jog
-  std::uint64_t power_since_ = 0;  // the period the power last went on
-  std::uint64_t applied_ = 0;      // commands applied, ever
-  std::size_t taken_ = 0;          // of those, still in the link (not released)
+  std::int64_t jog_left_ = 0;  // counts of a step jog still to go; -1: a continuous jog
+  std::uint64_t applied_ = 0;  // commands applied, ever
+  std::size_t taken_ = 0;      // of those, still in the link (not released)
 
   // What the nodes last reported.
-  std::array<std::uint64_t, kNodeSlots> last_seen_{};  // by proto::Node
   JointVec angle_ = JointVec::Zero(), velocity_ = JointVec::Zero(), setpoint_ = JointVec::Zero();
   JointVec servo_setpoint_ = JointVec::Zero(), desired_acc_ = JointVec::Zero(), error_ = JointVec::Zero();
   std::array<bool, kJoints> calibrated_{};
