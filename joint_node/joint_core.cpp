@@ -41,58 +41,16 @@ JointCore::JointCore(const RobotModel& model, const JointServoConfig& config)
       ik_(model, config.wrist_singular_sin),
       index_(config.joint - 1),
       resolution_(kTwoPi / model.joints[config.joint - 1].counts_per_rev),
-      velocity_alpha_(std::exp(-kTwoPi * config.velocity_filter_hz * config.dt)) {
-  hold_target_ = ik_setpoint_ = sp_previous_ = sp_next_ = config.park_angle;
+      calibration_(joint_, config_),
+      path_(config.dt, config.park_angle),
+      servo_(joint_, config_) {
+  hold_target_ = ik_setpoint_ = config.park_angle;
 }
 
-double JointCore::angleFromCount(std::int64_t count) const {
-  // Before calibration the joint can only assume it powered up at its park angle.
-  return calibrated_ ? joint_.index_angle + static_cast<double>(count - index_count_) * resolution_
-                     : config_.park_angle + static_cast<double>(count) * resolution_;
-}
-
-void JointCore::readEncoder(const proto::ArmSensors& sensors, proto::RtState state) {
-  if (sensors.encoder_size() != kJoints) return;  // keep the last reading
-  const std::int64_t count = sensors.encoder(index_);
-  last_count_ = count;
-  // The pulse flag covers one arm period only: a realtime joint reads the latest sensor mail and
-  // may skip the one that carried it. The count latched at the pulse stays, so a change in it is
-  // a pulse too (the flag alone would let calibration search on past the index and fail).
-  const bool has_index = sensors.index_size() == kJoints && sensors.index_count_size() == kJoints;
-  const bool latched_anew = has_index && seen_index_count_ && sensors.index_count(index_) != last_index_count_;
-  const bool pulse = has_index && (sensors.index(index_) || latched_anew);
-  if (has_index) {
-    last_index_count_ = sensors.index_count(index_);
-    seen_index_count_ = true;
-  }
-  if (!calibrated_ && state == proto::RT_CALIB && pulse) {
-    // The index pulse: from now on angles are absolute. Shift the targets by the same amount so
-    // that the servo does not jump.
-    const double before = angleFromCount(count);
-    calibrated_ = true;
-    index_count_ = sensors.index_count(index_);
-    const double shift = angleFromCount(count) - before;
-    hold_target_ = angleFromCount(count);
-    calib_returning_ = true;
-    previous_angle_ += shift;
-    ik_setpoint_ += shift;
-    sp_previous_ += shift;
-    sp_next_ += shift;
-  }
-  angle_ = angleFromCount(count);
-  if (!have_angle_) previous_angle_ = angle_;
-  have_angle_ = true;
-  const double raw = (angle_ - previous_angle_) / config_.dt;
-  velocity_ = velocity_alpha_ * velocity_ + (1.0 - velocity_alpha_) * raw;
-  previous_angle_ = angle_;
-}
-
-void JointCore::enterSetpointMode() {
-  sp_previous_ = sp_next_ = ik_setpoint_ = hold_target_;
+void JointCore::startFollowing() {
+  ik_setpoint_ = hold_target_;
   have_previous_known_ = false;
-  phase_ = 0;
-  update_periods_ = 1;
-  desired_velocity_ = desired_acceleration_ = 0.0;
+  path_.start(hold_target_);
 }
 
 double JointCore::solveSetpoint(const proto::SMail& s) {
@@ -131,100 +89,34 @@ double JointCore::solveSetpoint(const proto::SMail& s) {
   return usable(sol.status) ? sol.q : ik_setpoint_;
 }
 
-double JointCore::feedForward(const proto::SMail& s, bool moving) const {
-  if (!have_parcel_) return 0.0;
-  double ff = gravity_torque_;
-  if (moving) {
-    JointVec acc = decodeJoints(s.desired_acceleration());
-    acc[index_] = desired_acceleration_;
-    ff += inertia_row_.dot(acc) + velocity_torque_ +
-          joint_.coulomb * std::tanh(desired_velocity_ / config_.friction_velocity) +
-          joint_.viscous * desired_velocity_;
-  }
-  return ff;
-}
-
-void JointCore::takeParcel(const proto::SMail& s) {
-  if (!s.has_parcel() || s.parcel().joint() != static_cast<std::uint32_t>(config_.joint) ||
-      s.parcel().inertia_row_size() != kJoints)
-    return;
-  const proto::Parcel& p = s.parcel();
-  inertia_row_ = decodeJoints(p.inertia_row());
-  compliance_row_ = decodeJoints(p.compliance_row());
-  jacobian_column_ = decodeJoints(p.jacobian_column());
-  velocity_torque_ = p.velocity_torque();
-  gravity_torque_ = p.gravity_torque();
-  parcel_period_ = p.angles_period();
-  have_parcel_ = true;
-}
-
-// CALIB: search for the index pulse one way, then the other, then give up; once found, go back to
-// where the search began, now known absolutely. True while the joint moves.
-bool JointCore::calibrate() {
-  if (calibrated_ && calib_returning_) {
-    const double home = angleFromCount(calib_start_count_);
-    const double step = config_.calib_speed * config_.dt;
-    if (std::abs(home - hold_target_) <= step) {
-      hold_target_ = home;
-      calib_returning_ = false;
-      return false;
-    }
-    hold_target_ += home > hold_target_ ? step : -step;
-    return true;
-  }
-  if (calibrated_ || calib_failed_) return false;
-  if (!calib_started_) {
-    calib_started_ = true;
-    calib_start_ = hold_target_ = angle_;
-    calib_start_count_ = last_count_;
-    calib_direction_ = 1;
-  }
-  hold_target_ += calib_direction_ * config_.calib_speed * config_.dt;
-  if (std::abs(hold_target_ - calib_start_) > config_.calib_range) {
-    // Not found this way: search the other side, then give up.
-    if (calib_direction_ > 0)
-      calib_direction_ = -1;
-    else
-      calib_failed_ = true;
-  }
-  return true;
-}
-
 // SETP and STOP: a new setpoint solved at each update, linearly interpolated between updates.
 double JointCore::follow(const proto::SMail& s) {
+  const int update_periods = static_cast<int>(s.update_periods());
   if (s.new_setpoint() && s.setpoint_restart()) {
     // A step, not a path: the setpoints before it say nothing of the velocity, and extrapolating
     // the inner joints across it would add the step twice.
-    enterSetpointMode();
-    hold_target_ = sp_previous_ = sp_next_ = ik_setpoint_ = solveSetpoint(s);
-    update_periods_ = std::max<int>(1, static_cast<int>(s.update_periods()));
+    startFollowing();
+    hold_target_ = ik_setpoint_ = solveSetpoint(s);
+    path_.restart(ik_setpoint_, update_periods);
   } else if (s.new_setpoint()) {
     ik_setpoint_ = solveSetpoint(s);
-    sp_previous_ = sp_next_;
-    sp_next_ = ik_setpoint_;
-    update_periods_ = std::max<int>(1, static_cast<int>(s.update_periods()));
-    phase_ = 0;
-    const double interval = update_periods_ * config_.dt;
-    const double velocity = (sp_next_ - sp_previous_) / interval;
-    desired_acceleration_ = (velocity - desired_velocity_) / interval;
-    desired_velocity_ = velocity;
+    path_.next(ik_setpoint_, update_periods);
   }
-  const double setpoint = sp_previous_ + (sp_next_ - sp_previous_) * phase_ / update_periods_;
-  phase_ = std::min(phase_ + 1, update_periods_);
-  hold_target_ = setpoint;
-  return setpoint;
+  hold_target_ = path_.advance();
+  return hold_target_;
 }
 
 JointCore::Setpoint JointCore::setpointFor(const proto::SMail& s, proto::RtState state) {
+  const double angle = calibration_.angle();
   switch (state) {
     case proto::RT_IDLE:
     case proto::RT_EMGCY:
     case proto::RT_FREE:
-      hold_target_ = ik_setpoint_ = angle_;
-      integral_ = 0.0;
-      return {angle_, false};
+      hold_target_ = ik_setpoint_ = angle;
+      servo_.resetIntegral();
+      return {angle, false};
     case proto::RT_CALIB: {
-      const bool moving = calibrate();
+      const bool moving = calibration_.search(hold_target_);
       ik_setpoint_ = hold_target_;
       return {hold_target_, moving};
     }
@@ -240,46 +132,17 @@ JointCore::Setpoint JointCore::setpointFor(const proto::SMail& s, proto::RtState
   }
 }
 
-JointCore::Servo JointCore::servo(const proto::SMail& s, proto::RtState state, const Setpoint& sp, bool powered) {
-  const bool following = state == proto::RT_SETP || state == proto::RT_STOP;
-  Servo out;
-  out.error = sp.angle - angle_;
-  out.kept = out.error;
-  if (powered && state == proto::RT_FREE) {
-    out.tau = have_parcel_ ? gravity_torque_ : 0.0;
-  } else if (powered) {
-    const bool compliant = (s.compliance() & 0x3f) != 0 && have_parcel_;
-    if (compliant) {
-      // Only the part of the error outside the compliant directions is servoed. The integral
-      // restarts: a bias built up while stiff would push the arm along the compliant directions.
-      if (!was_compliant_) integral_ = 0.0;
-      JointVec errors = decodeJoints(s.servo_error());
-      errors[index_] = out.error;
-      out.kept = compliance_row_.dot(errors);
-    }
-    was_compliant_ = compliant;
-    integral_ =
-        std::clamp(integral_ + config_.ki * out.kept * config_.dt, -config_.integral_limit, config_.integral_limit);
-    out.tau = config_.kp * out.kept + config_.kd * (desired_velocity_ - velocity_) + integral_ +
-              feedForward(s, sp.moving && following);
-    // Force control: this joint's share of the wrench the supervisor asks the tool to apply.
-    if (following && have_parcel_ && s.force_command_size() == 6)
-      out.tau += jacobian_column_.dot(decodeJoints(s.force_command()));
-  }
-  out.limited = std::clamp(out.tau, -joint_.tau_max, joint_.tau_max);
-  saturated_for_ = (powered && out.limited != out.tau) ? saturated_for_ + config_.dt : 0.0;
-  return out;
-}
-
-std::uint32_t JointCore::faults(const Servo& servo, bool powered, bool following) const {
+std::uint32_t JointCore::faults(const JointServo::Output& servo, bool powered, bool following) const {
   std::uint32_t faults = proto::JF_NONE;
   // In a compliant direction the arm is meant to yield: only the servoed part of the error counts.
   if (powered && std::abs(servo.kept) > config_.following_error_limit) faults |= proto::JF_FOLLOWING;
-  if (calibrated_ && (angle_ < joint_.q_min - config_.range_margin || angle_ > joint_.q_max + config_.range_margin))
+  const double angle = calibration_.angle();
+  if (calibration_.calibrated() &&
+      (angle < joint_.q_min - config_.range_margin || angle > joint_.q_max + config_.range_margin))
     faults |= proto::JF_RANGE;
-  if (saturated_for_ > config_.saturation_time_limit) faults |= proto::JF_SATURATION;
+  if (servo_.saturatedFor() > config_.saturation_time_limit) faults |= proto::JF_SATURATION;
   if (following && !usable(static_cast<IkStatus>(ik_status_))) faults |= proto::JF_IK;
-  if (calib_failed_) faults |= proto::JF_CALIBRATION;
+  if (calibration_.failed()) faults |= proto::JF_CALIBRATION;
   return faults;
 }
 
@@ -289,33 +152,44 @@ void JointCore::step(const JointInbox& in, JointOutbox& box) noexcept {
   proto::JMail& out = box.jmail;
   proto::TorqueCommand& torque = box.torque;
   const proto::RtState state = s.rtstate();
-  readEncoder(sensors, state);
-  takeParcel(s);
+  if (const JointCalibration::Pulse p = calibration_.read(sensors, state == proto::RT_CALIB); p.found) {
+    hold_target_ = p.angle;
+    ik_setpoint_ += p.shift;
+    path_.shift(p.shift);
+  }
+  servo_.take(s);
 
   const bool powered = s.power() && state != proto::RT_IDLE && state != proto::RT_EMGCY;
   const bool following = state == proto::RT_SETP || state == proto::RT_STOP;
   const bool was_following = last_state_ == proto::RT_SETP || last_state_ == proto::RT_STOP;
-  if (following && !was_following) enterSetpointMode();
+  if (following && !was_following) startFollowing();
   const Setpoint sp = setpointFor(s, state);
-  if (!following) desired_velocity_ = desired_acceleration_ = 0.0;
-  const Servo sv = servo(s, state, sp, powered);
+  if (!following) path_.still();
+  JointServo::State now;
+  now.angle = calibration_.angle();
+  now.velocity = calibration_.velocity();
+  now.setpoint = sp.angle;
+  now.desired_velocity = path_.velocity();
+  now.desired_acceleration = path_.acceleration();
+  now.moving = sp.moving;
+  const JointServo::Output sv = servo_.run(s, state, powered, now);
 
   const std::uint64_t k = s.header().period();
   out.mutable_header()->set_period(k);
   out.mutable_header()->set_sequence(++sequence_);
   out.set_joint(static_cast<std::uint32_t>(config_.joint));
   out.set_setpoint(ik_setpoint_);
-  out.set_angle(angle_);
-  out.set_velocity(velocity_);
+  out.set_angle(now.angle);
+  out.set_velocity(now.velocity);
   out.set_servo_setpoint(sp.angle);
-  out.set_desired_velocity(desired_velocity_);
-  out.set_desired_acceleration(desired_acceleration_);
+  out.set_desired_velocity(now.desired_velocity);
+  out.set_desired_acceleration(now.desired_acceleration);
   out.set_servo_error(sv.error);
   out.set_torque(powered ? sv.limited : 0.0);
   out.set_calibrated(calibrated());
   out.set_faults(faults(sv, powered, following));
   out.set_ik_status(ik_status_);
-  out.set_parcel_period(parcel_period_);
+  out.set_parcel_period(servo_.parcelPeriod());
   out.set_sensors_period(sensors.header().period());
 
   torque.mutable_header()->set_period(k);

@@ -13,6 +13,9 @@
 //  - encoder <-> angle, CALIB (search for the index pulse, from then on angles are absolute, and
 //    return to where the search began, so that calibration leaves the arm where it was), MANU jog,
 //    FREE (gravity only), HOLD;
+// Its parts, each with its own tests: the encoder and calibration (joint_calibration.hpp), the
+// interpolation between updates (setpoint_interpolation.hpp) and the servo with its feed-forward,
+// compliance and force share (joint_servo.hpp); PIK and the rtstate's setpoint are this class's.
 //  - faults (range, following error, saturation time, IK, calibration) reported in J_MAIL; the
 //    supervisor decides on EMGCY.
 // step() is real-time safe: no allocation once the mailboxes' repeated fields exist, no throw.
@@ -24,6 +27,9 @@
 #include "common/ik_puma.hpp"
 #include "common/period_core.hpp"
 #include "common/robot_model.hpp"
+#include "joint_node/joint_calibration.hpp"
+#include "joint_node/joint_servo.hpp"
+#include "joint_node/setpoint_interpolation.hpp"
 #include "proto/mailboxes.pb.h"
 
 namespace rfms {
@@ -70,20 +76,18 @@ class JointCore {
   using Inbox = JointInbox;
   using Outbox = JointOutbox;
   JointCore(const RobotModel& model, const JointServoConfig& config);
+  JointCore(const JointCore&) = delete;  // its parts refer to its configuration
+  JointCore& operator=(const JointCore&) = delete;
 
   void step(const JointInbox& in, JointOutbox& out) noexcept;
 
   // Calibrated and back where the search started.
-  bool calibrated() const { return calibrated_ && !calib_returning_; }
-  double angle() const { return angle_; }
+  bool calibrated() const { return calibration_.done(); }
+  double angle() const { return calibration_.angle(); }
 
  private:
-  double angleFromCount(std::int64_t count) const;
-  void readEncoder(const proto::ArmSensors& sensors, proto::RtState state);
-  double solveSetpoint(const proto::SMail& s);
-  void enterSetpointMode();
-  double feedForward(const proto::SMail& s, bool moving) const;
-  void takeParcel(const proto::SMail& s);  // this joint's PARCEL, when S_MAIL routes it here
+  double solveSetpoint(const proto::SMail& s);  // PIK (or the exact serial solution)
+  void startFollowing();                        // SETP or STOP entered: the path starts here, at rest
 
   // The servo's setpoint this period, by rtstate, and whether the joint is meant to move.
   struct Setpoint {
@@ -91,57 +95,29 @@ class JointCore {
     bool moving = false;
   };
   Setpoint setpointFor(const proto::SMail& s, proto::RtState state);
-  bool calibrate();                      // CALIB's search and return; true while moving
   double follow(const proto::SMail& s);  // SETP, STOP: solved and interpolated
-  // The servo's torque (before and after the limit), its error and the part of it servoed.
-  struct Servo {
-    double error = 0.0, kept = 0.0, tau = 0.0, limited = 0.0;
-  };
-  Servo servo(const proto::SMail& s, proto::RtState state, const Setpoint& sp, bool powered);
-  std::uint32_t faults(const Servo& servo, bool powered, bool following) const;
+  std::uint32_t faults(const JointServo::Output& servo, bool powered, bool following) const;
 
   const RobotModel& model_;
   const JointModel& joint_;
   JointServoConfig config_;
   PumaIk ik_;
-  int index_;              // 0-based
-  double resolution_;      // rad per count
-  double velocity_alpha_;  // filter pole
+  int index_;          // 0-based
+  double resolution_;  // rad per count, for MANU's jogs
 
-  // Encoder and calibration.
-  bool calibrated_ = false, have_angle_ = false;
-  std::int64_t index_count_ = 0;
-  double angle_ = 0.0, previous_angle_ = 0.0, velocity_ = 0.0;
-  int calib_direction_ = 1;
-  double calib_start_ = 0.0;
-  std::int64_t calib_start_count_ = 0;
-  bool calib_started_ = false, calib_failed_ = false, calib_returning_ = false;
-  std::int64_t last_count_ = 0;
-  std::int64_t last_index_count_ = 0;  // the arm's latched index count as last read
-  bool seen_index_count_ = false;
+  // Its parts (they read config_).
+  JointCalibration calibration_;
+  SetpointInterpolator path_;
+  JointServo servo_;
 
-  // Setpoints.
   proto::RtState last_state_ = proto::RT_IDLE;
-  double hold_target_ = 0.0;
+  double hold_target_ = 0.0;  // where the joint holds (and CALIB and MANU move it)
   double ik_setpoint_ = 0.0;  // theta~_i of the latest solve
-  double sp_previous_ = 0.0, sp_next_ = 0.0;
-  int phase_ = 0, update_periods_ = 1;
-  double desired_velocity_ = 0.0, desired_acceleration_ = 0.0;
   int ik_status_ = 0;
   // The other joints' setpoints of the previous update, for the extrapolating schemes.
   JointVec previous_known_ = JointVec::Zero();
   bool have_previous_known_ = false;
-
-  // Servo.
-  double integral_ = 0.0, saturated_for_ = 0.0;
-  bool was_compliant_ = false;
-
-  // The latest PARCEL for this joint.
-  bool have_parcel_ = false;
-  JointVec inertia_row_ = JointVec::Zero(), compliance_row_ = JointVec::Zero();
-  JointVec jacobian_column_ = JointVec::Zero();  // d(tool twist)/d(theta_i), for J^T W
-  double velocity_torque_ = 0.0, gravity_torque_ = 0.0;
-  std::uint64_t parcel_period_ = 0, sequence_ = 0;
+  std::uint64_t sequence_ = 0;
 };
 
 static_assert(PeriodCore<JointCore>);

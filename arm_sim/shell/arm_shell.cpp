@@ -30,7 +30,6 @@ ArmShell::Ended ArmShell::run(std::uint64_t periods) {
   for (std::uint64_t done = 0; !stopRequested();) {
     const std::uint64_t k = arm_.period();
     publishMail(port_, Box::kSensors, sensors_, &proto::Envelope::mutable_sensors, out_.sensors, k);
-    if (recorder_ != nullptr) recorder_->record(topic::kSensors, k, out_.sensors);
     if (rules_.waitsForMail()) {
       if (!collectLockstep(k)) return ended_;
     } else {
@@ -178,6 +177,9 @@ void ArmShell::integrate(std::uint64_t k) {
   for (const proto::TorqueCommand* command : commands_)
     a.add_applied_period(command != nullptr ? static_cast<std::int64_t>(command->header().period()) : -1);
   if (a.received_size() > received_) a.mutable_received()->DeleteSubrange(received_, a.received_size() - received_);
+  // A fault record keeps whole periods: this period's sensors go in with its report, which the
+  // step that follows replaces with the next period's.
+  if (recorder_ != nullptr) recorder_->record(topic::kSensors, k, out_.sensors);
   arm_.step({commands_}, out_);
   port_.publish(Box::kArmReport, report_, k);
   if (recorder_ != nullptr) recorder_->record(topic::kApplied, k, report_.applied());
