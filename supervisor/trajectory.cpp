@@ -1,5 +1,8 @@
 #include "supervisor/trajectory.hpp"
 
+#include "supervisor/end_of_move.hpp"
+#include "supervisor/paul_segments.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -249,20 +252,9 @@ void TrajectoryGenerator::halt(const JointVec& q, TrajectoryEvents& events) {
 }
 
 TrajectoryGenerator::Frame TrajectoryGenerator::yieldedEnd(const Frame& end, std::uint32_t compliance) const {
-  // The manual's bits name base axes at T6's origin (translations x y z, rotations x y z).
   const Transform arm = forwardKinematics(model_, arm_);
   Frame out = end;
-  for (int d = 0; d < 3; ++d)
-    if ((compliance >> d) & 1u) out.pose.translation()[d] = arm.translation()[d];
-  if ((compliance >> 3) & 7u) {
-    // The turn from the path's end to the arm, about the compliant base axes only.
-    const Eigen::AngleAxisd turn(arm.linear() * end.pose.linear().transpose());
-    Vec3 r = turn.angle() * turn.axis();
-    for (int d = 0; d < 3; ++d)
-      if (((compliance >> (3 + d)) & 1u) == 0) r[d] = 0.0;
-    if (r.norm() > 0.0)
-      out.pose.linear() = Eigen::AngleAxisd(r.norm(), r.normalized()).toRotationMatrix() * end.pose.linear();
-  }
+  out.pose = yieldedPose(end.pose, arm, compliance);
   const IkSolution s = ik_.solveSerial(out.pose, cur_.config, arm_);
   if (usable(s.status)) {
     out.q = s.q;
@@ -323,7 +315,7 @@ TrajectoryGenerator::Pass TrajectoryGenerator::transition(double& carry, Traject
   u_ += carry;
   carry = 0.0;
   const double tau = cur_.motion.accel;
-  const double x = std::min(u_, 2.0 * tau) / (2.0 * tau);
+  const double x = transitionFraction(u_, tau);
   const bool cartesian = cur_.motion.cartesian;
   const Transform tool = toolOf(cur_);  // a blend joins moves of one tool (see straightOn())
   Frame ref;
@@ -332,17 +324,17 @@ TrajectoryGenerator::Pass TrajectoryGenerator::transition(double& carry, Traject
     ref = snapshot_;
     Frame b;
     if (!target(cur_, b)) return Pass::kFailed;
-    on = params(cartesian, ref, b, tool) * (tau / cur_.motion.segment);
+    on = wayOn(params(cartesian, ref, b, tool), tau, cur_.motion.segment);
   } else {
     if (!target(cur_, ref)) return Pass::kFailed;
     back = params(cartesian, ref, snapshot_, tool);
     if (phase_ == Phase::kBlend) {
       Frame c;
       if (!target(next_, c)) return Pass::kFailed;
-      on = params(cartesian, ref, c, tool) * (tau / next_.motion.segment);
+      on = wayOn(params(cartesian, ref, c, tool), tau, next_.motion.segment);
     }
   }
-  const Vec6 p = (on + back) * x * x - 2.0 * back * x + back;
+  const Vec6 p = transitionParams(back, on, x);
   Frame out;
   if (!at(cartesian, ref, p, cur_.config, tool, out)) return Pass::kFailed;
   pose_ = out.pose;
@@ -380,12 +372,13 @@ bool TrajectoryGenerator::endMove(const Frame& ref, TrajectoryEvents& events) {
   events.add(fixed_stop_ ? TrajectoryEvent::kAborted : TrajectoryEvent::kCompleted, cur_.spec.id);
   pose_ = ref.pose;
   q_ = ref.q;
-  const bool forced = cur_.motion.has_force;
+  const RestAt rest_at = restAt(cur_.motion);
+  const bool forced = rest_at == RestAt::kWhereHeld;
   if (forced) {  // at rest where the servo was holding the arm (observe())
     q_ = observed_;
     pose_ = forwardKinematics(model_, q_);
     filter_.reset(q_);
-  } else if (cur_.motion.compliance != 0) {
+  } else if (rest_at == RestAt::kYielded) {
     const Frame rest = yieldedEnd(ref, cur_.motion.compliance);
     q_ = rest.q;
     pose_ = rest.pose;
@@ -403,18 +396,8 @@ bool TrajectoryGenerator::endMove(const Frame& ref, TrajectoryEvents& events) {
 
 // A Cartesian jog, `carry` seconds on; it stops short where the arm cannot go on.
 TrajectoryGenerator::Pass TrajectoryGenerator::jogOn(double carry) {
-  const double done =
-      jog_.length > 0.0 ? std::min(jog_done_ + jog_.speed * carry, jog_.length) : jog_done_ + jog_.speed * carry;
-  Vec3 axis = Vec3::Zero();
-  axis[jog_.axis % 3] = jog_.direction;
-  Transform next = jog_start_;
-  if (jog_.axis < 3) {
-    const Vec3 step = axis * done;
-    next.translation() += jog_.tool_frame ? Vec3(jog_start_.linear() * step) : step;
-  } else {  // about the wrist's centre (T6's origin), not the base's
-    const Eigen::AngleAxisd turn(done, jog_.tool_frame ? Vec3(jog_start_.linear() * axis) : axis);
-    next.linear() = turn.toRotationMatrix() * jog_start_.linear();
-  }
+  const double done = jogDistance(jog_, jog_done_, carry);
+  const Transform next = jogPose(jog_start_, jog_, done);
   const IkSolution ik = ik_.solveSerial(next, rest_config_, q_);
   bool swings = false;
   for (int i = 0; i < kJoints && usable(ik.status) && carry > 0.0; ++i)

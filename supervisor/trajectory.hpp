@@ -19,6 +19,9 @@
 // move that starts from a moving arm — makes the setpoint jump: pose(), q() and config() are the
 // filtered setpoint.
 //
+// Its pure parts, each with tests of its own: Paul's transition maths (paul_segments.hpp), the
+// Cartesian jog's pose (cartesian_jog.hpp) and where a move comes to rest (end_of_move.hpp).
+//
 // update() is real-time safe: the queue is a fixed ring, nothing allocates, nothing throws.
 #pragma once
 
@@ -27,6 +30,7 @@
 
 #include "common/ik_puma.hpp"
 #include "proto/mailboxes.pb.h"
+#include "supervisor/cartesian_jog.hpp"
 #include "supervisor/setpoint_filter.hpp"
 #include "supervisor/world_values.hpp"
 
@@ -36,17 +40,6 @@ struct MoveSpec {
   std::uint64_t id = 0;
   int position = -1;  // index in the world model
   int motion = -1;
-};
-
-// A Cartesian jog: the wrist (T6) moved along (axis 0..2) or turned about (3..5) an axis of the
-// base frame or of T6's own frame as the jog began, at `speed` (m/s or rad/s), for `length` (m or
-// rad; 0: until stopped), keeping the arm's configuration.
-struct JogSpec {
-  int axis = 0;
-  int direction = 1;  // +1 or -1
-  bool tool_frame = false;
-  double speed = 0.0;
-  double length = 0.0;
 };
 
 struct TrajectoryEvent {
