@@ -81,6 +81,8 @@ class SupervisorCore {
   using Inbox = SupervisorInbox;
   using Outbox = SupervisorOutbox;
   SupervisorCore(const RobotModel& model, const SupervisorConfig& config, SupervisorLink& link);
+  SupervisorCore(const SupervisorCore&) = delete;  // its force side refers to its configuration
+  SupervisorCore& operator=(const SupervisorCore&) = delete;
 
   // Period in.period.
   void step(const SupervisorInbox& in, SupervisorOutbox& out) noexcept;
