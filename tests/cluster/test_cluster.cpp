@@ -25,6 +25,7 @@
 #include "sim/run_recording.hpp"
 #include "sim/task_runner.hpp"
 #include "tests/support/files.hpp"
+#include "tests/support/free_ports.hpp"
 #include "tests/support/process_group.hpp"
 #include "tests/support/process_paths.hpp"
 #include "tests/support/run_command.hpp"
@@ -631,9 +632,9 @@ TEST(Cluster, AnEmergencyLeavesEveryNodesLastPeriodsWithoutARunLog) {
 
 TEST(Cluster, RunsOverTcpOnLoopback) {
   RunDir run("tcp");
-  // Ports from the dynamic range, offset by the process id so that parallel runs do not meet.
-  const int base = 42000 + static_cast<int>(getpid() % 5000) * 4;
-  auto tcp = [&](int i) { return "\"tcp://127.0.0.1:" + std::to_string(base + i) + "\""; };
+  const std::vector<int> ports = test::freeLoopbackPorts(4);
+  ASSERT_EQ(ports.size(), 4u);
+  auto tcp = [&](int i) { return "\"tcp://127.0.0.1:" + std::to_string(ports[static_cast<std::size_t>(i)]) + "\""; };
   // Every node's mail over ZeroMQ (on one host it would go through shared memory otherwise).
   const std::string cfg = configWith(run.path, "tcp.textproto",
                                      {{"\"ipc://{run}/supervisor.pub\"", tcp(0)},
@@ -676,8 +677,9 @@ TEST(Cluster, ANodeWithAKeyTheClusterDoesNotListIsRefusedAndNamed) {
   while (std::getline(list, line)) joint3_list << (line.find("\"joint3\"") != std::string::npos ? own : line) << "\n";
   joint3_list.close();
 
-  const int base = 45000 + static_cast<int>(getpid() % 5000) * 4;
-  auto tcp = [&](int i) { return "\"tcp://127.0.0.1:" + std::to_string(base + i) + "\""; };
+  const std::vector<int> ports = test::freeLoopbackPorts(4);
+  ASSERT_EQ(ports.size(), 4u);
+  auto tcp = [&](int i) { return "\"tcp://127.0.0.1:" + std::to_string(ports[static_cast<std::size_t>(i)]) + "\""; };
   const std::vector<std::pair<std::string, std::string>> endpoints = {
       {"\"ipc://{run}/supervisor.pub\"", tcp(0)},
       {"\"ipc://{run}/supervisor.pull\"", tcp(1)},
@@ -732,23 +734,34 @@ TEST(Cluster, AJointStartedOverSsh) {
                    (d / "client_key.pub").string() + " " + (d / "authorized_keys").string() + " && mkdir -p /run/sshd")
                       .c_str()),
       0);
-  const int port = 43000 + static_cast<int>(getpid() % 5000);
-  std::ofstream(d / "sshd_config") << "Port " << port << "\nListenAddress 127.0.0.1\nHostKey "
-                                   << (d / "host_key").string() << "\nAuthorizedKeysFile "
-                                   << (d / "authorized_keys").string()
-                                   << "\nPermitRootLogin prohibit-password\nPasswordAuthentication no\nUsePAM no\n"
-                                      "StrictModes no\nPidFile "
-                                   << (d / "sshd.pid").string() << "\n";
+  // A free port, and another if something takes it before sshd binds it.
+  test::ProcessGroup g;
+  int port = 0;
+  bool listening = false;
+  std::string why;
+  fs::path sshd_log;
+  for (int attempt = 1; attempt <= 3 && !listening; ++attempt) {
+    port = test::freeLoopbackPorts(1).at(0);
+    std::ofstream(d / "sshd_config") << "Port " << port << "\nListenAddress 127.0.0.1\nHostKey "
+                                     << (d / "host_key").string() << "\nAuthorizedKeysFile "
+                                     << (d / "authorized_keys").string()
+                                     << "\nPermitRootLogin prohibit-password\nPasswordAuthentication no\nUsePAM no\n"
+                                        "StrictModes no\nPidFile "
+                                     << (d / "sshd.pid").string() << "\n";
+    sshd_log = d / ("sshd-" + std::to_string(attempt) + ".log");
+    g.start({"/usr/sbin/sshd", "-D", "-f", (d / "sshd_config").string(), "-E", sshd_log.string()},
+            (d / "sshd.out").string());
+    listening = waitForText(sshd_log, "Server listening", std::chrono::seconds(10));
+    if (!listening) why += "attempt " + std::to_string(attempt) + ": " + readFile(sshd_log);
+  }
+  ASSERT_TRUE(listening) << why;
   std::ofstream(d / "ssh_config") << "Host rfms-test-host\n  HostName 127.0.0.1\n  Port " << port
                                   << "\n  User root\n  IdentityFile " << (d / "client_key").string()
                                   << "\n  StrictHostKeyChecking no\n  UserKnownHostsFile /dev/null\n  LogLevel ERROR\n";
-  test::ProcessGroup g;
-  g.start({"/usr/sbin/sshd", "-D", "-f", (d / "sshd_config").string(), "-E", (d / "sshd.log").string()},
-          (d / "sshd.out").string());
-  ASSERT_TRUE(waitForText(d / "sshd.log", "Server listening", std::chrono::seconds(10))) << readFile(d / "sshd.log");
   setenv("RFMS_SSH_CONFIG", (d / "ssh_config").c_str(), 1);
-  const int base = 44000 + static_cast<int>(getpid() % 5000) * 4;
-  auto tcp = [&](int i) { return "\"tcp://127.0.0.1:" + std::to_string(base + i) + "\""; };
+  const std::vector<int> ports = test::freeLoopbackPorts(4);
+  ASSERT_EQ(ports.size(), 4u);
+  auto tcp = [&](int i) { return "\"tcp://127.0.0.1:" + std::to_string(ports[static_cast<std::size_t>(i)]) + "\""; };
   std::string cfg = configWith(d, "ssh.textproto",
                                {{"\"ipc://{run}/supervisor.pub\"", tcp(0)},
                                 {"\"ipc://{run}/supervisor.pull\"", tcp(1)},
@@ -761,7 +774,7 @@ TEST(Cluster, AJointStartedOverSsh) {
   unsetenv("RFMS_SSH_CONFIG");
   EXPECT_EQ(r.code, 0) << r.out << r.err << readFile(d / "supervisor.log");
   EXPECT_NE(r.out.find("completed"), std::string::npos) << r.out;
-  EXPECT_NE(readFile(d / "sshd.log").find("Accepted publickey"), std::string::npos) << readFile(d / "sshd.log");
+  EXPECT_NE(readFile(sshd_log).find("Accepted publickey"), std::string::npos) << readFile(sshd_log);
   EXPECT_NE(readFile(d / "joint3.log").find("stop: task finished"), std::string::npos) << readFile(d / "joint3.log");
   EXPECT_FALSE(fs::exists(d / "joint3.pid"));  // stopped over ssh, and forgotten
 }
