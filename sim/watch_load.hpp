@@ -9,24 +9,29 @@
 
 namespace rfms {
 
-// Sessions 1 .. `clients` (at most RemoteDesk::kMaxWatches) each watch sixteen signals of every
-// mailbox the supervisor sees, at `rate_hz` (the sample rate at most). False if the desk refused one.
+// Session `session`'s request to watch sixteen signals of every mailbox the supervisor sees, at
+// `rate_hz` (the sample rate at most), as an observer.
+inline proto::TaskRequest watchEverythingRequest(std::uint64_t session, double rate_hz) {
+  proto::TaskRequest r;
+  r.set_session(session);
+  r.set_number(1);
+  r.set_role(proto::CR_OBSERVER);
+  for (const char* signal :
+       {"jmail.1.angle", "jmail.2.servo_error", "jmail.3.setpoint", "jmail.4.velocity", "jmail.5.angle",
+        "jmail.6.servo_setpoint", "smail.t6.m[3]", "smail.rtstate", "smail.desired_acceleration[2]", "mmail.angles[0]",
+        "mmail.parcel_joint", "sensors.encoder[5]", "sensors.powered", "parcel.joint", "smail.t6.m[11]",
+        "smail.traj_state"})
+    r.mutable_watch()->add_signals(signal);
+  r.mutable_watch()->set_rate_hz(rate_hz);
+  return r;
+}
+
+// Sessions 1 .. `clients` (at most RemoteDesk::kMaxWatches) each watch that much. False if the
+// desk refused one.
 inline bool watchEverything(RemoteDesk& desk, SupervisorBackground& supervisor, std::uint64_t clients, double rate_hz,
                             std::uint64_t k) {
-  for (std::uint64_t session = 1; session <= clients; ++session) {
-    proto::TaskRequest r;
-    r.set_session(session);
-    r.set_number(1);
-    r.set_role(proto::CR_OBSERVER);
-    for (const char* signal :
-         {"jmail.1.angle", "jmail.2.servo_error", "jmail.3.setpoint", "jmail.4.velocity", "jmail.5.angle",
-          "jmail.6.servo_setpoint", "smail.t6.m[3]", "smail.rtstate", "smail.desired_acceleration[2]",
-          "mmail.angles[0]", "mmail.parcel_joint", "sensors.encoder[5]", "sensors.powered", "parcel.joint",
-          "smail.t6.m[11]", "smail.traj_state"})
-      r.mutable_watch()->add_signals(signal);
-    r.mutable_watch()->set_rate_hz(rate_hz);
-    if (!desk.accept(r, supervisor, k).accepted()) return false;
-  }
+  for (std::uint64_t session = 1; session <= clients; ++session)
+    if (!desk.accept(watchEverythingRequest(session, rate_hz), supervisor, k).accepted()) return false;
   return true;
 }
 

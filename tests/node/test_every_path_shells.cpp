@@ -27,6 +27,7 @@
 #include "node/start_handshake.hpp"
 #include "runlog/fault_recorder.hpp"
 #include "runlog/run_logger.hpp"
+#include "sim/watch_load.hpp"
 #include "supervisor/shell/cluster_loop.hpp"
 #include "tests/support/allocation_counter.hpp"
 #include "tests/support/excluded_code.hpp"
@@ -60,21 +61,11 @@ struct Tally {
   bool measured = false;
 };
 
-// Sixteen remote clients each watch sixteen signals (as sim/watch_load.hpp's heaviest load).
+// Sixteen remote clients each watch sixteen signals (sim/watch_load.hpp's heaviest load).
 void sendWatches(zmq::socket_t& client) {
   for (std::uint64_t session = 1; session <= RemoteDesk::kMaxWatches; ++session) {
     proto::Envelope e;
-    proto::TaskRequest& r = *e.mutable_task_request();
-    r.set_session(session);
-    r.set_number(1);
-    r.set_role(proto::CR_OBSERVER);
-    for (const char* signal :
-         {"jmail.1.angle", "jmail.2.servo_error", "jmail.3.setpoint", "jmail.4.velocity", "jmail.5.angle",
-          "jmail.6.servo_setpoint", "smail.t6.m[3]", "smail.rtstate", "smail.desired_acceleration[2]",
-          "mmail.angles[0]", "mmail.parcel_joint", "sensors.encoder[5]", "sensors.powered", "parcel.joint",
-          "smail.t6.m[11]", "smail.traj_state"})
-      r.mutable_watch()->add_signals(signal);
-    r.mutable_watch()->set_rate_hz(1000.0);
+    *e.mutable_task_request() = watchEverythingRequest(session, 1000.0);
     const std::string bytes = e.SerializeAsString();
     client.send(zmq::buffer(bytes), zmq::send_flags::none);
   }
