@@ -3,14 +3,85 @@
 // beside the paper's. Deterministic: the same figures on any machine (docs/force.md quotes them).
 #include <CLI/CLI.hpp>
 
+#include <cmath>
 #include <cstdio>
+#include <regex>
+#include <string>
 
 #include "common/command_line.hpp"
+#include "common/ik_puma.hpp"
+#include "common/robot_model_loader.hpp"
+#include "common/text_file.hpp"
+#include "common/transform.hpp"
+#include "sim/task_runner.hpp"
 #include "sim/wrist_study.hpp"
+#include "supervisor/force_stability.hpp"
+
+namespace rfms {
+namespace {
+
+// examples/press.task with the push's law replaced, on the whole controller, the stability check
+// let through: the median force error of the push, or NaN when it did not complete.
+double pressError(const RobotModel& robot, const Scene& scene, const std::string& law) {
+  const std::string task =
+      std::regex_replace(readTextFile(RFMS_PRESS_TASK), std::regex("force z -10 "), "force z -10 law " + law + " ");
+  proto::ControllerSettings settings;
+  settings.mutable_force()->set_refuse_unstable_laws(false);
+  Harness h(robot, settings, scene);
+  const RunSummary r = runTask(h, parseTaskFile(task, "press"), RunOptions{});
+  for (const MoveRecord& m : r.script.moves)
+    if (m.motion == "push" && m.completed && m.force.valid) return m.force.error_p50;
+  return NAN;
+}
+
+// The sweep the stability check is judged by: P gains, and PI integral gains at K_p = 1, on the
+// whole controller pressing 10 N on the table; each with the model's bound at the press's target.
+void wholeArmSweep() {
+  const RobotModel robot = loadRobotModel(RFMS_ROBOT);
+  for (const char* name : {"table", "wrist_table"}) {
+    const Scene scene = loadScene(std::string(RFMS_SCENES_DIR) + "/" + name + ".textproto");
+    const RobotModel model = withTool(robot, scene.tool);
+    const SupervisorConfig config = supervisorConfigFor(proto::ControllerSettings{}, scene);
+    const ForceStability stability(model, config);
+    // Where the press aims (examples/press.task: T6 = rpy 220 -126.24 -170 mm, 0 150 0 deg).
+    const double deg = std::numbers::pi / 180.0;
+    const Transform t6 = trans(0.220, -0.12624, -0.170) * rpy(0.0, 150.0 * deg, 0.0);
+    const JointVec q = PumaIk(model).solveSerial(t6, *ArmConfig::parse("righty,down,flip"), JointVec::Zero()).q;
+    const ForceLoopPlant plant = stability.plantAt(q, Vec3::UnitZ(), scene.surfaces.front(), kDefaultForceDamping);
+    ForceGains p;
+    p.law = ForceLawKind::kP;
+    ForceGains pi = p;
+    pi.law = ForceLawKind::kPI;
+    pi.kp = 1.0;
+    std::printf("\n%s: P law, K_p swept (predicted bound %.2f)\n", name, forceGainBound(plant, p, ForceGain::kKp, 1e3));
+    for (double kp = 1.0; kp <= 100.0; kp *= std::pow(10.0, 1.0 / 16.0)) {
+      const double e = pressError(robot, scene, "p " + std::to_string(kp));
+      const bool held = std::isfinite(e) && std::abs(e - 10.0 / (1.0 + kp)) < 0.3;
+      std::printf("  K_p %7.2f: error p50 %6.3f N (A.1: %5.3f)  %s\n", kp, e, 10.0 / (1.0 + kp),
+                  held ? "holds" : "DIVERGES");
+      if (!held) break;
+    }
+    std::printf("%s: PI law at K_p = 1, K_I swept (predicted bound %.0f /s)\n", name,
+                forceGainBound(plant, pi, ForceGain::kKi, 1e5));
+    for (double ki = 40.0; ki <= 1e5; ki *= std::pow(10.0, 1.0 / 8.0)) {
+      const double e = pressError(robot, scene, "pi 1 " + std::to_string(ki));
+      const bool held = std::isfinite(e) && e < 0.3;
+      std::printf("  K_I %8.1f /s: error p50 %6.3f N  %s\n", ki, e, held ? "holds" : "DIVERGES");
+      if (!held) break;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace rfms
 
 int main(int argc, char** argv) {
   using namespace rfms;
   CLI::App app{"rfms-force-study: A.1's force laws and deflection compensation, reproduced and printed"};
+  bool whole_arm = false;
+  app.add_flag("--whole-arm", whole_arm,
+               "then sweep force gains on the whole controller pressing the table, beside the stability "
+               "check's predicted bound (about a minute)");
   if (const auto code = parseCommandLine(app, argc, argv)) return *code;
 
   std::printf("Force control against a rigid environment: m = 2 kg, K_w = 4000 N/m, C_r = 200 N s/m, step of 10 N\n");
@@ -46,5 +117,6 @@ int main(int argc, char** argv) {
     std::printf("K_2 = %.3f s at %5.0f Hz: K_1 < %.3f   Eq. 18: %.3f   Eq. 17: %.3f\n", k2, 1.0 / dt,
                 stableK1Bound(k2, p, dt), eq18Bound(p, k2), eq17Bound(p));
   }
+  if (whole_arm) wholeArmSweep();
   return 0;
 }

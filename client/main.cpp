@@ -180,6 +180,7 @@ int main(int argc, char** argv) {
             std::cout << "task '" << name << "': " << r.requests << " requests, " << r.moves.size() << " moves, "
                       << r.refused.size() << " refused, " << r.seconds << " s\n";
             for (const auto& why : r.refused) std::cout << "  refused: " << why << "\n";
+            for (const auto& caution : r.warnings) std::cout << "  warning: " << caution << "\n";
             if (!r.failure.empty()) std::cout << "  failed: " << r.failure << "\n";
             // What the task's moves report: force held, yield, guard met (the status keeps the last 64 ended).
             const proto::ArmStatus after = client.status();

@@ -34,6 +34,8 @@ RemoteTaskResult runRemoteTask(RfmsClient& client, const std::vector<TaskStateme
         r.refused.push_back("line " + std::to_string(s.line) + ": " + reply.reason());
       else if (reply.move_id() > 0)
         r.moves.push_back(reply.move_id());
+      if (reply.accepted() && !reply.warning().empty())
+        r.warnings.push_back("line " + std::to_string(s.line) + ": " + reply.warning());
     }
     if (!r.moves.empty()) client.wait(r.moves.back(), options.move_timeout_s);
     client.endTask();

@@ -14,9 +14,10 @@ namespace rfms {
 
 struct RemoteTaskResult {
   int requests = 0;
-  std::vector<std::string> refused;  // "line N: reason"
-  std::vector<std::uint64_t> moves;  // handles, in order
-  std::string failure;               // why the run stopped early; empty if it did not
+  std::vector<std::string> refused;   // "line N: reason"
+  std::vector<std::string> warnings;  // "line N: caution" of requests accepted with one
+  std::vector<std::uint64_t> moves;   // handles, in order
+  std::string failure;                // why the run stopped early; empty if it did not
   double seconds = 0.0;
   bool ok() const { return refused.empty() && failure.empty(); }
 };

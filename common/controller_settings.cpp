@@ -192,6 +192,8 @@ void checkControllerSettings(const proto::ControllerSettings& s, const std::stri
     fail("force.max_force_n", "must be within 1 .. 10000 N, got " + numberText(s.force().max_force_n()));
   if (!(s.force().max_moment_nm() >= 0.1 && s.force().max_moment_nm() <= 1e3))
     fail("force.max_moment_nm", "must be within 0.1 .. 1000 N m, got " + numberText(s.force().max_moment_nm()));
+  if (!(s.force().gain_margin() >= 1.0 && s.force().gain_margin() <= 10.0))
+    fail("force.gain_margin", "must be within 1 .. 10, got " + numberText(s.force().gain_margin()));
   const proto::LogSettings& log = s.log();
   if (!(log.ring_s() >= 0.5 && log.ring_s() <= 60.0))
     fail("log.ring_s", "must be within 0.5 .. 60 s, got " + numberText(log.ring_s()));

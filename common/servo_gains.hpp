@@ -7,6 +7,10 @@
 
 namespace rfms {
 
+// The joints' low pass on their encoder velocity (a first-order filter): what each servo damps,
+// what the joints' mail reports, and what the supervisor's force loop model assumes.
+inline constexpr double kJointVelocityFilterHz = 60.0;
+
 struct ServoGains {
   double kp = 0.0, kd = 0.0, ki = 0.0;  // N m/rad, N m s/rad, N m/(rad s)
   double integral_limit = 0.0;          // N m

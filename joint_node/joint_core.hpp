@@ -27,6 +27,7 @@
 #include "common/ik_puma.hpp"
 #include "common/period_core.hpp"
 #include "common/robot_model.hpp"
+#include "common/servo_gains.hpp"
 #include "joint_node/joint_calibration.hpp"
 #include "joint_node/joint_servo.hpp"
 #include "joint_node/setpoint_interpolation.hpp"
@@ -35,18 +36,18 @@
 namespace rfms {
 
 struct JointServoConfig {
-  int joint = 1;                        // 1..6
-  double dt = 1e-3;                     // s
-  double kp = 0.0, kd = 0.0, ki = 0.0;  // N m/rad, N m s/rad, N m/(rad s)
-  double integral_limit = 0.0;          // N m
-  double following_error_limit = 0.1;   // rad
-  double saturation_time_limit = 0.25;  // s
-  double range_margin = 0.02;           // rad beyond the joint limits before a range fault
-  double park_angle = 0.0;              // rad: the angle the joint assumes at power-up
-  double calib_speed = 0.1;             // rad/s while searching for the index
-  double calib_range = 0.5;             // rad searched each way from the power-up angle
-  double velocity_filter_hz = 60.0;     // first-order low-pass on the encoder velocity
-  double friction_velocity = 0.05;      // rad/s: Coulomb feed-forward is F_s tanh(qd / this)
+  int joint = 1;                                       // 1..6
+  double dt = 1e-3;                                    // s
+  double kp = 0.0, kd = 0.0, ki = 0.0;                 // N m/rad, N m s/rad, N m/(rad s)
+  double integral_limit = 0.0;                         // N m
+  double following_error_limit = 0.1;                  // rad
+  double saturation_time_limit = 0.25;                 // s
+  double range_margin = 0.02;                          // rad beyond the joint limits before a range fault
+  double park_angle = 0.0;                             // rad: the angle the joint assumes at power-up
+  double calib_speed = 0.1;                            // rad/s while searching for the index
+  double calib_range = 0.5;                            // rad searched each way from the power-up angle
+  double velocity_filter_hz = kJointVelocityFilterHz;  // first-order low-pass on the encoder velocity
+  double friction_velocity = 0.05;                     // rad/s: Coulomb feed-forward is F_s tanh(qd / this)
   // |sin(theta5)| below which joint 4 holds its angle: PIK's inner angles are a period old, so
   // theta4 computed from a nearly vertical approach vector would follow their error, not the path.
   double wrist_singular_sin = 1e-3;

@@ -20,7 +20,12 @@ constexpr double kMaxJogAngle = std::numbers::pi;
 
 SupervisorBackground::SupervisorBackground(const RobotModel& model, const SupervisorConfig& config,
                                            SupervisorLink& link)
-    : model_(model), config_(config), link_(link), ik_(model), world_(config.max_names, config.frames) {
+    : model_(model),
+      config_(config),
+      link_(link),
+      ik_(model),
+      stability_(model, config_),
+      world_(config.max_names, config.frames) {
   plan_.trajectory.reset(model_, ik_, JointVec::Zero());
 }
 
@@ -30,7 +35,11 @@ void SupervisorBackground::refresh() {
   const SupervisorView& v = view();
   checked_after_ = v.period;
   world_.setClock(static_cast<double>(v.period) * config_.dt);
-  if (v.applied < link_.commands.pushed() + (staged_present_ ? 1 : 0)) return;  // not all taken yet
+  // Not all taken yet: the picture stays the last one with this background's changes made. Commands
+  // that carry only a run-log record change nothing in it, and are not waited for (a picture kept
+  // while a client's session record is on its way would say the arm is not calibrated yet).
+  const bool staged_changes = staged_present_ && staged_.kind != PeriodCommand::kNone;
+  if (v.applied < last_change_pushed_ || staged_changes) return;
   plan_ = v;
   state_request_ = false;
 }
@@ -52,7 +61,11 @@ void SupervisorBackground::commit(std::string_view record) {
   staged_present_ = false;
   if (linkFull() && when_full_) when_full_();
   // handle() made sure of room for what it staged; a record alone may find none, and is lost.
-  if (!link_.commands.push(staged_)) ++lost_records_;
+  if (!link_.commands.push(staged_)) {
+    ++lost_records_;
+  } else if (staged_.kind != PeriodCommand::kNone) {
+    last_change_pushed_ = link_.commands.pushed();
+  }
 }
 
 bool SupervisorBackground::linkFull() const {
@@ -83,6 +96,7 @@ proto::TaskReply SupervisorBackground::handle(const proto::TaskRequest& request)
   if (linkFull() && when_full_) when_full_();
   refresh();
   std::string reason;
+  warning_.clear();
   std::uint64_t move_id = 0;
   // Every accepted request hands the period at most one command: with no room for it, nothing
   // may change.
@@ -115,6 +129,7 @@ proto::TaskReply SupervisorBackground::handle(const proto::TaskRequest& request)
   constexpr std::size_t kMaxReason = 300;
   if (reason.size() > kMaxReason) reason = reason.substr(0, kMaxReason) + "...";
   reply.set_reason(reason);
+  if (reason.empty()) reply.set_warning(warning_);
   reply.set_move_id(move_id);
   return reply;
 }
@@ -202,6 +217,7 @@ std::string SupervisorBackground::acceptMove(const proto::Move& move, std::uint6
       near = s.q;
     }
   }
+  if (std::string why = unstableLaw(move.motion(), motion, from.q, end.q); !why.empty()) return why;
   if (from.moving && from.cartesian == motion.cartesian && from.accel > motion.segment - motion.accel)
     return "motion '" + move.motion() + "': its segment time leaves no straight part after the " +
            std::to_string(from.accel) + " s transition from the previous move";
@@ -219,6 +235,18 @@ std::string SupervisorBackground::acceptMove(const proto::Move& move, std::uint6
     requested_ = proto::RT_SETP;
     state_request_ = true;
   }
+  return "";
+}
+
+std::string SupervisorBackground::unstableLaw(const std::string& motion_name, const MotionRecord& motion,
+                                              const JointVec& start, const JointVec& end) {
+  if ((motion.force.force_axes & 0x7u) == 0 || config_.surfaces.empty()) return "";
+  std::string why = stability_.verdict(motion.force, start);
+  if (why.empty()) why = stability_.verdict(motion.force, end);
+  if (why.empty()) return "";
+  why = "motion '" + motion_name + "' would not hold its force: " + why;
+  if (config_.refuse_unstable_laws) return why;
+  warning_ = why + " (accepted: controller.force.refuse_unstable_laws is off)";
   return "";
 }
 

@@ -19,6 +19,7 @@
 
 #include "common/ik_puma.hpp"
 #include "proto/task.pb.h"
+#include "supervisor/force_stability.hpp"
 #include "supervisor/period_command.hpp"
 #include "supervisor/supervisor_config.hpp"
 #include "supervisor/world_model.hpp"
@@ -66,6 +67,10 @@ class SupervisorBackground {
   std::string jointJog(const proto::Control& c, proto::RtState s);
   std::string axisJog(const proto::Control& c, proto::RtState s);
   std::string forceRefusal(const proto::DefineMotion& d) const;
+  // A move's force law judged where the move starts and ends: "" when it may run (with warning_
+  // set when it runs only because the check is overridden).
+  std::string unstableLaw(const std::string& motion_name, const MotionRecord& motion, const JointVec& start,
+                          const JointVec& end);
   bool restingInSetp(proto::RtState s) const;  // SETP, nothing queued or running, the setpoint settled
   std::string requestState(proto::RtState to);
   // The place a definition filled (kTransform, kPosition or kMotion), to the period.
@@ -75,6 +80,8 @@ class SupervisorBackground {
   SupervisorConfig config_;
   SupervisorLink& link_;
   PumaIk ik_;
+  ForceStability stability_;
+  std::string warning_;  // the caution of the request being handled, for its reply
   WorldModel world_;
   SupervisorView plan_;
   bool state_request_ = false;  // asked for in a command the period has not taken yet
@@ -85,7 +92,8 @@ class SupervisorBackground {
   bool staged_present_ = false;
   std::uint64_t checked_after_ = 0;  // the period of the view the last request was checked against
   std::uint64_t lost_records_ = 0;
-  std::string halted_;  // why moves are refused for the rest of the run ("" when they are not)
+  std::uint64_t last_change_pushed_ = 0;  // commands pushed up to the last that changes the picture
+  std::string halted_;                    // why moves are refused for the rest of the run ("" when they are not)
 };
 
 }  // namespace rfms

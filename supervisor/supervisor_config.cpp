@@ -9,6 +9,12 @@ SupervisorConfig supervisorConfigFor(const proto::ControllerSettings& s, const S
   if (scene.sensor == SensorKind::kCompliantWrist) c.wrist = scene.wrist;
   c.max_force = s.force().max_force_n();
   c.max_moment = s.force().max_moment_nm();
+  c.surfaces = scene.surfaces;
+  if (scene.sensor == SensorKind::kForceTorque) c.sensor_bandwidth_hz = scene.force_torque.bandwidth_hz;
+  c.servo_bandwidth_hz = s.servo().bandwidth_hz();
+  c.park = parkPose(s);
+  c.gain_margin = s.force().gain_margin();
+  c.refuse_unstable_laws = s.force().refuse_unstable_laws();
   c.dt = sampleSeconds(s);
   c.update_periods = static_cast<int>(s.update_periods());
   c.watchdog_periods = static_cast<int>(s.watchdog_periods());

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <vector>
 
 #include "common/controller_settings.hpp"
 #include "common/scene.hpp"
@@ -30,6 +31,13 @@ struct SupervisorConfig {
   std::optional<WristModel> wrist;  // the sensor is a compliant wrist: its deflection is read
   double max_force = 60.0;          // N: controller.force.max_force_n
   double max_moment = 4.0;          // N m: controller.force.max_moment_nm
+  // What the force loop's stability check (supervisor/force_stability.hpp) needs beyond the above.
+  std::vector<SurfaceModel> surfaces;  // what the tool can touch
+  double sensor_bandwidth_hz = 0.0;    // the force/torque sensor's low pass
+  double servo_bandwidth_hz = 8.0;     // the joints' servo design (their damping is in the loop)
+  JointVec park = JointVec::Zero();    // ... at the park pose
+  double gain_margin = 1.25;           // controller.force.gain_margin
+  bool refuse_unstable_laws = true;    // controller.force.refuse_unstable_laws
 };
 
 SupervisorConfig supervisorConfigFor(const proto::ControllerSettings& s, const Scene& scene = {});

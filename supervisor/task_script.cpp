@@ -36,6 +36,9 @@ void TaskScript::send(SupervisorBackground& supervisor, const TaskStatement& st,
                            r.reason());
     return;
   }
+  if (!r.warning().empty())
+    log_.warnings.push_back((st.line > 0 ? "line " + std::to_string(st.line) : std::string("calibrate")) + ": " +
+                            r.warning());
   if (st.request.has_move()) {
     MoveRecord m;
     m.id = r.move_id();

@@ -44,6 +44,7 @@ struct MoveRecord {
 struct ScriptLog {
   std::vector<MoveRecord> moves;
   std::vector<std::string> refused;    // "line N: reason"
+  std::vector<std::string> warnings;   // "line N: caution" of requests accepted with one
   std::vector<proto::RtState> states;  // in the order they were entered
   bool calibrated = false;
   bool emergency = false;

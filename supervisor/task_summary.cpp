@@ -72,6 +72,7 @@ void writeSummaryText(std::ostream& o, const ScriptLog& log, double dt, const Fi
     }
   }
   for (const std::string& r : log.refused) o << "refused: " << r << "\n";
+  for (const std::string& w : log.warnings) o << "warning: " << w << "\n";
   std::snprintf(buf, sizeof buf, "final T6 error: %.4f mm, %.4f deg\n", f.mm, f.deg);
   o << buf;
   if (log.emergency) o << "EMGCY: " << describe(log.reason) << " (" << nodeName(log.node) << ")\n";
@@ -104,8 +105,8 @@ void writeSummaryJson(std::ostream& o, const ScriptLog& log, double dt, const Fi
     o << "}";
   }
   o << "],\"completed\":" << (log.allMovesCompleted() ? "true" : "false") << ",\"refused\":" << log.refused.size()
-    << ",\"final_position_error_mm\":" << f.mm << ",\"final_orientation_error_deg\":" << f.deg
-    << ",\"emergency\":" << (log.emergency ? "true" : "false");
+    << ",\"warnings\":" << log.warnings.size() << ",\"final_position_error_mm\":" << f.mm
+    << ",\"final_orientation_error_deg\":" << f.deg << ",\"emergency\":" << (log.emergency ? "true" : "false");
   if (log.emergency) o << ",\"reason\":\"" << describe(log.reason) << "\",\"node\":\"" << nodeName(log.node) << '"';
   o.precision(precision);
 }
