@@ -34,6 +34,46 @@ double pressError(const RobotModel& robot, const Scene& scene, const std::string
   return NAN;
 }
 
+// The force loop's bounds on A.1's one-axis plant (m = 2 kg, C_r = 200 N s/m, K_w = 4000 N/m), as
+// the paper finds them in continuous time and as the loop sampled at 1 kHz has them
+// (common/force_loop.hpp): the PI law's K_I, and the P law's K_p against environments of each
+// stiffness (Eq. 37; the end effector 1 kg).
+void oneAxisBounds() {
+  ForceLoopPlant plant = ForceLoopPlant::onOneAxis(2.0, 200.0);
+  plant.wrist = true;
+  plant.wrist_stiffness = 4000.0;
+  plant.surface_stiffness = std::numeric_limits<double>::infinity();
+  ForceGains pi;
+  pi.law = ForceLawKind::kPI;
+  pi.kp = 30.0;
+  std::printf("\nStability bounds of the force loop, A.1's one-axis plant (common/force_loop.hpp)\n");
+  std::printf("PI law, K_p = 30, rigid environment: K_I < %.1f /s continuous (Routh, Eq. 30: %.1f), %.1f /s at 1 kHz\n",
+              forceGainBound(plant, pi, ForceGain::kKi, 1e4, ForceLoopTime::kContinuous), 200.0 * 31.0 / (2.0 * 30.0),
+              forceGainBound(plant, pi, ForceGain::kKi, 1e4));
+  ForceGains p;
+  p.law = ForceLawKind::kP;
+  std::printf("P law against an environment of stiffness K_e (end effector 1 kg, C_e = 0): K_p <\n");
+  std::printf("  %-6s %-10s %-12s %-16s %s\n", "C_w", "K_e (N/m)", "at 1 kHz", "continuous", "Routh on Eq. 39");
+  auto text = [](double v) { return std::isinf(v) ? std::string("any") : std::to_string(v); };
+  for (const double cw : {0.0, 50.0}) {
+    for (const double ke : {std::numeric_limits<double>::infinity(), 1e5, 4e4, 1e4, 4e3, 1e3}) {
+      plant.surface_stiffness = ke;
+      plant.tool_mass = 1.0;
+      plant.wrist_damping = cw;
+      const bool rigid = std::isinf(ke);
+      ForceAxisParams axis;
+      axis.rigid = rigid;
+      axis.k_e = ke;
+      axis.c_w = cw;
+      std::printf("  %-6.0f %-10s %-12.2f %-16s %s\n", cw,
+                  rigid ? "rigid" : std::to_string(static_cast<int>(ke)).c_str(),
+                  forceGainBound(plant, p, ForceGain::kKp, 1e4),
+                  text(forceGainBound(plant, p, ForceGain::kKp, 1e4, ForceLoopTime::kContinuous)).c_str(),
+                  rigid ? "-" : text(eq39RouthBound(axis)).c_str());
+    }
+  }
+}
+
 // The sweep the stability check is judged by: P gains, and PI integral gains at K_p = 1, on the
 // whole controller pressing 10 N on the table; each with the model's bound at the press's target.
 void wholeArmSweep() {
@@ -103,6 +143,12 @@ int main(int argc, char** argv) {
     const ForceStep r = forceStep(l.gains, 2.0, p);
     std::printf("%-34s %9.3f %%  %9.1f %%    %s\n", l.name, 100 * r.final_error, 100 * r.overshoot, l.paper);
   }
+  // The P law's loop in continuous time is m s^2 + C_r s + K_w (1 + K_p): its overshoot to a step.
+  const double zeta = 200.0 / (2.0 * std::sqrt(2.0 * 4000.0 * 31.0));
+  std::printf(
+      "P, K_p = 30, C_w = 0 in continuous time: zeta %.3f, overshoot %.1f %% (sampled, the drive is held a "
+      "period: on average half a period late)\n",
+      zeta, 100.0 * std::exp(-std::numbers::pi * zeta / std::sqrt(1.0 - zeta * zeta)));
 
   std::printf(
       "\nPosition compensation: m = 2 kg, K = 4000 N/m, C = 200 N s/m, joint loop K_p = 1, K_v = 0.01 s, 20 N load\n");
@@ -117,6 +163,7 @@ int main(int argc, char** argv) {
     std::printf("K_2 = %.3f s at %5.0f Hz: K_1 < %.3f   Eq. 18: %.3f   Eq. 17: %.3f\n", k2, 1.0 / dt,
                 stableK1Bound(k2, p, dt), eq18Bound(p, k2), eq17Bound(p));
   }
+  oneAxisBounds();
   if (whole_arm) wholeArmSweep();
   return 0;
 }

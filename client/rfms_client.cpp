@@ -4,6 +4,8 @@
 #include <thread>
 
 #include "common/mail_codec.hpp"
+#include "common/mail_names.hpp"
+#include "common/number_text.hpp"
 
 namespace rfms {
 
@@ -192,9 +194,16 @@ proto::MoveOutcome RfmsClient::wait(std::uint64_t move, double timeout_s) {
       outcome.set_completed(true);
       for (const auto& o : s.recent_ended())
         if (o.id() == move) outcome = o;
+      const std::string name = "move " + std::to_string(move);
       if (!outcome.completed())
-        throw MoveFailed("move " + std::to_string(move) + " was aborted" +
-                         (s.rtstate() == proto::RT_EMGCY ? std::string(" (emergency)") : std::string()));
+        throw MoveFailed(name + " was aborted" +
+                         (s.rtstate() == proto::RT_EMGCY ? std::string(" (emergency: ") + describe(s.reason()) + ")"
+                                                         : std::string()));
+      // Ran its course, but did not do what it was asked.
+      if (outcome.guard_missed()) throw MoveFailed(name + " ran its path without meeting its guard's force");
+      if (outcome.has_force() && !outcome.force().impedance() && !outcome.force().held())
+        throw MoveFailed(name + " did not hold its force: it ended applying " + numberText(outcome.force().final_n()) +
+                         " N, where its law settles to " + numberText(outcome.force().law_n()) + " N");
       return outcome;
     }
     if (std::chrono::steady_clock::now() > deadline)

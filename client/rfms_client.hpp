@@ -121,7 +121,8 @@ class RfmsClient {
   // Queues a move; returns its handle.
   std::uint64_t move(const std::string& position, const std::string& motion);
   // Until the move has ended, and how (a guarded move: where it met its force); throws MoveFailed
-  // if it was aborted or timeout_s passed.
+  // if it was aborted (with the emergency's reason), if it ran its course without doing what it
+  // was asked (a guard never met, a force not held), or if timeout_s passed.
   proto::MoveOutcome wait(std::uint64_t move, double timeout_s = 600.0);
   // Until every move accepted so far has ended.
   void waitAll(double timeout_s = 600.0);

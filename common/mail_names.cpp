@@ -15,6 +15,10 @@ const char* describe(proto::EmergencyReason reason) {
     case proto::ER_UNREACHABLE: return "trajectory left the workspace";
     case proto::ER_POWER_LOST: return "the arm lost its power (a torque command missing)";
     case proto::ER_FORCE_LIMIT: return "contact force above its limit (force sensor)";
+    case proto::ER_FORCE_OSCILLATION: return "force control oscillating (the force loop is unstable)";
+    case proto::ER_FORCE_LOST_CONTACT: return "force control lost contact (the tool left the surface)";
+    case proto::ER_FORCE_WRONG_SIGN: return "force control applied force the wrong way";
+    case proto::ER_FORCE_RUNAWAY: return "force control ran away (no surface along the force axis)";
     default: return "unknown";
   }
 }

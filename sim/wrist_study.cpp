@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace rfms {
 
@@ -51,6 +52,19 @@ double eq17Bound(const PositionAxisParams& p) { return 1.0 + p.c * p.kv / (p.kp 
 
 double eq18Bound(const PositionAxisParams& p, double k2) {
   return eq17Bound(p) - p.k * (p.kv - p.kp * k2) / (p.k * p.kv + p.kp * p.c);
+}
+
+double eq39RouthBound(const ForceAxisParams& p) {
+  auto stable = [&](double kp) {
+    const double f4 = p.m * p.m_e, f3 = p.m_e * (p.c_r + p.c_w) + p.m * (p.c_e + p.c_w);
+    const double f2 = p.m * (p.k_w + p.k_e) + p.m_e * p.k_w * (1.0 + kp) + p.c_r * (p.c_e + p.c_w) + p.c_w * p.c_e;
+    const double f1 = p.k_e * (p.c_w + p.c_r) + p.k_w * (p.c_e + p.c_r) + p.c_e * p.k_w * kp;
+    const double f0 = p.k_w * p.k_e * (1.0 + kp);
+    return f3 * f2 > f4 * f1 && f3 * f2 * f1 > f1 * f1 * f4 + f3 * f3 * f0;
+  };
+  for (double kp = 0.01; kp < 1e4; kp *= 1.001)
+    if (!stable(kp)) return kp;
+  return std::numeric_limits<double>::infinity();
 }
 
 }  // namespace rfms

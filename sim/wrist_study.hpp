@@ -35,4 +35,11 @@ double stableK1Bound(double k2, const PositionAxisParams& plant = {}, double dt 
 double eq17Bound(const PositionAxisParams& p);
 double eq18Bound(const PositionAxisParams& p, double k2);
 
+// The P law's bound on K_p against an elastic environment: the Routh-Hurwitz condition on Eq. 39's
+// quartic, f3 f2 > f4 f1 and f3 f2 f1 > f1^2 f4 + f3^2 f0, scanned up from 0.01 in 0.1 % steps
+// (+infinity: stable to 1e4). From Eq. 38 expanded: Eq. 39 prints m K_w (1 + K_p) in f2 where the
+// expansion gives m_e K_w (1 + K_p), and Eq. 40 prints f2^2 f0 where the quartic's condition has
+// f3^2 f0; these are the expansion's.
+double eq39RouthBound(const ForceAxisParams& p);
+
 }  // namespace rfms

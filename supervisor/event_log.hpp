@@ -20,6 +20,7 @@ void encodeMoveEnd(const SupervisorEvent& e, Out& out) {
     encode(e.contact_pose, *out.mutable_contact_pose());
     for (int i = 0; i < 3; ++i) out.add_contact_force(e.contact_force[i]);
   }
+  if (e.guard_missed) out.set_guard_missed(true);
   if (e.force.valid) encode(e.force, *out.mutable_force());
   if (e.yielded)
     for (int i = 0; i < 3; ++i) out.add_yielded_m(e.yield[i]);

@@ -10,7 +10,7 @@
 namespace rfms {
 
 PeriodForce::PeriodForce(const RobotModel& model, const SupervisorConfig& config)
-    : model_(model), config_(config), law_(config.dt, config.max_force, config.max_moment) {}
+    : model_(model), config_(config), law_(config.dt, config.max_force, config.max_moment), monitor_(config.dt) {}
 
 void PeriodForce::read(const proto::ArmSensors* arm) {
   if (arm == nullptr) return;
@@ -37,23 +37,37 @@ void PeriodForce::command(const MotionRecord* forced, std::uint64_t move, const 
   if (forced == nullptr) {
     law_.stop();
     s.clear_force_command();
+    monitor_.begin(Vec3::Zero(), Vec3::Zero());
     return;
   }
   const ForceInputs in = forceInputsAt(model_, angles, velocities, pose, config_.tool.frame, contact_);
   encode(law_.update(forced->force, forced->compliance, move, in), s.mutable_force_command());
 
   const ForceSpec& spec = forced->force;
-  if (spec.force_axes == 0) return;
   Vec6 setpoint = Vec6::Zero();
   for (int d = 0; d < 6; ++d)
     if ((spec.force_axes >> d) & 1u) setpoint[d] = spec.force[d];
   const double size = setpoint.norm();
+  const Mat3 frame = spec.tool_frame ? Mat3(in.tool.linear()) : Mat3(Mat3::Identity());
+  const Vec3 position = frame.transpose() * in.tool.translation();
   if (move != stats_move_) {
     stats_move_ = move;
-    stats_.begin(size);
+    // What A.1's laws settle to: all of the setpoint with an integral, K_p / (1 + K_p) without.
+    const double law = spec.gains.law == ForceLawKind::kPI ? size : size * spec.gains.kp / (1.0 + spec.gains.kp);
+    stats_.begin(size, law, config_.dt);
+    monitor_.begin(setpoint.head<3>(), position);
   }
   const Vec6 applied = law_.appliedForce();
+  if (spec.force_axes == 0) {
+    // An impedance: the force it came to apply along its compliant axes.
+    Vec6 along = Vec6::Zero();
+    for (int d = 0; d < 3; ++d)
+      if ((forced->compliance >> d) & 1u) along[d] = applied[d];
+    stats_.add(along.norm(), along.norm());
+    return;
+  }
   stats_.add(law_.forceError().norm(), size > 0.0 ? applied.dot(setpoint) / size : 0.0);
+  monitor_.update(applied.head<3>(), position);
 }
 
 Transform PeriodForce::forcedT6() const { return law_.setpoint() * config_.tool.frame.inverse(Eigen::Isometry); }
@@ -61,8 +75,21 @@ Transform PeriodForce::forcedT6() const { return law_.setpoint() * config_.tool.
 bool PeriodForce::figures(std::uint64_t move, const JointVec& angles, ForceFigures& out) const {
   if (move != stats_move_ || stats_move_ == 0) return false;
   out = stats_.figures(config_.dt);
-  out.end_pose = forwardKinematics(model_, angles) * config_.tool.frame;
+  out.end_pose = toolFrame(angles);
   return true;
+}
+
+Transform PeriodForce::toolFrame(const JointVec& angles) const {
+  const Transform t6 = forwardKinematics(model_, angles);
+  if (!config_.wrist) return t6 * config_.tool.frame;
+  // On the compliant wrist the tool sits where its springs let it: its centre of mass moved by the
+  // measured deflection d and turned about it by a (T6's axes; a's size is the angle when small).
+  const Vec3 d = deflection_.head<3>(), a = deflection_.tail<3>();
+  Transform deflected = Transform::Identity();
+  if (a.norm() > 0.0)
+    deflected.linear() = Eigen::AngleAxisd(std::asin(std::min(a.norm(), 1.0)), a.normalized()).toRotationMatrix();
+  deflected.translation() = config_.tool.com + d - deflected.linear() * config_.tool.com;
+  return t6 * deflected * config_.tool.frame;
 }
 
 Transform PeriodForce::compensated(const Transform& t6, double k1, std::uint32_t compliance, const JointVec& angles) {

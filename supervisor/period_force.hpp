@@ -11,6 +11,7 @@
 #include "common/robot_model.hpp"
 #include "proto/mailboxes.pb.h"
 #include "supervisor/force_control.hpp"
+#include "supervisor/force_monitor.hpp"
 #include "supervisor/force_stats.hpp"
 #include "supervisor/supervisor_config.hpp"
 #include "supervisor/world_values.hpp"
@@ -46,6 +47,11 @@ class PeriodForce {
   Transform forcedT6() const;
   // The figures of `move`, ended with the joints at `angles`, when it was under force control.
   bool figures(std::uint64_t move, const JointVec& angles, ForceFigures& out) const;
+  // Why the force loop of the move running must stop (ER_NONE: it need not): force_monitor.hpp.
+  proto::EmergencyReason loopFault() const { return monitor_.fault(); }
+  // The tool frame at joint angles `angles`: T6 E, and on the compliant wrist moved as its
+  // springs are measured to be deflected.
+  Transform toolFrame(const JointVec& angles) const;
 
   // The path's T6 moved back against the compliant wrist's measured deflection by K1 = `k1` along
   // the axes `compliance` leaves to the path (A.1, Eq. 15), through a 5 Hz low pass. Once a
@@ -58,6 +64,7 @@ class PeriodForce {
   const SupervisorConfig& config_;
   ForceController law_;
   ForceStats stats_;
+  ForceMonitor monitor_;
   std::uint64_t stats_move_ = 0;  // the move stats_ are of (0: none)
   Vec6 wrench_ = Vec6::Zero();
   bool has_wrench_ = false;

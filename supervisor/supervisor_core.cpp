@@ -165,6 +165,10 @@ void SupervisorCore::forwardEvents(std::uint64_t k, TrajectoryEvents& events, Su
     e.period = k;
     e.move_id = t.move_id;
     e.state = rt_.state();
+    // A guarded move that ends by any other way than its guard found nothing to touch.
+    if (e.kind == SupervisorEvent::kMoveStarted) guarded_move_ = trajectory_.guard() > 0.0 ? e.move_id : 0;
+    if (e.kind == SupervisorEvent::kMoveCompleted && e.move_id == guarded_move_ && e.move_id != guard_met_move_)
+      e.guard_missed = true;
     if (e.kind == SupervisorEvent::kMoveCompleted) force_.figures(e.move_id, angle_, e.force);
     if (e.kind == SupervisorEvent::kMoveCompleted && trajectory_.restarted()) {
       e.yielded = true;
@@ -181,8 +185,13 @@ void SupervisorCore::checkForce(std::uint64_t k, SupervisorOutbox& out) {
     emergency({proto::ER_FORCE_LIMIT, proto::NODE_ARM}, k, out);
     return;
   }
+  if (const proto::EmergencyReason why = force_.loopFault(); why != proto::ER_NONE) {
+    emergency({why, proto::NODE_SUPERVISOR}, k, out);
+    return;
+  }
   if (rt_.state() != proto::RT_SETP || !force_.guardMet(trajectory_.guard())) return;
   const std::uint64_t id = trajectory_.currentMove();
+  guard_met_move_ = id;
   TrajectoryEvents events;
   trajectory_.halt(angle_, events);
   const int first = out.event_count;
@@ -191,7 +200,7 @@ void SupervisorCore::checkForce(std::uint64_t k, SupervisorOutbox& out) {
     SupervisorEvent& e = out.events[static_cast<std::size_t>(n)];
     if (e.kind != SupervisorEvent::kMoveCompleted || e.move_id != id) continue;
     e.guarded = true;
-    e.contact_pose = forwardKinematics(model_, angle_) * config_.tool.frame;
+    e.contact_pose = force_.toolFrame(angle_);
     e.contact_force = force_.contact().head<3>();
   }
 }

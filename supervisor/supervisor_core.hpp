@@ -55,6 +55,8 @@ struct SupervisorEvent {
   bool guarded = false;
   Transform contact_pose = Transform::Identity();
   Vec3 contact_force = Vec3::Zero();
+  // kMoveCompleted of a guarded motion that ran its course without meeting its force.
+  bool guard_missed = false;
   // kMoveCompleted by a move under force control: how well it held its force.
   ForceFigures force;
   // kMoveCompleted by a move with the manual's compliance bits alone: where it came to rest less
@@ -148,6 +150,8 @@ class SupervisorCore {
   std::array<bool, kJoints> calibrated_{};
   std::array<std::uint32_t, kJoints> faults_{};
   std::uint64_t angles_period_ = 0;
+  std::uint64_t guarded_move_ = 0;    // the guarded move running (0: none)
+  std::uint64_t guard_met_move_ = 0;  // the last move whose guard met its force
   bool have_joint_mail_ = false;
   const proto::Parcel* fresh_parcel_ = nullptr;  // this period's, valid during step() only
   std::uint64_t sequence_ = 0;

@@ -9,7 +9,7 @@
 namespace rfms {
 
 bool ScriptLog::allMovesCompleted() const {
-  return std::all_of(moves.begin(), moves.end(), [](const MoveRecord& m) { return m.completed; });
+  return std::all_of(moves.begin(), moves.end(), [](const MoveRecord& m) { return m.completed && !m.failed(); });
 }
 
 TaskScript::TaskScript(std::vector<TaskStatement> task, const ScriptOptions& options)
@@ -135,6 +135,7 @@ void TaskScript::note(const SupervisorEvent& e) {
         rec->ended = k + 1;
         (e.kind == SupervisorEvent::kMoveCompleted ? rec->completed : rec->aborted) = true;
         rec->guarded = e.guarded;
+        rec->guard_missed = e.guard_missed;
         rec->contact_pose = e.contact_pose;
         rec->contact_force = e.contact_force;
         rec->force = e.force;

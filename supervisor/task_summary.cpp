@@ -1,7 +1,9 @@
 #include "supervisor/task_summary.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <numbers>
+#include <string>
 
 #include "common/kinematics.hpp"
 #include "common/mail_names.hpp"
@@ -26,6 +28,44 @@ FinalError finalError(const ScriptLog& log, const WorldModel& names, const World
   return f;
 }
 
+namespace {
+
+// "settled in 0.121 s" against the band about `about`, or that it never did.
+std::string settling(double settle_s) {
+  char buf[48];
+  if (settle_s >= 0.0)
+    std::snprintf(buf, sizeof buf, "settled in %.3f s", settle_s);
+  else
+    std::snprintf(buf, sizeof buf, "NOT settled within 5 %%");
+  return buf;
+}
+
+void writeForceFigures(std::ostream& o, const ForceFigures& ff) {
+  char buf[320];
+  if (ff.impedance) {
+    std::snprintf(buf, sizeof buf,
+                  "      impedance: force applied along the compliant axes p50 %.3f N, max %.3f N, %.2f N at the end\n",
+                  ff.error_p50, ff.error_max, ff.final_force);
+    o << buf;
+    return;
+  }
+  std::snprintf(buf, sizeof buf,
+                "      force %.2f N: error p50 %.3f N, p99 %.3f N, max %.3f N; peak %.2f N (overshoot %.1f %%), %s\n",
+                ff.setpoint, ff.error_p50, ff.error_p99, ff.error_max, ff.peak,
+                100.0 * (ff.peak - ff.setpoint) / ff.setpoint, settling(ff.settle_s).c_str());
+  o << buf;
+  // Against the force the move ended with: what a P law settles to is not its setpoint.
+  std::snprintf(buf, sizeof buf,
+                "      from %.2f N to %.2f N (its law settles to %.2f N%s): past it by %.2f N (%.1f %% of the step), "
+                "%s\n",
+                ff.start_force, ff.final_force, ff.law_force, ff.held ? "" : ": NOT HELD, the move failed",
+                ff.overshoot_final * std::abs(ff.final_force - ff.start_force), 100.0 * ff.overshoot_final,
+                settling(ff.settle_final_s).c_str());
+  o << buf;
+}
+
+}  // namespace
+
 bool succeeded(const ScriptLog& log) {
   return log.refused.empty() && log.allMovesCompleted() && !log.emergency && !log.timed_out;
 }
@@ -39,33 +79,26 @@ void writeSummaryText(std::ostream& o, const ScriptLog& log, double dt, const Fi
     std::snprintf(buf, sizeof buf, "  #%llu %-10s %-10s start %7.3f s  end %7.3f s  %s\n",
                   static_cast<unsigned long long>(m.id), m.position.c_str(), m.motion.c_str(),
                   static_cast<double>(m.started) * dt, static_cast<double>(m.ended) * dt,
-                  m.completed ? "completed" : (m.aborted ? "ABORTED" : "NOT DONE"));
+                  m.failed()    ? "FAILED"
+                  : m.completed ? "completed"
+                                : (m.aborted ? "ABORTED" : "NOT DONE"));
     o << buf;
     if (m.guarded) {
       const Vec3 p = 1e3 * m.contact_pose.translation();
-      std::snprintf(buf, sizeof buf, "      guard met: %.2f N at tool point (%.2f, %.2f, %.2f) mm\n",
-                    m.contact_force.norm(), p.x(), p.y(), p.z());
+      std::snprintf(buf, sizeof buf, "      guard met: %.2f N at tool point (%.2f, %.2f, %.2f) mm, period %llu\n",
+                    m.contact_force.norm(), p.x(), p.y(), p.z(), static_cast<unsigned long long>(m.ended - 1));
       o << buf;
     }
+    if (m.guard_missed) o << "      guard NOT met: the move ran its course without touching anything\n";
     if (m.yielded) {
       const Vec3 y = 1e3 * m.yield;
       std::snprintf(buf, sizeof buf, "      yielded (%.2f, %.2f, %.2f) mm from its path's end, and rests there\n",
                     y.x(), y.y(), y.z());
       o << buf;
     }
+    if (m.force.valid) writeForceFigures(o, m.force);
     if (m.force.valid) {
       const ForceFigures& ff = m.force;
-      char settled[48];
-      if (ff.settle_s >= 0.0)
-        std::snprintf(settled, sizeof settled, "settled in %.3f s", ff.settle_s);
-      else
-        std::snprintf(settled, sizeof settled, "NOT settled within 5 %%");
-      std::snprintf(
-          buf, sizeof buf,
-          "      force %.2f N: error p50 %.3f N, p99 %.3f N, max %.3f N; peak %.2f N (overshoot %.1f %%), %s\n",
-          ff.setpoint, ff.error_p50, ff.error_p99, ff.error_max, ff.peak, 100.0 * (ff.peak - ff.setpoint) / ff.setpoint,
-          settled);
-      o << buf;
       const Vec3 p = 1e3 * ff.end_pose.translation();
       std::snprintf(buf, sizeof buf, "      ended at tool point (%.2f, %.2f, %.2f) mm\n", p.x(), p.y(), p.z());
       o << buf;
@@ -88,19 +121,25 @@ void writeSummaryJson(std::ostream& o, const ScriptLog& log, double dt, const Fi
     const MoveRecord& m = log.moves[i];
     o << (i ? "," : "") << "{\"id\":" << m.id << ",\"position\":\"" << m.position << "\",\"motion\":\"" << m.motion
       << "\",\"started_s\":" << static_cast<double>(m.started) * dt
-      << ",\"ended_s\":" << static_cast<double>(m.ended) * dt << ",\"completed\":" << (m.completed ? "true" : "false");
+      << ",\"ended_s\":" << static_cast<double>(m.ended) * dt << ",\"completed\":" << (m.completed ? "true" : "false")
+      << ",\"failed\":" << (m.failed() ? "true" : "false");
+    if (m.guard_missed) o << ",\"guard_missed\":true";
     if (m.guarded) {
       const Vec3 p = m.contact_pose.translation();
-      o << ",\"guard_met\":{\"force_n\":" << m.contact_force.norm() << ",\"tool_point_m\":[" << p.x() << ',' << p.y()
-        << ',' << p.z() << "]}";
+      o << ",\"guard_met\":{\"force_n\":" << m.contact_force.norm() << ",\"period\":" << m.ended - 1
+        << ",\"tool_point_m\":[" << p.x() << ',' << p.y() << ',' << p.z() << "]}";
     }
     if (m.yielded) o << ",\"yielded_m\":[" << m.yield.x() << ',' << m.yield.y() << ',' << m.yield.z() << ']';
     if (m.force.valid) {
       const ForceFigures& ff = m.force;
       o << ",\"force\":{\"setpoint_n\":" << ff.setpoint << ",\"error_p50_n\":" << ff.error_p50
         << ",\"error_p99_n\":" << ff.error_p99 << ",\"error_max_n\":" << ff.error_max << ",\"peak_n\":" << ff.peak
-        << ",\"settle_s\":" << ff.settle_s << ",\"end_tool_point_m\":[" << ff.end_pose.translation().x() << ','
-        << ff.end_pose.translation().y() << ',' << ff.end_pose.translation().z() << "]}";
+        << ",\"settle_s\":" << ff.settle_s << ",\"final_n\":" << ff.final_force << ",\"law_n\":" << ff.law_force
+        << ",\"settle_final_s\":" << ff.settle_final_s << ",\"start_n\":" << ff.start_force
+        << ",\"overshoot_final\":" << ff.overshoot_final << ",\"held\":" << (ff.held ? "true" : "false")
+        << ",\"impedance\":" << (ff.impedance ? "true" : "false") << ",\"end_tool_point_m\":["
+        << ff.end_pose.translation().x() << ',' << ff.end_pose.translation().y() << ',' << ff.end_pose.translation().z()
+        << "]}";
     }
     o << "}";
   }

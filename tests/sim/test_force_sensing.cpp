@@ -46,20 +46,23 @@ TEST(ForceSensing, WithoutASensorTheSupervisorReportsNone) {
 // joint ranges let it point here), so the tool point is 52 mm below T6 and 30 mm ahead of it. A
 // guarded move from 23 mm above down to 27 mm into the table, at 25 mm/s.
 struct Guarded {
-  bool completed = false, guarded = false, emergency = false;
+  bool completed = false, guarded = false, missed = false, emergency = false;
   Transform contact = Transform::Identity();
   Vec3 force_at_trip = Vec3::Zero();
   double force_after = 0.0;  // N, 1 s later, the arm held where it met the force
 };
 
-Guarded guardedTouch(double guard_n) {
-  const Scene scene = loadScene(std::string(RFMS_SCENES_DIR) + "/table.textproto");
+Guarded guardedTouch(double guard_n, const std::string& scene_file = "table.textproto",
+                     const std::string& into_z_mm = "-170") {
+  const Scene scene = loadScene(std::string(RFMS_SCENES_DIR) + "/" + scene_file);
   Harness h(test::puma260(), proto::ControllerSettings{}, scene);
   EXPECT_TRUE(test::calibrate(h));
   const std::string task =
       "units mm deg\n"
       "transform above rpy 220 -130 -120 0 150 0\n"
-      "transform into rpy 220 -130 -170 0 150 0\n"
+      "transform into rpy 220 -130 " +
+      into_z_mm +
+      " 0 150 0\n"
       "position p_above righty,down,flip T6 = above\n"
       "position p_into righty,down,flip T6 = into\n"
       "motion reach joint 2 0.4\n"
@@ -80,6 +83,7 @@ Guarded guardedTouch(double guard_n) {
       const SupervisorEvent& e = mail.supervisor->events[static_cast<std::size_t>(i)];
       if (e.move_id != id) continue;
       g.completed |= e.kind == SupervisorEvent::kMoveCompleted;
+      g.missed |= e.guard_missed;
       if (e.guarded) {
         g.guarded = true;
         g.contact = e.contact_pose;
@@ -111,6 +115,27 @@ TEST(GuardedMove, StopsWhereTheProbeMeetsTheTableAndReportsWhere) {
   // the table, and the reference stands where the contact was light.
   EXPECT_LT(g.force_after, 5.0);
   RecordProperty("force_after_n", std::to_string(g.force_after));
+}
+
+// On the compliant wrist the tool sits where its springs let it: the contact point reported is
+// the deflected tool's, the ball's centre on the table top plus its radius. (Taken from the
+// flange's pose alone, it was up to 0.74 mm off.)
+TEST(GuardedMove, OnTheWristTheContactPointIsTheDeflectedTools) {
+  const Guarded g = guardedTouch(5.0, "wrist_table.textproto");
+  ASSERT_TRUE(g.guarded);
+  EXPECT_NEAR(g.contact.translation().z(), -0.195, 0.0001);
+  RecordProperty("contact_z_mm", std::to_string(1e3 * g.contact.translation().z()));
+}
+
+// A guarded move that ends where its path ends has found nothing to touch: it is flagged, and a
+// task's run counts it as failed.
+TEST(GuardedMove, OneThatNeverTouchesIsFlagged) {
+  const Guarded g = guardedTouch(5.0, "table.textproto", "-130");  // its path ends 13 mm above the table
+  ASSERT_TRUE(g.completed);
+  EXPECT_FALSE(g.guarded);
+  EXPECT_TRUE(g.missed);
+  EXPECT_TRUE(guardedTouch(5.0).guarded);
+  EXPECT_FALSE(guardedTouch(5.0).missed);
 }
 
 TEST(GuardedMove, AGuardIsRefusedWithoutASensorOrAboveTheForceLimit) {

@@ -90,5 +90,24 @@ TEST(ForceStability, TheDefaultLawAndThePapersGainsOnTheWristPass) {
   }
 }
 
+// Watched while it runs: each of the cases the check lets through, or cannot see, stops with its
+// own reason, long before a joint's IK would have failed (the run that let the P law at K_p = 100
+// go unwatched ended in "setpoint could not be solved (joint 5)" 2.6 s later).
+TEST(ForceMonitor, AnUnstableLawLetThroughStopsOnItsOscillationWithinTensOfPeriods) {
+  for (const char* law : {"p 100", "p 5", "pd 1 0.01"}) {
+    const Contact c = pressWith(std::string("motion m cartesian 3 0.5 force z -10 law ") + law, true, "table.textproto",
+                                letThrough());
+    EXPECT_TRUE(c.emergency) << law;
+    EXPECT_EQ(c.reason, proto::ER_FORCE_OSCILLATION) << law << ": " << proto::EmergencyReason_Name(c.reason);
+    EXPECT_LT(c.stopped - c.started, 100u) << law;
+  }
+}
+
+TEST(ForceMonitor, AForceThatPullsAwayFromTheTableRunsAwayAndIsStopped) {
+  const Contact c = pressWith("motion m cartesian 3 0.5 force z 10");
+  EXPECT_TRUE(c.emergency);
+  EXPECT_EQ(c.reason, proto::ER_FORCE_RUNAWAY) << proto::EmergencyReason_Name(c.reason);
+}
+
 }  // namespace
 }  // namespace rfms

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "common/force_loop.hpp"
 #include "sim/wrist_study.hpp"
 
 namespace rfms {
@@ -27,8 +28,9 @@ TEST(WristForce, ThePLawLeavesOneOverOnePlusKpOfAStep) {
 }
 
 TEST(WristForce, ThePDLawHasTheSameSteadyStateWithLessOvershoot) {
-  // Eq. 29: the rate gain adds K_p K_w K_v of damping, here taking the loop's damping ratio from
-  // 0.2 to about 0.7; the steady state is the P law's.
+  // Eq. 29: the rate gain adds K_p K_w K_v of damping (1200 N s/m), here taking the loop's damping
+  // ratio from 0.2 to 1.41 (1400 / (2 sqrt(2 kg x 4000 N/m x 31))): past critical, no overshoot;
+  // the steady state is the P law's.
   const ForceStep p = forceStep(p30(), 2.0);
   const ForceStep pd = forceStep({ForceLawKind::kPD, 30.0, 0.01, 0.0}, 2.0);
   EXPECT_NEAR(pd.final_error, p.final_error, 1e-6);
@@ -89,6 +91,36 @@ TEST(WristPosition, AtTheControllersOwnRateTheBoundaryStillFollowsEquation18) {
   const double found = stableK1Bound(0.0, p, 1e-3);
   EXPECT_NEAR(found, eq18Bound(p, 0.0), 0.02 * eq18Bound(p, 0.0));
   RecordProperty("k1_bound_1khz", std::to_string(found));
+}
+
+// Eq. 37 against an elastic environment: the continuous loop of common/force_loop.hpp bounds the P
+// law's gain where the Routh-Hurwitz condition on A.1's quartic (Eq. 39) does. With the wrist's
+// damper C_w the bound is finite and depends on the environment's stiffness; without it (and
+// C_e = 0) the condition reduces to K_w^2 (1 + K_p) > 0: stable at any gain.
+TEST(WristForce, TheBoundAgainstAnElasticEnvironmentIsRouthsOnEquation39) {
+  for (const double cw : {0.0, 50.0}) {
+    for (const double ke : {1e5, 4e4, 1e4, 1e3}) {
+      ForceAxisParams a;
+      a.rigid = false;
+      a.k_e = ke;
+      a.c_w = cw;
+      ForceLoopPlant p = ForceLoopPlant::onOneAxis(a.m, a.c_r);
+      p.wrist = true;
+      p.wrist_stiffness = a.k_w;
+      p.wrist_damping = cw;
+      p.surface_stiffness = ke;
+      p.tool_mass = a.m_e;
+      ForceGains g;
+      g.law = ForceLawKind::kP;
+      const double model = forceGainBound(p, g, ForceGain::kKp, 1e4, ForceLoopTime::kContinuous);
+      const double routh = eq39RouthBound(a);
+      if (std::isinf(routh)) {
+        EXPECT_TRUE(std::isinf(model)) << "C_w " << cw << ", K_e " << ke << ": " << model;
+      } else {
+        EXPECT_NEAR(model, routh, 2e-3 * routh) << "C_w " << cw << ", K_e " << ke;
+      }
+    }
+  }
 }
 
 }  // namespace

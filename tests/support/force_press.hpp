@@ -37,6 +37,8 @@ struct Contact {
   ForceFigures figures;
   std::string refused, warning;     // the press move's reply
   JointVec end = JointVec::Zero();  // the joints' angles as the press move ended
+  proto::EmergencyReason reason = proto::ER_NONE;
+  std::uint64_t started = 0, stopped = 0;  // periods: the press began; it ended or the emergency came
 };
 
 // Finds the table with a guarded move (or, without `touch_first`, starts from 23 mm above it), then
@@ -65,6 +67,9 @@ inline Contact pressWith(const std::string& motion, bool touch_first = true,
   const SupervisorCore& s = h.supervisor();
   const Transform& tool = scene.tool.frame;
   h.on_period = [&](const PeriodMail& mail) {
+    if (c.started == 0 && s.trajectory().currentMove() == id) c.started = mail.k;
+    if (c.stopped == 0 && c.started != 0 && (s.trajectory().currentMove() != id || s.rtstate() == proto::RT_EMGCY))
+      c.stopped = mail.k;
     if (s.trajectory().currentMove() == id) {
       recent.push_back(s.contactWrench()[2]);
       if (recent.size() > 500) recent.pop_front();
@@ -84,6 +89,7 @@ inline Contact pressWith(const std::string& motion, bool touch_first = true,
   };
   h.runUntil([&] { return c.completed || s.rtstate() == proto::RT_EMGCY; }, 30000);
   c.emergency = s.rtstate() == proto::RT_EMGCY;
+  c.reason = s.emergencyReason();
   if (!recent.empty())
     c.force = std::accumulate(recent.begin(), recent.end(), 0.0) / static_cast<double>(recent.size());
   if (!heights.empty())
