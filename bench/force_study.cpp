@@ -143,6 +143,23 @@ int main(int argc, char** argv) {
     const ForceStep r = forceStep(l.gains, 2.0, p);
     std::printf("%-34s %9.3f %%  %9.1f %%    %s\n", l.name, 100 * r.final_error, 100 * r.overshoot, l.paper);
   }
+  // Ramp and parabola inputs: what stays of the error by the loop's type (A.1, Eq. 27).
+  std::printf("\nRamp (10 N/s) and parabola (10 N/s^2) inputs: the error F_d - F at 2 s and at 4 s\n");
+  const struct {
+    const char* name;
+    ForceGains gains;
+    const char* ramp;
+    const char* parabola;
+  } typed[] = {
+      {"P, K_p = 30 (type 0)", {ForceLawKind::kP, 30, 0, 0}, "grows: r t / (1 + K_p)", "grows"},
+      {"PD, K_p = 30, K_v = 0.01 s (type 0)", {ForceLawKind::kPD, 30, 0.01, 0}, "grows", "grows"},
+      {"PI, K_p = 30, K_I = 20 /s (type 1)", {ForceLawKind::kPI, 30, 0, 20}, "r / (K_p K_I) = 0.0167 N", "grows"},
+  };
+  for (const auto& l : typed) {
+    const ForceInputError ramp = forceInput(l.gains, 1, 10.0, 4.0), parabola = forceInput(l.gains, 2, 10.0, 4.0);
+    std::printf("%-38s ramp %7.4f, %7.4f N (A.1: %s); parabola %7.3f, %7.3f N (%s)\n", l.name, ramp.early, ramp.late,
+                l.ramp, parabola.early, parabola.late, l.parabola);
+  }
   // The P law's loop in continuous time is m s^2 + C_r s + K_w (1 + K_p): its overshoot to a step.
   const double zeta = 200.0 / (2.0 * std::sqrt(2.0 * 4000.0 * 31.0));
   std::printf(
@@ -157,6 +174,24 @@ int main(int argc, char** argv) {
     const LoadHold h = holdUnderLoad(k1, 0.004, 3.0, 20.0, p);
     std::printf("K_1 = %.1f, K_2 = 0.004 s: end effector off by %8.4f mm   A.1: (1 - K_1) F / K = %.4f mm (Eq. 15)\n",
                 k1, 1e3 * h.offset, 1e3 * (1 - k1) * 20.0 / 4000.0);
+  }
+  // A.1 §2.4: H = 1/G_c, which in continuous time keeps the end effector at 0 at every instant.
+  std::printf("\nThe compensator as the inverse of the link's loop, H = 1/G_c (A.1 2.4), 20 N load from t = 0:\n");
+  for (const double dt : {1e-3, 1e-4}) {
+    const LoadHold h = holdUnderLoadByInverse(0.0, 3.0, 20.0, p, dt);
+    std::printf(
+        "  J = 0 (G_c a lag), at %5.0f Hz: end effector off by at most %.4f mm, %.4f mm at 3 s%s   "
+        "A.1: 0 at every instant\n",
+        1.0 / dt, 1e3 * h.worst, 1e3 * h.offset, h.settles ? "" : " (does not settle)");
+  }
+  PositionAxisParams with_inertia = p;
+  with_inertia.j = 1e-4;  // s^2: the link loop's own resonance near 16 Hz
+  for (const double dt : {1e-3, 1e-4}) {
+    for (const double estimate : {1.0, 0.9, 1.1, 0.5, 1.5, 0.0}) {
+      const LoadHold h = holdUnderLoadByInverse(estimate * with_inertia.j, 3.0, 20.0, with_inertia, dt);
+      std::printf("  J = 1e-4 s^2 estimated as %.1f J, at %5.0f Hz: at most %9.4f mm, %9.4f mm at 3 s%s\n", estimate,
+                  1.0 / dt, 1e3 * h.worst, 1e3 * h.offset, h.settles ? "" : " (does not settle)");
+    }
   }
   std::printf("\nStability boundary of K_1 (bisection on the simulated loop)\n");
   for (const auto& [k2, dt] : {std::pair{0.0, 1e-3}, std::pair{0.004, 1e-4}, std::pair{0.004, 1e-3}}) {

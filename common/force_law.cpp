@@ -25,6 +25,15 @@ void ForceLaw::reset() {
   primed_ = false;
 }
 
+double InverseLinkCompensator::update(double command, double deflection) {
+  const double rate = primed_ > 0 ? (deflection - last_) / dt_ : 0.0;
+  const double acceleration = primed_ > 1 ? (rate - last_rate_) / dt_ : 0.0;
+  last_ = deflection;
+  last_rate_ = rate;
+  primed_ = primed_ < 2 ? primed_ + 1 : 2;
+  return command - (deflection + kv_ / kp_ * rate + j_ / kp_ * acceleration);
+}
+
 double DeflectionCompensator::update(double command, double deflection) {
   const double rate = primed_ ? (deflection - last_) / dt_ : 0.0;
   last_ = deflection;

@@ -52,6 +52,21 @@ class ForceLaw {
   bool primed_ = false;
 };
 
+// A.1 §2.4: the compensator as the inverse of the link's loop, H = 1/G_c with G_c = K_p / (J s^2 +
+// K_v s + K_p): u = X_c - (d + (K_v/K_p) d' + (J/K_p) d''), the rates as backward differences over
+// a period. In continuous time it makes X/F zero at every instant; J is the link's inertia as
+// estimated (0: neglected, when it is the PD compensator with K_1 = 1, K_2 = K_v/K_p).
+class InverseLinkCompensator {
+ public:
+  InverseLinkCompensator(double kp, double kv, double j, double dt) : kp_(kp), kv_(kv), j_(j), dt_(dt) {}
+  double update(double command, double deflection);
+
+ private:
+  double kp_, kv_, j_, dt_;
+  double last_ = 0.0, last_rate_ = 0.0;
+  int primed_ = 0;  // periods seen, up to 2: the rates need them
+};
+
 class DeflectionCompensator {
  public:
   DeflectionCompensator(double k1, double k2, double dt) : k1_(k1), k2_(k2), dt_(dt) {}

@@ -23,20 +23,55 @@ ForceStep forceStep(const ForceGains& gains, double seconds, const ForceAxisPara
   return r;
 }
 
-LoadHold holdUnderLoad(double k1, double k2, double seconds, double load_n, const PositionAxisParams& plant,
-                       double dt) {
+ForceInputError forceInput(const ForceGains& gains, int order, double rate, double seconds,
+                           const ForceAxisParams& plant, double dt) {
+  ForceAxis axis(plant);
+  ForceLaw law(gains, dt);
+  ForceInputError r;
+  const int n = static_cast<int>(seconds / dt);
+  for (int k = 1; k <= n; ++k) {
+    // The desired force at the start of the period, held over it, as the controller holds it.
+    const double t = (k - 1) * dt;
+    const double desired = order == 1 ? rate * t : 0.5 * rate * t * t;
+    axis.step(law.update(desired, axis.wristForce()), dt);
+    const double error = (order == 1 ? rate * k * dt : 0.5 * rate * (k * dt) * (k * dt)) - axis.wristForce();
+    if (k == n / 2) r.early = error;
+    if (k == n) r.late = error;
+  }
+  return r;
+}
+
+namespace {
+
+// The end effector under `load_n` from t = 0, the link driven by `compensate(deflection)`.
+template <typename Compensate>
+LoadHold holdWith(Compensate compensate, double seconds, double load_n, const PositionAxisParams& plant, double dt) {
   PositionAxis axis(plant);
-  DeflectionCompensator comp(k1, k2, dt);
   const int n = static_cast<int>(seconds / dt), window = static_cast<int>(2.0 / dt);
-  double mid = 0.0, late = 0.0;
+  double mid = 0.0, late = 0.0, worst = 0.0;
   for (int k = 0; k < n; ++k) {
-    axis.step(comp.update(0.0, axis.deflection()), load_n, dt);
+    axis.step(compensate(axis.deflection()), load_n, dt);
     const double swing = std::abs(axis.deflection() - load_n / plant.k);
-    if (!(swing < 1.0)) return {axis.endEffector(), false};  // a metre off: it has run away
+    worst = std::max(worst, std::abs(axis.endEffector()));
+    if (!(swing < 1.0)) return {axis.endEffector(), false, worst};  // a metre off: it has run away
     if (k >= n / 2 - window && k < n / 2) mid = std::max(mid, swing);
     if (k >= n - window) late = std::max(late, swing);
   }
-  return {axis.endEffector(), late < mid || late < 1e-12};
+  return {axis.endEffector(), late < mid || late < 1e-12, worst};
+}
+
+}  // namespace
+
+LoadHold holdUnderLoad(double k1, double k2, double seconds, double load_n, const PositionAxisParams& plant,
+                       double dt) {
+  DeflectionCompensator comp(k1, k2, dt);
+  return holdWith([&](double d) { return comp.update(0.0, d); }, seconds, load_n, plant, dt);
+}
+
+LoadHold holdUnderLoadByInverse(double j_estimate, double seconds, double load_n, const PositionAxisParams& plant,
+                                double dt) {
+  InverseLinkCompensator comp(plant.kp, plant.kv, j_estimate, dt);
+  return holdWith([&](double d) { return comp.update(0.0, d); }, seconds, load_n, plant, dt);
 }
 
 double stableK1Bound(double k2, const PositionAxisParams& plant, double dt) {

@@ -19,13 +19,27 @@ struct ForceStep {
 ForceStep forceStep(const ForceGains& gains, double seconds, const ForceAxisParams& plant = {}, double desired_n = 10.0,
                     double dt = 1e-3);
 
+// A desired force that grows as a ramp, r t, or a parabola, r t^2 / 2 (order 1 or 2; r in N/s or
+// N/s^2), against the environment from contact at zero force: the error F_d - F at two times, to
+// tell an error that settles from one that grows (A.1, Eq. 27 with the inputs 1/s^2 and 1/s^3).
+struct ForceInputError {
+  double early = 0.0, late = 0.0;  // N: the error at `seconds` / 2 and at `seconds`
+};
+ForceInputError forceInput(const ForceGains& gains, int order, double rate, double seconds,
+                           const ForceAxisParams& plant = {}, double dt = 1e-3);
+
 // The compensator holding the end effector at 0 while a constant load pushes it.
 struct LoadHold {
   double offset = 0.0;  // m: where the end effector is at the end
   bool settles = true;  // the deflection's swing about F/K shrinks from the run's middle to its end
+  double worst = 0.0;   // m: the end effector's largest distance from 0 over the run
 };
 LoadHold holdUnderLoad(double k1, double k2, double seconds, double load_n, const PositionAxisParams& plant = {},
                        double dt = 1e-3);
+// The same with A.1 §2.4's compensator, the inverse of the link's loop with its inertia taken as
+// `j_estimate` (s^2, the plant's J in its units).
+LoadHold holdUnderLoadByInverse(double j_estimate, double seconds, double load_n, const PositionAxisParams& plant = {},
+                                double dt = 1e-3);
 
 // The largest K_1 whose loop settles (bisection on the simulated plant, to 0.002).
 double stableK1Bound(double k2, const PositionAxisParams& plant = {}, double dt = 1e-3);
