@@ -175,6 +175,20 @@ int main(int argc, char** argv) {
     std::printf("K_1 = %.1f, K_2 = 0.004 s: end effector off by %8.4f mm   A.1: (1 - K_1) F / K = %.4f mm (Eq. 15)\n",
                 k1, 1e3 * h.offset, 1e3 * (1 - k1) * 20.0 / 4000.0);
   }
+  // A.1 §2.3: the lead-lag network. Its lag lets the lead go past the PD compensator's K_v / K_p.
+  std::printf("\nThe lead-lag network H = K_pi (1 + T_lead s) / (1 + T_lag s) (A.1 2.3), K_pi = 1, 20 N load:\n");
+  for (const double k : {1.0, 0.5}) {
+    const LoadHold h = holdUnderLoadByLeadLag(k, 0.01, 0.01, 3.0, 20.0, p, 1e-3);
+    std::printf(
+        "  K_pi = %.1f, T_lead = T_lag = 0.01 s: end effector off by %.4f mm at 3 s   A.1: (1 - K_pi) F / K = "
+        "%.4f mm (Eq. 9)\n",
+        k, 1e3 * h.offset, 1e3 * (1 - k) * 20.0 / 4000.0);
+  }
+  for (const double lag : {0.0, 0.005, 0.01, 0.02}) {
+    std::printf(
+        "  T_lag = %.3f s: T_lead < %.4f s at 10 kHz, %.4f s at 1 kHz   Routh on the quartic (Eq. 21): %.4f s\n", lag,
+        stableLeadBound(lag, p, 1e-4), stableLeadBound(lag, p, 1e-3), eq21LeadBound(lag, p));
+  }
   // A.1 §2.4: H = 1/G_c, which in continuous time keeps the end effector at 0 at every instant.
   std::printf("\nThe compensator as the inverse of the link's loop, H = 1/G_c (A.1 2.4), 20 N load from t = 0:\n");
   for (const double dt : {1e-3, 1e-4}) {

@@ -34,6 +34,20 @@ double InverseLinkCompensator::update(double command, double deflection) {
   return command - (deflection + kv_ / kp_ * rate + j_ / kp_ * acceleration);
 }
 
+double LeadLagCompensator::update(double command, double deflection) {
+  // T_lag y' + y = K_pi (d + T_lead d'), each rate over the period just ended.
+  if (!primed_) {
+    out_ = k_ * deflection;  // from rest: no rate before the first reading
+    last_ = deflection;
+    primed_ = true;
+    return command - out_;
+  }
+  const double rate = (deflection - last_) / dt_;
+  last_ = deflection;
+  out_ = (lag_ / dt_ * out_ + k_ * (deflection + lead_ * rate)) / (lag_ / dt_ + 1.0);
+  return command - out_;
+}
+
 double DeflectionCompensator::update(double command, double deflection) {
   const double rate = primed_ ? (deflection - last_) / dt_ : 0.0;
   last_ = deflection;

@@ -67,6 +67,20 @@ class InverseLinkCompensator {
   int primed_ = 0;  // periods seen, up to 2: the rates need them
 };
 
+// A.1 §2.3: a lead-lag network on the measured deflection, H(s) = K_pi (1 + T_lead s) / (1 + T_lag s),
+// u = X_c - H d, discretised by the backward difference. K_pi = 1 compensates all of a steady load
+// (Eq. 9: X/F -> (1 - H(0)) / K).
+class LeadLagCompensator {
+ public:
+  LeadLagCompensator(double k, double t_lead, double t_lag, double dt) : k_(k), lead_(t_lead), lag_(t_lag), dt_(dt) {}
+  double update(double command, double deflection);
+
+ private:
+  double k_, lead_, lag_, dt_;
+  double out_ = 0.0, last_ = 0.0;
+  bool primed_ = false;
+};
+
 class DeflectionCompensator {
  public:
   DeflectionCompensator(double k1, double k2, double dt) : k1_(k1), k2_(k2), dt_(dt) {}

@@ -68,6 +68,36 @@ LoadHold holdUnderLoad(double k1, double k2, double seconds, double load_n, cons
   return holdWith([&](double d) { return comp.update(0.0, d); }, seconds, load_n, plant, dt);
 }
 
+LoadHold holdUnderLoadByLeadLag(double k, double t_lead, double t_lag, double seconds, double load_n,
+                                const PositionAxisParams& plant, double dt) {
+  LeadLagCompensator comp(k, t_lead, t_lag, dt);
+  return holdWith([&](double d) { return comp.update(0.0, d); }, seconds, load_n, plant, dt);
+}
+
+double stableLeadBound(double t_lag, const PositionAxisParams& plant, double dt) {
+  double lo = 0.0, hi = 1.0;
+  while (hi - lo > 1e-3 * hi) {
+    const double mid = 0.5 * (lo + hi);
+    (holdUnderLoadByLeadLag(1.0, mid, t_lag, 20.0, 1.0, plant, dt).settles ? lo : hi) = mid;
+  }
+  return lo;
+}
+
+double eq21LeadBound(double t_lag, const PositionAxisParams& p) {
+  const double k_pi = 1.0;
+  auto stable = [&](double t_lead) {
+    const double a4 = p.m * t_lag * p.kv;
+    const double a3 = p.m * p.kv + t_lag * (p.m * p.kp + p.c * p.kv) - p.m * p.kp * k_pi * t_lead;
+    const double a2 = p.m * p.kp * (1.0 - k_pi) + p.c * p.kv + t_lag * (p.c * p.kp + p.k * p.kv);
+    const double a1 = p.c * p.kp + p.k * p.kv + t_lag * p.k * p.kp, a0 = p.k * p.kp;
+    if (a4 == 0.0) return a3 > 0.0 && a2 > 0.0 && a1 > 0.0 && a2 * a1 > a3 * a0;  // a cubic
+    return a3 > 0.0 && a3 * a2 > a4 * a1 && a3 * a2 * a1 > a1 * a1 * a4 + a3 * a3 * a0;
+  };
+  double t_lead = 1e-5;
+  while (t_lead < 1.0 && stable(t_lead * 1.0005)) t_lead *= 1.0005;
+  return t_lead;
+}
+
 LoadHold holdUnderLoadByInverse(double j_estimate, double seconds, double load_n, const PositionAxisParams& plant,
                                 double dt) {
   InverseLinkCompensator comp(plant.kp, plant.kv, j_estimate, dt);

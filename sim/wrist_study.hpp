@@ -36,6 +36,18 @@ struct LoadHold {
 };
 LoadHold holdUnderLoad(double k1, double k2, double seconds, double load_n, const PositionAxisParams& plant = {},
                        double dt = 1e-3);
+// The same with A.1 §2.3's lead-lag network, H = K_pi (1 + T_lead s) / (1 + T_lag s).
+LoadHold holdUnderLoadByLeadLag(double k, double t_lead, double t_lag, double seconds, double load_n,
+                                const PositionAxisParams& plant = {}, double dt = 1e-3);
+// The largest T_lead whose loop settles with the lead-lag at K_pi = 1 and this T_lag (bisection on
+// the simulated plant to 0.1 %; J = 0). With T_lag = 0 it is the PD compensator's K_2 bound, Eq. 16.
+double stableLeadBound(double t_lag, const PositionAxisParams& plant = {}, double dt = 1e-3);
+// The same from the Routh-Hurwitz condition on the loop's quartic, Eq. 7 with the lead-lag
+// (J = 0; Eq. 21 is this quartic with the network's lead equal to the joint's K_v):
+//   s^4 m T_lag K_v + s^3 (m K_v + T_lag (m K_p + C K_v) - m K_p K_pi T_lead)
+//   + s^2 (m K_p (1 - K_pi) + C K_v + T_lag (C K_p + K K_v)) + s (C K_p + K K_v + T_lag K K_p) + K K_p.
+double eq21LeadBound(double t_lag, const PositionAxisParams& plant = {});
+
 // The same with A.1 §2.4's compensator, the inverse of the link's loop with its inertia taken as
 // `j_estimate` (s^2, the plant's J in its units).
 LoadHold holdUnderLoadByInverse(double j_estimate, double seconds, double load_n, const PositionAxisParams& plant = {},

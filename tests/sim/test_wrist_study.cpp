@@ -160,5 +160,21 @@ TEST(WristPosition, TheInverseOfTheLinksLoopHoldsOnlyWithItsInertiaUnderestimate
   EXPECT_FALSE(holdUnderLoadByInverse(1.1 * link.j, 3.0, 20.0, link, 1e-3).settles);
 }
 
+// A.1 §2.3: the lead-lag network. K_pi = 1 takes back all of a steady load and K_pi = 0.5 half
+// (Eq. 9); its stability boundary on the lead, found on the simulated plant, is the Routh
+// condition on the loop's quartic (Eq. 21's), and with no lag it is the PD compensator's, Eq. 16:
+// the lag lets the lead go past K_v / K_p.
+TEST(WristPosition, TheLeadLagNetworkCompensatesAndItsBoundIsRouthsOnItsQuartic) {
+  const PositionAxisParams p;
+  EXPECT_NEAR(holdUnderLoadByLeadLag(1.0, 0.01, 0.01, 3.0, 20.0, p).offset, 0.0, 1e-6);
+  EXPECT_NEAR(holdUnderLoadByLeadLag(0.5, 0.01, 0.01, 3.0, 20.0, p).offset, 2.5e-3, 1e-6);
+  EXPECT_NEAR(eq21LeadBound(0.0, p), p.kv / p.kp, 1e-3 * p.kv / p.kp);
+  for (const double lag : {0.005, 0.01, 0.02}) {
+    const double routh = eq21LeadBound(lag, p);
+    EXPECT_GT(routh, p.kv / p.kp) << lag;
+    EXPECT_NEAR(stableLeadBound(lag, p, 1e-4), routh, 0.01 * routh) << lag;
+  }
+}
+
 }  // namespace
 }  // namespace rfms
