@@ -2,7 +2,8 @@
 // period: examples/slide.task run in the harness until the probe is halfway along its slide,
 // pressing with 10 N. A joint's step (IK, servo, compliance) with that period's S_MAIL, without
 // and with its force command; and the supervisor's share, the force controller's update with the
-// kinematics it needs (forward kinematics and the Jacobian of the observed angles).
+// kinematics it needs (forward kinematics and the Jacobian of the observed angles); the watch and
+// the figures it keeps each period; and the figures' work once, at a force move's end.
 // (The arm's side, contact in the integrator, is rfms-bench-arm's.)
 //   build/bin/rfms-bench-force [any Google Benchmark flag]
 #include <benchmark/benchmark.h>
@@ -15,6 +16,8 @@
 #include "joint_node/joint_core.hpp"
 #include "sim/harness.hpp"
 #include "supervisor/force_control.hpp"
+#include "supervisor/force_monitor.hpp"
+#include "supervisor/force_stats.hpp"
 
 namespace {
 
@@ -115,6 +118,32 @@ void supervisorForce(benchmark::State& state) {
   }
 }
 BENCHMARK(supervisorForce)->Unit(benchmark::kNanosecond);
+
+// What watching the loop and keeping its figures adds to the supervisor's period: the monitor's
+// update and the statistics' sample, on a force that wobbles about 10 N as a held contact does.
+void forceWatch(benchmark::State& state) {
+  ForceMonitor monitor(1e-3);
+  ForceStats stats;
+  monitor.begin(Vec3(0, 0, -10), Vec3(0, 0, -0.195));
+  stats.begin(10.0, 10.0, 1e-3);
+  int k = 0;
+  for (auto _ : state) {
+    const double f = 10.0 + 0.05 * ((k++ % 7) - 3);
+    benchmark::DoNotOptimize(monitor.update(Vec3(0, 0, -f), Vec3(0, 0, -0.195)));
+    stats.add(10.0 - f, f);
+  }
+}
+BENCHMARK(forceWatch)->Unit(benchmark::kNanosecond);
+
+// The figures of a force move at its end, once, with the ring of the last samples full: the
+// histogram's quantiles and the scan back for the settling to the end's force.
+void forceFiguresAtMoveEnd(benchmark::State& state) {
+  ForceStats stats;
+  stats.begin(10.0, 10.0, 1e-3);
+  for (int k = 0; k < 2 * ForceStats::kRing; ++k) stats.add(0.05 * ((k % 7) - 3), 10.0 + 0.05 * ((k % 7) - 3));
+  for (auto _ : state) benchmark::DoNotOptimize(stats.figures(1e-3));
+}
+BENCHMARK(forceFiguresAtMoveEnd)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 
