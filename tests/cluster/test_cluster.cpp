@@ -815,8 +815,13 @@ TEST(Cluster, AJointInAnotherNetworkNamespace) {
   Namespace ns;
   if (!ns.ok()) GTEST_SKIP() << "cannot create network namespaces here (needs root and iproute2)";
   RunDir run("netns");
-  const int base = 43000 + static_cast<int>(getpid() % 5000) * 4;
-  auto tcp = [&](int i) { return "\"tcp://" + ns.here() + ":" + std::to_string(base + i) + "\""; };
+  // Ports the kernel has free now: one another program holds on every address would fail the
+  // bind on the veth's address as well.
+  const std::vector<int> ports = test::freeLoopbackPorts(4);
+  ASSERT_EQ(ports.size(), 4u) << "no free ports";
+  auto tcp = [&](int i) {
+    return "\"tcp://" + ns.here() + ":" + std::to_string(ports[static_cast<std::size_t>(i)]) + "\"";
+  };
   std::string cfg = configWith(run.path, "two-hosts.textproto",
                                {{"\"ipc://{run}/supervisor.pub\"", tcp(0)},
                                 {"\"ipc://{run}/supervisor.pull\"", tcp(1)},
