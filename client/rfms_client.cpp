@@ -77,30 +77,30 @@ void RfmsClient::position(const std::string& name, const ArmConfig& config, cons
   require(r, "position '" + name + "'");
 }
 
-namespace {
-proto::TaskRequest motionRequest(const std::string& name, double segment_s, double accel_s, RfmsClient::Mode mode,
-                                 std::uint32_t compliance, bool track, double guard_n = 0.0) {
+void RfmsClient::motion(const std::string& name, const Motion& m) {
   proto::TaskRequest r;
-  auto* m = r.mutable_motion();
-  m->set_name(name);
-  m->set_segment_s(segment_s);
-  m->set_accel_s(accel_s);
-  m->set_mode(static_cast<proto::MotionMode>(mode));
-  m->set_compliance(compliance);
-  m->set_track(track);
-  m->set_guard_n(guard_n);
-  return r;
+  proto::DefineMotion& record = *r.mutable_motion();
+  record.set_name(name);
+  record.set_segment_s(m.segment_s);
+  record.set_accel_s(m.accel_s);
+  record.set_mode(static_cast<proto::MotionMode>(m.mode));
+  record.set_compliance(m.compliance | (m.force ? m.force->compliance() : 0u));
+  record.set_track(m.track);
+  record.set_guard_n(m.guard_n);
+  record.set_compensation(m.compensation);
+  if (m.force) *record.mutable_force() = m.force->message();
+  require(r, "motion '" + name + "'");
 }
-}  // namespace
 
 void RfmsClient::motion(const std::string& name, double segment_s, double accel_s, Mode mode,
                         std::uint32_t compliance) {
-  require(motionRequest(name, segment_s, accel_s, mode, compliance, false), "motion '" + name + "'");
+  motion(name, Motion{.segment_s = segment_s, .accel_s = accel_s, .mode = mode, .compliance = compliance});
 }
 
 void RfmsClient::trackingMotion(const std::string& name, double segment_s, double accel_s, Mode mode,
                                 std::uint32_t compliance) {
-  require(motionRequest(name, segment_s, accel_s, mode, compliance, true), "motion '" + name + "'");
+  motion(name,
+         Motion{.segment_s = segment_s, .accel_s = accel_s, .mode = mode, .compliance = compliance, .track = true});
 }
 
 namespace {
@@ -152,20 +152,18 @@ RfmsClient::Force& RfmsClient::Force::law(proto::ForceLaw law, double kp, double
 }
 
 void RfmsClient::forceMotion(const std::string& name, double segment_s, double accel_s, const Force& force, Mode mode) {
-  proto::TaskRequest r = motionRequest(name, segment_s, accel_s, mode, force.compliance(), false);
-  *r.mutable_motion()->mutable_force() = force.message();
-  require(r, "motion '" + name + "'");
+  motion(name, Motion{.segment_s = segment_s, .accel_s = accel_s, .mode = mode, .force = force});
 }
 
 void RfmsClient::guardedMotion(const std::string& name, double segment_s, double accel_s, double guard_n, Mode mode) {
-  require(motionRequest(name, segment_s, accel_s, mode, 0, false, guard_n), "motion '" + name + "'");
+  motion(name, Motion{.segment_s = segment_s, .accel_s = accel_s, .mode = mode, .guard_n = guard_n});
 }
 
 void RfmsClient::compensatedMotion(const std::string& name, double segment_s, double accel_s, double k1, Mode mode,
                                    std::uint32_t compliance) {
-  proto::TaskRequest r = motionRequest(name, segment_s, accel_s, mode, compliance, false);
-  r.mutable_motion()->set_compensation(k1);
-  require(r, "motion '" + name + "'");
+  motion(
+      name,
+      Motion{.segment_s = segment_s, .accel_s = accel_s, .mode = mode, .compliance = compliance, .compensation = k1});
 }
 
 std::uint64_t RfmsClient::move(const std::string& position, const std::string& motion) {
@@ -179,6 +177,7 @@ proto::ArmStatus RfmsClient::status() {
   proto::ArmStatus s;
   if (!s.ParseFromString(link_.exchange(proto::FT_SENDREQ, proto::StatusRequest().SerializeAsString())))
     throw LinkError("the bridge's status does not parse");
+  if (on_status_) on_status_(s);
   return s;
 }
 

@@ -17,6 +17,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -118,6 +120,20 @@ class RfmsClient {
   };
   void forceMotion(const std::string& name, double segment_s, double accel_s, const Force& force,
                    Mode mode = kCartesian);
+  // Any motion record, its options composed (the calls above are its common cases): e.g. a
+  // tracking motion that complies along z, or a guarded one with compensation. The supervisor
+  // refuses combinations it cannot run (force axes with compensation), saying which.
+  struct Motion {
+    double segment_s = 1.0;
+    double accel_s = 0.2;
+    Mode mode = kJoint;
+    std::uint32_t compliance = 0;  // Compliance bits; a force's own axes are added to them
+    bool track = false;
+    double guard_n = 0.0;       // 0: not guarded
+    double compensation = 0.0;  // k1 of a compliant wrist, 0 .. 1
+    std::optional<Force> force{};
+  };
+  void motion(const std::string& name, const Motion& m);
   // Queues a move; returns its handle.
   std::uint64_t move(const std::string& position, const std::string& motion);
   // Until the move has ended, and how (a guarded move: where it met its force); throws MoveFailed
@@ -127,6 +143,10 @@ class RfmsClient {
   // Until every move accepted so far has ended.
   void waitAll(double timeout_s = 600.0);
   proto::ArmStatus status();
+  // Called with every status answer this client receives, wait()'s and calibrate()'s included:
+  // the only way to see all of a watch's samples while also waiting on a move (each answer drains
+  // them). Empty: none.
+  void onStatus(std::function<void(const proto::ArmStatus&)> hook) { on_status_ = std::move(hook); }
   // debug(): from now on the controller samples these signals (docs/run-logs.md names them:
   // "jmail.3.angle", "smail.t6.m[3]", ...) at rate_hz and sends the samples with this session's
   // status answers (ArmStatus.samples), which status() then drains. No signals: stop watching.
@@ -165,6 +185,7 @@ class RfmsClient {
 
   ClientOptions options_;
   LinkClient link_;
+  std::function<void(const proto::ArmStatus&)> on_status_;
   std::uint64_t number_ = 0, last_move_ = 0;
 };
 

@@ -1,0 +1,285 @@
+// The link client as the Python package's Client: RfmsClient (client/rfms_client.hpp) behind a
+// mutex, with the GIL released while a call waits on the link, answers converted to plain Python
+// values (dicts of floats, strings and numpy arrays; rfms/client.py gives them their classes), and
+// a watch's samples kept from every status answer, wait()'s included, until taken.
+#include <pybind11/stl.h>
+
+#include <deque>
+#include <mutex>
+
+#include "client/rfms_client.hpp"
+#include "common/mail_codec.hpp"
+#include "python/src/arrays.hpp"
+#include "python/src/module.hpp"
+#include "python/src/proto_dict.hpp"
+#include "python/src/timing.hpp"
+
+namespace rfms::python {
+
+namespace {
+
+std::uint32_t axisBit(const std::string& axis) {
+  static const char* const kNames[] = {"x", "y", "z", "rx", "ry", "rz"};
+  for (int d = 0; d < 6; ++d)
+    if (axis == kNames[d]) return 1u << d;
+  throw py::value_error("'" + axis + "' is not an axis: x, y, z, rx, ry or rz");
+}
+
+RfmsClient::Compliance axisOf(const std::string& axis) { return static_cast<RfmsClient::Compliance>(axisBit(axis)); }
+
+RfmsClient::Mode modeOf(const std::string& mode) {
+  if (mode == "joint") return RfmsClient::kJoint;
+  if (mode == "cartesian") return RfmsClient::kCartesian;
+  throw py::value_error("a motion's mode is 'joint' or 'cartesian', not '" + mode + "'");
+}
+
+proto::ForceLaw lawOf(const std::string& law) {
+  if (law == "p") return proto::FL_P;
+  if (law == "pd") return proto::FL_PD;
+  if (law == "pi") return proto::FL_PI;
+  throw py::value_error("a force law is 'p', 'pd' or 'pi', not '" + law + "'");
+}
+
+proto::JogAxis jogAxisOf(const std::string& axis) {
+  const std::uint32_t bit = axisBit(axis);
+  static const proto::JogAxis kAxes[] = {proto::JA_X,  proto::JA_Y,  proto::JA_Z,
+                                         proto::JA_RX, proto::JA_RY, proto::JA_RZ};
+  for (int d = 0; d < 6; ++d)
+    if (bit == 1u << d) return kAxes[d];
+  return proto::JA_NONE;
+}
+
+// The samples a watch has delivered and nobody has taken yet: bounded, so that a program that
+// watches and never reads cannot grow without end (the overflow is counted).
+struct SampleStore {
+  static constexpr std::size_t kMaxSamples = 1 << 20;
+  std::deque<proto::SignalSample> samples;
+  std::vector<std::string> watched;
+  double dt_ms = 0.0, rate_hz = 0.0;
+  std::uint64_t dropped_here = 0, dropped_there = 0;
+
+  void keep(const proto::ArmStatus& s) {
+    watched.assign(s.watched().begin(), s.watched().end());
+    dt_ms = s.dt_ms();
+    rate_hz = s.watch_rate_hz();
+    dropped_there = s.samples_dropped();
+    for (const proto::SignalSample& x : s.samples()) {
+      if (samples.size() == kMaxSamples) {
+        samples.pop_front();
+        ++dropped_here;
+      }
+      samples.push_back(x);
+    }
+  }
+};
+
+class Client {
+ public:
+  explicit Client(const ClientOptions& o) : client_(o) {
+    client_.onStatus([this](const proto::ArmStatus& s) { store_.keep(s); });
+  }
+
+  // Runs fn on the client with the GIL released (another Python thread may run meanwhile) and
+  // the client's lock held (RfmsClient is one link session: one request at a time).
+  template <typename Fn>
+  auto call(Fn fn) {
+    py::gil_scoped_release release;
+    std::lock_guard<std::mutex> lock(mutex_);
+    return fn(client_);
+  }
+
+  py::dict status() {
+    proto::ArmStatus s = call([](RfmsClient& c) { return c.status(); });
+    s.clear_samples();
+    return toDict(s);
+  }
+  py::dict wait(std::uint64_t move, double timeout_s) {
+    return toDict(call([&](RfmsClient& c) { return c.wait(move, timeout_s); }));
+  }
+  // (periods, values, signals, dt_ms, dropped): every sample kept so far, oldest first.
+  py::tuple takeSamples() {
+    std::deque<proto::SignalSample> taken;
+    std::vector<std::string> watched;
+    double dt_ms = 0.0;
+    std::uint64_t dropped = 0;
+    {
+      py::gil_scoped_release release;
+      std::lock_guard<std::mutex> lock(mutex_);
+      taken.swap(store_.samples);
+      watched = store_.watched;
+      dt_ms = store_.dt_ms;
+      dropped = store_.dropped_here + store_.dropped_there;
+    }
+    const std::size_t n = taken.size(), k = watched.size();
+    py::array_t<std::uint64_t> periods(static_cast<py::ssize_t>(n));
+    Array values({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(k)});
+    double* v = values.mutable_data();
+    for (std::size_t i = 0; i < n; ++i) {
+      periods.mutable_data()[i] = taken[i].period();
+      for (std::size_t j = 0; j < k; ++j)
+        v[i * k + j] = j < static_cast<std::size_t>(taken[i].values_size()) ? taken[i].values(static_cast<int>(j))
+                                                                            : std::numeric_limits<double>::quiet_NaN();
+    }
+    return py::make_tuple(periods, values, watched, dt_ms, dropped);
+  }
+  void clearSamples() {
+    py::gil_scoped_release release;
+    std::lock_guard<std::mutex> lock(mutex_);
+    store_.samples.clear();
+  }
+
+ private:
+  std::mutex mutex_;
+  RfmsClient client_;
+  SampleStore store_;
+};
+
+ClientOptions optionsOf(const std::string& bridge, const std::string& key, double link_timeout_s, int tries) {
+  ClientOptions o;
+  o.bridge = bridge;
+  o.key_file = key;
+  if (link_timeout_s <= 0.0 || tries < 1) throw py::value_error("link_timeout_s must be > 0 and tries >= 1");
+  o.link.timeout_s = link_timeout_s;
+  o.link.max_tries = tries;
+  return o;
+}
+
+void bindForce(py::module_& m) {
+  using Force = RfmsClient::Force;
+  py::class_<Force>(m, "Force",
+                    "Force and impedance control for a motion (docs/force.md), e.g. Force().press('z', -10.0).")
+      .def(py::init<>())
+      .def(
+          "press",
+          [](Force& f, const std::string& axis, double setpoint) -> Force& { return f.press(axisOf(axis), setpoint); },
+          py::arg("axis"), py::arg("setpoint"), py::return_value_policy::reference_internal,
+          "The tool applies this force (N) or moment (N m) along the axis, by the force law.")
+      .def(
+          "spring",
+          [](Force& f, const std::string& axis, double stiffness, double damping) -> Force& {
+            return f.spring(axisOf(axis), stiffness, damping);
+          },
+          py::arg("axis"), py::arg("stiffness"), py::arg("damping") = 0.0, py::return_value_policy::reference_internal,
+          "A stiffness (N/m or N m/rad) to the path along the axis, and a damper.")
+      .def(
+          "damp",
+          [](Force& f, const std::string& axis, double damping) -> Force& { return f.damp(axisOf(axis), damping); },
+          py::arg("axis"), py::arg("damping"), py::return_value_policy::reference_internal)
+      .def("in_tool_frame", &Force::inToolFrame, py::return_value_policy::reference_internal,
+           "The axes are the tool frame's, not the base frame's.")
+      .def(
+          "law",
+          [](Force& f, const std::string& law, double kp, double k2) -> Force& { return f.law(lawOf(law), kp, k2); },
+          py::arg("law"), py::arg("kp"), py::arg("k2") = 0.0, py::return_value_policy::reference_internal,
+          "The force law: 'p', 'pd' (k2 = kv) or 'pi' (k2 = ki).");
+}
+
+void bindControls(py::class_<Client>& c) {
+  c.def("calibrate", [](Client& x) { x.call([](RfmsClient& r) { r.calibrate(); }); })
+      .def("hold", [](Client& x) { x.call([](RfmsClient& r) { r.hold(); }); })
+      .def("free", [](Client& x) { x.call([](RfmsClient& r) { r.free(); }); })
+      .def("stop", [](Client& x) { x.call([](RfmsClient& r) { r.stop(); }); })
+      .def("reset", [](Client& x) { x.call([](RfmsClient& r) { r.reset(); }); })
+      .def("power_off", [](Client& x) { x.call([](RfmsClient& r) { r.powerOff(); }); })
+      .def("emergency_stop", [](Client& x) { x.call([](RfmsClient& r) { r.emergencyStop(); }); })
+      .def(
+          "jog",
+          [](Client& x, int joint, int direction, int counts, double angle) {
+            x.call([&](RfmsClient& r) {
+              if (counts > 0)
+                r.jogCounts(joint, direction, counts);
+              else if (angle > 0.0)
+                r.jogAngle(joint, direction, angle);
+              else
+                r.jog(joint, direction);
+            });
+          },
+          py::arg("joint"), py::arg("direction"), py::arg("counts") = 0, py::arg("angle") = 0.0)
+      .def(
+          "jog_axis",
+          [](Client& x, const std::string& axis, int direction, bool tool_frame, double size) {
+            const proto::JogAxis a = jogAxisOf(axis);
+            x.call([&](RfmsClient& r) { r.jogAxis(a, direction, tool_frame, size); });
+          },
+          py::arg("axis"), py::arg("direction"), py::arg("tool_frame") = false, py::arg("size") = 0.0);
+}
+
+}  // namespace
+
+void bindClient(py::module_& m) {
+  bindForce(m);
+  py::class_<Client> c(m, "Client", "One link session with the bridge (rfms.connect opens one).");
+  c.def(py::init([](const std::string& bridge, const std::string& key, double link_timeout_s, int tries) {
+          const ClientOptions o = optionsOf(bridge, key, link_timeout_s, tries);
+          py::gil_scoped_release release;  // loading a key reads a file; nothing here needs Python
+          return std::make_unique<Client>(o);
+        }),
+        py::arg("bridge"), py::arg("key") = "", py::arg("link_timeout_s") = LinkOptions{}.timeout_s,
+        py::arg("tries") = LinkOptions{}.max_tries)
+      .def("begin_task", [](Client& x, const std::string& n) { x.call([&](RfmsClient& r) { r.beginTask(n); }); })
+      .def("end_task", [](Client& x) { x.call([](RfmsClient& r) { r.endTask(); }); })
+      .def("transform",
+           [](Client& x, const std::string& name, const Array& t) {
+             const Transform value = toTransform(t, "transform '" + name + "'");
+             x.call([&](RfmsClient& r) { r.transform(name, value); });
+           })
+      .def("position",
+           [](Client& x, const std::string& name, const std::string& config, const std::vector<std::string>& lhs,
+              const std::vector<std::string>& rhs, const std::string& tool) {
+             const std::optional<ArmConfig> flags = ArmConfig::parse(config);
+             if (!flags) throw py::value_error("'" + config + "' is not an arm configuration: e.g. 'righty,down,flip'");
+             x.call([&](RfmsClient& r) { r.position(name, *flags, lhs, rhs, tool); });
+           })
+      .def("motion",
+           [](Client& x, const std::string& name, double segment_s, double accel_s, const std::string& mode,
+              const std::vector<std::string>& compliance, bool track, double guard_n, double compensation,
+              std::optional<RfmsClient::Force> force) {
+             RfmsClient::Motion motion{.segment_s = segment_s,
+                                       .accel_s = accel_s,
+                                       .mode = modeOf(mode),
+                                       .track = track,
+                                       .guard_n = guard_n,
+                                       .compensation = compensation,
+                                       .force = std::move(force)};
+             for (const std::string& a : compliance) motion.compliance |= axisBit(a);
+             x.call([&](RfmsClient& r) { r.motion(name, motion); });
+           })
+      .def("forget",
+           [](Client& x, const std::string& kind, const std::string& name) {
+             const RfmsClient::NameKind k = kind == "transform"  ? RfmsClient::kTransformName
+                                            : kind == "position" ? RfmsClient::kPositionName
+                                            : kind == "motion"   ? RfmsClient::kMotionName
+                                                                 : throw py::value_error(
+                                                                       "forget: kind is 'transform', 'position' or "
+                                                                         "'motion'");
+             x.call([&](RfmsClient& r) { r.forget(k, name); });
+           })
+      .def("move",
+           [](Client& x, const std::string& position, const std::string& motion) {
+             return x.call([&](RfmsClient& r) { return r.move(position, motion); });
+           })
+      .def("wait", &Client::wait)
+      .def("wait_all", [](Client& x, double timeout_s) { x.call([&](RfmsClient& r) { r.waitAll(timeout_s); }); })
+      .def("status", &Client::status)
+      .def("watch",
+           [](Client& x, const std::vector<std::string>& signals, double rate_hz) {
+             x.clearSamples();
+             x.call([&](RfmsClient& r) { r.watch(signals, rate_hz); });
+           })
+      .def("take_samples", &Client::takeSamples)
+      .def(
+          "_cpp_status_seconds",
+          [](Client& x, int n) {
+            // The benchmark's peer (bench/rfms-bench-python): n status round trips from C++.
+            return x.call([&](RfmsClient& r) {
+              return secondsPerCall(n, [&] { return static_cast<double>(r.status().period()); });
+            });
+          },
+          py::arg("n"))
+      .def_property_readonly("session", [](Client& x) { return x.call([](RfmsClient& r) { return r.session(); }); })
+      .def_property_readonly("requests_sent",
+                             [](Client& x) { return x.call([](RfmsClient& r) { return r.requestsSent(); }); });
+  bindControls(c);
+}
+
+}  // namespace rfms::python

@@ -1,0 +1,196 @@
+// rfms.Robot: a robot model file's arm and the project's own kinematics and dynamics on it,
+// each function taking one state (arrays of shape (6,)) or a stack of them ((N, 6), ...).
+#include <pybind11/stl.h>
+
+#include <optional>
+
+#include "common/crba.hpp"
+#include "common/forward_dynamics.hpp"
+#include "common/ik_puma.hpp"
+#include "common/kinematics.hpp"
+#include "common/rne.hpp"
+#include "common/robot_model_loader.hpp"
+#include "common/transform.hpp"
+#include "python/src/arrays.hpp"
+#include "python/src/errors.hpp"
+#include "python/src/module.hpp"
+#include "python/src/timing.hpp"
+
+namespace rfms::python {
+
+namespace {
+
+using Rows1 = std::array<JointVec, 1>;
+using Rows3 = std::array<JointVec, 3>;
+
+// Writes a column-major Eigen matrix into row-major numpy storage.
+template <typename M>
+void store(const M& m, double* out) {
+  using RowMajor = Eigen::Matrix<double, M::RowsAtCompileTime, M::ColsAtCompileTime,
+                                 M::ColsAtCompileTime == 1 ? Eigen::ColMajor : Eigen::RowMajor>;
+  Eigen::Map<RowMajor> target(out);
+  target = m;
+}
+
+class Robot {
+ public:
+  explicit Robot(RobotModel model) : model_(std::move(model)) {}
+  static Robot load(const std::string& path) { return Robot(loadRobotModel(path)); }
+
+  const RobotModel& model() const { return model_; }
+
+  Array fk(const Array& q) const {
+    return mapStates(
+        {4, 4}, {"q"}, [&](const Rows1& r, double* o) { store(forwardKinematics(model_, r[0]).matrix(), o); }, q);
+  }
+  Array jacobian(const Array& q, const std::string& frame) const {
+    if (frame != "base" && frame != "tool")
+      throw py::value_error("jacobian: frame is 'base' or 'tool', not '" + frame + "'");
+    const bool base = frame == "base";
+    return mapStates(
+        {6, 6}, {"q"},
+        [&](const Rows1& r, double* o) { store(base ? jacobianBase(model_, r[0]) : jacobianTool(model_, r[0]), o); },
+        q);
+  }
+  Array inverseDynamics(const Array& q, const Array& qd, const Array& qdd, double gravity) const {
+    return mapStates(
+        {6}, {"q", "qd", "qdd"},
+        [&](const Rows3& r, double* o) { store(rfms::inverseDynamics(model_, r[0], r[1], r[2], gravity), o); }, q, qd,
+        qdd);
+  }
+  Array massMatrix(const Array& q) const {
+    return mapStates(
+        {6, 6}, {"q"}, [&](const Rows1& r, double* o) { store(rfms::massMatrix(model_, r[0]), o); }, q);
+  }
+  Array gravity(const Array& q) const {
+    return mapStates(
+        {6}, {"q"}, [&](const Rows1& r, double* o) { store(gravityTorques(model_, r[0]), o); }, q);
+  }
+  Array forwardDynamics(const Array& q, const Array& qd, const Array& tau, double gravity) const {
+    return mapStates(
+        {6}, {"q", "qd", "tau"},
+        [&](const Rows3& r, double* o) { store(rfms::forwardDynamics(model_, r[0], r[1], r[2], gravity), o); }, q, qd,
+        tau);
+  }
+
+  // The serial closed-form solution in one configuration; Unreachable (a ValueError) when the pose
+  // has none there, saying why.
+  Array ik(const Array& t6, const std::string& config, const Array& q_near) const {
+    const IkSolution s =
+        pumaIk().solveSerial(toTransform(t6, "ik: T6"), parseConfig(config), toJoints(q_near, "ik: q_near"));
+    if (!usable(s.status))
+      raise("Unreachable",
+            "ik: no solution " + config + " (joint " + std::to_string(s.joint) + ": " + describe(s.status) + ")");
+    return toArray(s.q);
+  }
+  // Every configuration that reaches the pose: [(flags, q), ...] in a fixed order.
+  std::vector<std::pair<std::string, Array>> ikAll(const Array& t6, const Array& q_near) const {
+    const Transform t = toTransform(t6, "ik_all: T6");
+    const JointVec near = toJoints(q_near, "ik_all: q_near");
+    std::vector<std::pair<std::string, Array>> out;
+    for (bool righty : {true, false})
+      for (bool up : {false, true})
+        for (bool flip : {false, true}) {
+          const ArmConfig c{righty, up, flip};
+          const IkSolution s = pumaIk().solveSerial(t, c, near);
+          if (usable(s.status)) out.emplace_back(c.toString(), toArray(s.q));
+        }
+    return out;
+  }
+  std::string configOf(const Array& q) const { return pumaIk().configOf(toJoints(q, "config_of: q")).toString(); }
+
+ private:
+  const PumaIk& pumaIk() const {
+    if (!ik_) ik_.emplace(model_);  // ConfigError for an arm that is not of the PUMA family
+    return *ik_;
+  }
+  static ArmConfig parseConfig(const std::string& text) {
+    const std::optional<ArmConfig> c = ArmConfig::parse(text);
+    if (!c) throw py::value_error("'" + text + "' is not an arm configuration: e.g. 'righty,down,noflip'");
+    return *c;
+  }
+
+  RobotModel model_;
+  mutable std::optional<PumaIk> ik_;
+};
+
+py::dict jointInfo(const JointModel& j) {
+  py::dict d;
+  d["name"] = j.name;
+  d["q_min"] = j.q_min;
+  d["q_max"] = j.q_max;
+  d["qd_max"] = j.qd_max;
+  d["tau_max"] = j.tau_max;
+  d["mass"] = j.link.mass;
+  d["dh"] = py::make_tuple(j.dh.alpha(), j.dh.a, j.dh.d, j.dh.theta_offset);
+  return d;
+}
+
+void bindTransforms(py::module_& m) {
+  m.def(
+      "trans", [](double x, double y, double z) { return toArray(trans(x, y, z)); }, py::arg("x"), py::arg("y"),
+      py::arg("z"), "A translation by (x, y, z) metres, as a 4x4 array (RCCL's trans).");
+  m.def(
+      "rot",
+      [](const std::string& axis, double angle) {
+        if (axis != "x" && axis != "y" && axis != "z") throw py::value_error("rot: axis is 'x', 'y' or 'z'");
+        return toArray(rot(axis == "x" ? Axis::kX : axis == "y" ? Axis::kY : Axis::kZ, angle));
+      },
+      py::arg("axis"), py::arg("angle"), "A rotation by `angle` radians about 'x', 'y' or 'z' (RCCL's rot).");
+  m.def(
+      "eul", [](double phi, double theta, double psi) { return toArray(eul(phi, theta, psi)); }, py::arg("phi"),
+      py::arg("theta"), py::arg("psi"), "Euler angles Rz(phi) Ry(theta) Rz(psi), radians (RCCL's eul).");
+  m.def(
+      "rpy", [](double phi, double theta, double psi) { return toArray(rpy(phi, theta, psi)); }, py::arg("phi"),
+      py::arg("theta"), py::arg("psi"), "Roll, pitch, yaw Rz(phi) Ry(theta) Rx(psi), radians (RCCL's rpy).");
+}
+
+}  // namespace
+
+void bindMaths(py::module_& m) {
+  bindTransforms(m);
+  py::class_<Robot>(m, "Robot", "An arm's model (a robot model file) and its kinematics and dynamics.")
+      .def_static("load", &Robot::load, py::arg("path"),
+                  "Loads and checks a robot model file (e.g. deploy/robots/puma260.textproto); ConfigError names "
+                  "the line and field at fault.")
+      .def_property_readonly("name", [](const Robot& r) { return r.model().name; })
+      .def_property_readonly(
+          "joints",
+          [](const Robot& r) {
+            py::list l;
+            for (const JointModel& j : r.model().joints) l.append(jointInfo(j));
+            return l;
+          },
+          "Per joint: name, limits (rad, rad/s, N m), link mass, DH (alpha, a, d, theta offset).")
+      .def_property_readonly("gravity_vector", [](const Robot& r) { return toArray(r.model().gravity.data(), 3); })
+      .def("fk", &Robot::fk, py::arg("q"), "T6 of joint angles q (6,) or (N, 6): (4, 4) or (N, 4, 4).")
+      .def("jacobian", &Robot::jacobian, py::arg("q"), py::arg("frame") = "base",
+           "The geometric Jacobian of T6's origin, rows vx vy vz wx wy wz, in the base frame or T6's ('tool').")
+      .def("inverse_dynamics", &Robot::inverseDynamics, py::arg("q"), py::arg("qd"), py::arg("qdd"),
+           py::arg("gravity") = 1.0,
+           "Joint torques M(q) qdd + C(q, qd) qd + g(q) by recursive Newton-Euler, rotor inertias included, "
+           "friction excluded; `gravity` scales the model's gravity.")
+      .def("mass_matrix", &Robot::massMatrix, py::arg("q"), "The joint-space inertia M(q), (6, 6) per state.")
+      .def("gravity", &Robot::gravity, py::arg("q"), "g(q): the torques that hold the arm still against gravity.")
+      .def("forward_dynamics", &Robot::forwardDynamics, py::arg("q"), py::arg("qd"), py::arg("tau"),
+           py::arg("gravity") = 1.0, "Joint accelerations for torques tau (net of friction).")
+      .def("ik", &Robot::ik, py::arg("t6"), py::arg("config") = "righty,down,noflip",
+           py::arg("q_near") = toArray(JointVec::Zero()),
+           "The closed-form (serial) PUMA solution for T6 in one configuration; of the equivalent angles, the "
+           "ones nearest q_near within the limits. Raises Unreachable saying which joint fails and why.")
+      .def("ik_all", &Robot::ikAll, py::arg("t6"), py::arg("q_near") = toArray(JointVec::Zero()),
+           "Every configuration that reaches T6: a list of (flags, q).")
+      .def("config_of", &Robot::configOf, py::arg("q"), "The configuration flags joint angles q are in.")
+      .def(
+          "_cpp_fk_seconds",
+          [](const Robot& r, const Array& q, int n) {
+            // The benchmark's peer (bench/rfms-bench-python): the same call n times from C++.
+            const JointVec x = toJoints(q, "q");
+            py::gil_scoped_release release;
+            return secondsPerCall(n, [&] { return forwardKinematics(r.model(), x).translation().x(); });
+          },
+          py::arg("q"), py::arg("n"))
+      .def("__repr__", [](const Robot& r) { return "<rfms.Robot " + r.model().name + ">"; });
+}
+
+}  // namespace rfms::python
