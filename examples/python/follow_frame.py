@@ -9,6 +9,7 @@ object, from the controller's own samples of T6.
 
 import argparse
 import math
+import os
 import sys
 import time
 
@@ -28,7 +29,7 @@ def object_at(t: float, radius: float, circle_s: float) -> np.ndarray:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bridge", default="127.0.0.1:47031")
-    parser.add_argument("--key")
+    parser.add_argument("--key", default=os.environ.get("RFMS_KEY"), help="this client's key file (default: $RFMS_KEY)")
     parser.add_argument("--rate-hz", type=float, default=200.0, help="transform updates per second")
     parser.add_argument("--seconds", type=float, default=6.0, help="how long to follow")
     parser.add_argument("--radius-mm", type=float, default=20.0)

@@ -7,6 +7,7 @@ return home by a joint motion.
 """
 
 import argparse
+import os
 import sys
 
 import rfms
@@ -27,7 +28,7 @@ def pumatask(arm: rfms.Client, comply_s: float) -> rfms.MoveOutcome:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bridge", default="127.0.0.1:47031", help="the bridge, host:port")
-    parser.add_argument("--key", help="this client's key file (deploy/rfms keys)")
+    parser.add_argument("--key", default=os.environ.get("RFMS_KEY"), help="this client's key file (default: $RFMS_KEY)")
     parser.add_argument("--comply-s", type=float, default=20.0, help="how long to comply along z (the manual: 20)")
     args = parser.parse_args()
     try:

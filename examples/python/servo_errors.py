@@ -6,6 +6,7 @@ runs a Cartesian line, saved as a matplotlib figure (--out, a .png or .svg).
 """
 
 import argparse
+import os
 import sys
 
 import numpy as np
@@ -18,7 +19,7 @@ SIGNALS = [f"jmail.{j}.servo_error" for j in range(1, 7)]
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bridge", default="127.0.0.1:47031")
-    parser.add_argument("--key")
+    parser.add_argument("--key", default=os.environ.get("RFMS_KEY"), help="this client's key file (default: $RFMS_KEY)")
     parser.add_argument("--rate-hz", type=float, default=200.0)
     parser.add_argument("--out", default="servo_errors.png")
     args = parser.parse_args()

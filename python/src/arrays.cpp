@@ -16,9 +16,15 @@ Array toArray(const Transform& t) {
 Transform toTransform(const Array& a, const std::string& what) {
   if (a.ndim() != 2 || a.shape(1) != 4 || (a.shape(0) != 4 && a.shape(0) != 3))
     throw py::value_error(what + ": a transform is a 4x4 (or 3x4) array");
+  if (a.shape(0) == 4) return toTransform(a.data(), what);
   Eigen::Matrix4d m = Eigen::Matrix4d::Identity();
-  for (py::ssize_t r = 0; r < a.shape(0); ++r)
+  for (py::ssize_t r = 0; r < 3; ++r)
     for (int c = 0; c < 4; ++c) m(r, c) = a.at(r, c);
+  return toTransform(Eigen::Matrix<double, 4, 4, Eigen::RowMajor>(m).data(), what);
+}
+
+Transform toTransform(const double* row_major_4x4, const std::string& what) {
+  const Eigen::Matrix4d m = Eigen::Map<const Eigen::Matrix<double, 4, 4, Eigen::RowMajor>>(row_major_4x4);
   if (!m.allFinite() || !isHomogeneous(m))
     throw py::value_error(what + ": not a homogeneous transform (a rotation and a translation, last row 0 0 0 1)");
   Transform t;

@@ -21,6 +21,7 @@ using Array = py::array_t<double, py::array::c_style | py::array::forcecast>;
 // naming `what`.
 Array toArray(const Transform& t);
 Transform toTransform(const Array& a, const std::string& what);
+Transform toTransform(const double* row_major_4x4, const std::string& what);
 // A 6-vector as an array of shape (6,), and back (ValueError naming `what` for any other shape).
 Array toArray(const JointVec& v);
 JointVec toJoints(const Array& a, const std::string& what);

@@ -75,13 +75,24 @@ class Robot {
 
   // The serial closed-form solution in one configuration; Unreachable (a ValueError) when the pose
   // has none there, saying why.
+  // A stack of poses (..., 4, 4) is solved as a path is: each pose near the one before it, the
+  // first near q_near.
   Array ik(const Array& t6, const std::string& config, const Array& q_near) const {
-    const IkSolution s =
-        pumaIk().solveSerial(toTransform(t6, "ik: T6"), parseConfig(config), toJoints(q_near, "ik: q_near"));
-    if (!usable(s.status))
-      raise("Unreachable",
-            "ik: no solution " + config + " (joint " + std::to_string(s.joint) + ": " + describe(s.status) + ")");
-    return toArray(s.q);
+    const ArmConfig flags = parseConfig(config);
+    JointVec near = toJoints(q_near, "ik: q_near");
+    if (t6.ndim() <= 2) return toArray(solve(toTransform(t6, "ik: T6"), flags, near, config, ""));
+    std::vector<py::ssize_t> shape(t6.shape(), t6.shape() + t6.ndim() - 2);
+    const py::ssize_t n = static_cast<py::ssize_t>(t6.size() / 16);
+    if (t6.shape(t6.ndim() - 1) != 4 || t6.shape(t6.ndim() - 2) != 4)
+      throw py::value_error("ik: T6 is a 4x4 array, or a stack of them (..., 4, 4)");
+    shape.push_back(kJoints);
+    Array out(shape);
+    for (py::ssize_t i = 0; i < n; ++i) {
+      near = solve(toTransform(t6.data() + 16 * i, "ik: T6[" + std::to_string(i) + "]"), flags, near, config,
+                   " at pose " + std::to_string(i));
+      store(near, out.mutable_data() + kJoints * i);
+    }
+    return out;
   }
   // Every configuration that reaches the pose: [(flags, q), ...] in a fixed order.
   std::vector<std::pair<std::string, Array>> ikAll(const Array& t6, const Array& q_near) const {
@@ -103,6 +114,14 @@ class Robot {
   const PumaIk& pumaIk() const {
     if (!ik_) ik_.emplace(model_);  // ConfigError for an arm that is not of the PUMA family
     return *ik_;
+  }
+  JointVec solve(const Transform& t6, const ArmConfig& flags, const JointVec& near, const std::string& config,
+                 const std::string& where) const {
+    const IkSolution s = pumaIk().solveSerial(t6, flags, near);
+    if (!usable(s.status))
+      raise("Unreachable", "ik: no solution " + config + where + " (joint " + std::to_string(s.joint) + ": " +
+                               describe(s.status) + ")");
+    return s.q;
   }
   static ArmConfig parseConfig(const std::string& text) {
     const std::optional<ArmConfig> c = ArmConfig::parse(text);
@@ -177,7 +196,8 @@ void bindMaths(py::module_& m) {
       .def("ik", &Robot::ik, py::arg("t6"), py::arg("config") = "righty,down,noflip",
            py::arg("q_near") = toArray(JointVec::Zero()),
            "The closed-form (serial) PUMA solution for T6 in one configuration; of the equivalent angles, the "
-           "ones nearest q_near within the limits. Raises Unreachable saying which joint fails and why.")
+           "ones nearest q_near within the limits. A stack of poses (..., 4, 4) is solved as a path: each near the "
+           "one before. Raises Unreachable saying which pose and joint fail, and why.")
       .def("ik_all", &Robot::ikAll, py::arg("t6"), py::arg("q_near") = toArray(JointVec::Zero()),
            "Every configuration that reaches T6: a list of (flags, q).")
       .def("config_of", &Robot::configOf, py::arg("q"), "The configuration flags joint angles q are in.")

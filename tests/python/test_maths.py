@@ -132,3 +132,21 @@ def test_bad_arguments_are_refused_by_name(robot):
         rfms.Robot.load("/nonexistent/robot.textproto")
     with pytest.raises(rfms.Unreachable, match="joint 2"):
         robot.ik(rfms.trans(5.0, 0.0, 0.0), "righty,down,flip")
+
+
+def test_a_stack_of_poses_is_solved_as_a_path(robot):
+    # A smooth joint path in one configuration, its poses, and back: each pose solved near the one
+    # before, so the path comes back whole (and bit for bit as the poses solved one at a time).
+    s = np.linspace(0.0, 1.0, 200)[:, None]
+    path = np.array([0.1, -0.5, 0.4, 0.3, 0.7, -0.2]) + s * np.array([0.8, 0.3, -0.5, 1.0, 0.4, 2.0])
+    config = robot.config_of(path[0])
+    poses = robot.fk(path)
+    solved = robot.ik(poses, config, path[0])
+    assert solved.shape == (200, 6)
+    assert np.allclose(solved, path, atol=1e-9)
+    for i in range(0, 200, 37):
+        near = solved[i - 1] if i > 0 else path[0]
+        assert same_bits(robot.ik(poses[i], config, near), solved[i])
+    poses[120] = rfms.trans(5.0, 0.0, 0.0)
+    with pytest.raises(rfms.Unreachable, match="at pose 120"):
+        robot.ik(poses, config, path[0])
