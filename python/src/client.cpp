@@ -4,11 +4,14 @@
 // a watch's samples kept from every status answer, wait()'s included, until taken.
 #include <pybind11/stl.h>
 
+#include <chrono>
 #include <deque>
 #include <mutex>
+#include <thread>
 
 #include "client/rfms_client.hpp"
 #include "common/mail_codec.hpp"
+#include "common/number_text.hpp"
 #include "python/src/arrays.hpp"
 #include "python/src/module.hpp"
 #include "python/src/proto_dict.hpp"
@@ -93,8 +96,20 @@ class Client {
     s.clear_samples();
     return toDict(s);
   }
+  // RfmsClient::wait, in steps that let Python deliver a signal in between: Ctrl-C interrupts a
+  // wait in a notebook rather than waiting out a long move.
   py::dict wait(std::uint64_t move, double timeout_s) {
-    return toDict(call([&](RfmsClient& c) { return c.wait(move, timeout_s); }));
+    using Clock = std::chrono::steady_clock;
+    const auto deadline = Clock::now() + std::chrono::duration<double>(timeout_s);
+    for (;;) {
+      if (call([&](RfmsClient& c) { return c.status().ended_through() >= move; }))
+        return toDict(call([&](RfmsClient& c) { return c.wait(move, 0.0); }));  // ended: its outcome
+      if (Clock::now() > deadline)
+        throw MoveFailed("move " + std::to_string(move) + " has not ended after " + numberText(timeout_s) + " s");
+      if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+      py::gil_scoped_release release;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
   }
   // (periods, values, signals, dt_ms, dropped): every sample kept so far, oldest first.
   py::tuple takeSamples() {

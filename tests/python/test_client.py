@@ -1,6 +1,8 @@
 """rfms.connect against a paced cluster: the calls, every exception type from a real cause, a key
 the bridge does not admit, the GIL released while a call waits, and a 200 Hz watch without gaps."""
 
+import os
+import signal
 import threading
 import time
 
@@ -66,7 +68,26 @@ def test_a_stopped_move_raises_move_failed(arm):
     arm.stop()
     with pytest.raises(rfms.MoveFailed, match="aborted"):
         arm.wait(move, 60.0)
-    arm.reset() if arm.status().rtstate == "EMGCY" else None
+    assert arm.status().rtstate != "EMGCY"  # a stop is not an emergency
+    arm.wait(arm.move("up", "reach"))
+
+
+def test_ctrl_c_interrupts_a_wait(arm):
+    # A notebook's Ctrl-C is SIGINT to the interpreter: it must end a wait on a long move at once.
+    arm.motion("long", 8.0, 0.5, "cartesian")
+    move = arm.move("down", "long")
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            arm.wait(move)
+    finally:
+        timer.cancel()
+    assert time.monotonic() - start < 3.0  # not the move's 8 s
+    arm.stop()
+    with pytest.raises(rfms.MoveFailed, match="aborted"):
+        arm.wait(move, 60.0)
     arm.wait(arm.move("up", "reach"))
 
 
