@@ -4,11 +4,13 @@
 //   rfms-model ik --T t11,..,t44 --config righty,down,noflip  -> {"q":[..]}
 //   rfms-model dynamics --q .. --qd .. --qdd ..      -> {"tau","M","g","c","friction"}
 //   rfms-model demo                                  -> the PUMA 260 at the report's home position
+//   rfms-model urdf [ROBOT.textproto] [-o FILE]      -> the model as URDF (model_tool/urdf.hpp)
 // Joint values in radians, lengths in metres. Errors go to stderr with exit code 2.
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 
+#include <fstream>
 #include <iostream>
 
 #include "common/command_line.hpp"
@@ -22,6 +24,7 @@
 #include "common/transform.hpp"
 #include "model_tool/demo.hpp"
 #include "model_tool/json.hpp"
+#include "model_tool/urdf.hpp"
 
 namespace {
 
@@ -48,6 +51,20 @@ std::string table(const Eigen::MatrixBase<Derived>& m) {
   std::ostringstream s;
   s << m.format(Eigen::IOFormat(8, 0, "  ", "\n", "  ", "")) << '\n';
   return s.str();
+}
+
+// The URDF to a file or standard output; what URDF could not hold, as warnings.
+int writeUrdf(const RobotModel& model, const std::string& path, spdlog::logger& log) {
+  const tool::Urdf u = tool::toUrdf(model);
+  for (const std::string& w : u.warnings) log.warn("{}", w);
+  if (path.empty()) {
+    std::cout << u.text;
+    return 0;
+  }
+  std::ofstream out(path);
+  out << u.text;
+  if (!out.flush()) throw ConfigError(path + ": cannot write the URDF");
+  return 0;
 }
 
 }  // namespace
@@ -85,10 +102,16 @@ int main(int argc, char** argv) {
       ->delimiter(',')
       ->expected(3);
 
+  auto* urdf = app.add_subcommand("urdf", "the model as URDF: joints, limits, inertias, simple link geometry");
+  std::string urdf_robot, urdf_out;
+  urdf->add_option("ROBOT", urdf_robot, "robot model file (default: --robot's)");
+  urdf->add_option("-o,--output", urdf_out, "file to write (default: standard output)");
+
   if (const auto code = parseCommandLine(app, argc, argv)) return *code;
 
   return guardedMain(
       [&] {
+        if (*urdf) return writeUrdf(loadRobotModel(urdf_robot.empty() ? robot : urdf_robot), urdf_out, *log);
         const RobotModel model = loadRobotModel(robot);
         if (*demo) {
           if (at_in.size() != 3) throw ProtocolError("--at: expected X,Y,Z in mm");
