@@ -238,15 +238,33 @@ std::string SupervisorBackground::acceptMove(const proto::Move& move, std::uint6
   return "";
 }
 
+namespace {
+
+std::string momentAxes(std::uint32_t axes) {
+  std::string out;
+  for (int d = 3; d < 6; ++d)
+    if ((axes >> d) & 1u) out += (out.empty() ? "" : ", ") + std::string(d == 3 ? "rx" : d == 4 ? "ry" : "rz");
+  return out;
+}
+
+}  // namespace
+
 std::string SupervisorBackground::unstableLaw(const std::string& motion_name, const MotionRecord& motion,
                                               const JointVec& start, const JointVec& end) {
+  // The sampled loop is modelled along a line (force_loop.hpp); about an axis neither the check
+  // nor the watch sees the loop, and the reply says so rather than let silence read as a pass.
+  if ((motion.force.force_axes & 0x38u) != 0)
+    warning_ = "motion '" + motion_name + "': its moment axes (" + momentAxes(motion.force.force_axes) +
+               ") are neither checked for stability before the move nor watched for oscillation while it runs: "
+               "only force axes are";
   if ((motion.force.force_axes & 0x7u) == 0 || config_.surfaces.empty()) return "";
   std::string why = stability_.verdict(motion.force, start);
   if (why.empty()) why = stability_.verdict(motion.force, end);
   if (why.empty()) return "";
   why = "motion '" + motion_name + "' would not hold its force: " + why;
   if (config_.refuse_unstable_laws) return why;
-  warning_ = why + " (accepted: controller.force.refuse_unstable_laws is off)";
+  warning_ = why + " (accepted: controller.force.refuse_unstable_laws is off)" +
+             (warning_.empty() ? std::string() : "; " + warning_);
   return "";
 }
 

@@ -81,6 +81,19 @@ TEST(ForceStability, LetThroughByTheSettingAnUnstableLawRunsWithAWarning) {
   EXPECT_NE(c.warning.find("refuse_unstable_laws is off"), std::string::npos) << c.warning;
 }
 
+// About an axis the loop is not modelled: the reply says the move runs unchecked and unwatched
+// there, beside any other caution, instead of passing in silence.
+TEST(ForceStability, AMomentAxisIsSaidToBeNeitherCheckedNorWatched) {
+  const Contact c = pressWith("motion m cartesian 3 0.5 force z -10 force rx 0");
+  EXPECT_TRUE(c.refused.empty()) << c.refused;
+  EXPECT_NE(c.warning.find("its moment axes (rx) are neither checked for stability"), std::string::npos) << c.warning;
+  const Contact both = pressWith("motion m cartesian 3 0.5 force z -10 force rx 0 force rz 0 law p 100", true,
+                                 "table.textproto", letThrough());
+  EXPECT_NE(both.warning.find("refuse_unstable_laws is off"), std::string::npos) << both.warning;
+  EXPECT_NE(both.warning.find("(rx, rz)"), std::string::npos) << both.warning;
+  EXPECT_TRUE(pressWith("motion m cartesian 3 0.5 force z -10").warning.empty());
+}
+
 TEST(ForceStability, TheDefaultLawAndThePapersGainsOnTheWristPass) {
   EXPECT_TRUE(pressWith("motion m cartesian 3 0.5 force z -10").completed);
   for (const char* law : {"p 30", "pd 30 0.01", "pi 30 20"}) {
