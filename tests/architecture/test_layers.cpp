@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "tests/architecture/layer_table.hpp"
+#include "tests/support/build_paths.hpp"
 #include "tests/support/files.hpp"
 
 namespace rfms::test {

@@ -11,6 +11,7 @@
 #include "common/rne.hpp"
 #include "common/scene.hpp"
 #include "common/text_proto.hpp"
+#include "tests/support/build_paths.hpp"
 #include "tests/support/test_models.hpp"
 
 namespace rfms {

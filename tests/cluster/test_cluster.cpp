@@ -24,6 +24,7 @@
 #include "runlog/run_logger.hpp"
 #include "sim/run_recording.hpp"
 #include "sim/task_runner.hpp"
+#include "tests/support/build_paths.hpp"
 #include "tests/support/files.hpp"
 #include "tests/support/free_ports.hpp"
 #include "tests/support/process_group.hpp"

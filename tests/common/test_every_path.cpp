@@ -21,6 +21,7 @@
 #include "sim/watch_load.hpp"
 #include "supervisor/task_script.hpp"
 #include "tests/support/allocation_counter.hpp"
+#include "tests/support/build_paths.hpp"
 #include "tests/support/lock_counter.hpp"
 #include "tests/support/random_task.hpp"
 #include "tests/support/temp_dir.hpp"

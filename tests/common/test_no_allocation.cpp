@@ -27,6 +27,7 @@
 #include "sim/run_recording.hpp"
 #include "sim/watch_load.hpp"
 #include "tests/support/allocation_counter.hpp"
+#include "tests/support/build_paths.hpp"
 #include "tests/support/harness_calibration.hpp"
 #include "tests/support/task_builders.hpp"
 #include "tests/support/test_models.hpp"

@@ -7,6 +7,7 @@
 
 #include "common/error.hpp"
 #include "common/robot_model_loader.hpp"
+#include "tests/support/build_paths.hpp"
 #include "tests/support/test_models.hpp"
 
 namespace rfms {

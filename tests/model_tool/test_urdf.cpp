@@ -12,6 +12,7 @@
 #include "common/kinematics.hpp"
 #include "common/rne.hpp"
 #include "common/robot_model_loader.hpp"
+#include "tests/support/build_paths.hpp"
 #include "tests/support/files.hpp"
 #include "tests/support/run_command.hpp"
 #include "tests/support/temp_dir.hpp"

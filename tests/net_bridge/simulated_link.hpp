@@ -19,6 +19,7 @@
 #include "net_bridge/link_frame.hpp"
 #include "supervisor/remote_desk.hpp"
 #include "supervisor/supervisor.hpp"
+#include "tests/support/build_paths.hpp"
 
 namespace rfms::test {
 

@@ -16,6 +16,7 @@
 #include "client/signal_watcher.hpp"
 #include "common/mail_codec.hpp"
 #include "net_bridge/udp_socket.hpp"
+#include "tests/support/build_paths.hpp"
 #include "tests/support/files.hpp"
 #include "tests/support/process_group.hpp"
 #include "tests/support/process_paths.hpp"

@@ -8,6 +8,7 @@
 
 #include "common/error.hpp"
 #include "node/cluster_config.hpp"
+#include "tests/support/build_paths.hpp"
 #include "tests/support/temp_dir.hpp"
 
 namespace rfms {

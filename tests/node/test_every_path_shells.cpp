@@ -30,6 +30,7 @@
 #include "sim/watch_load.hpp"
 #include "supervisor/shell/cluster_loop.hpp"
 #include "tests/support/allocation_counter.hpp"
+#include "tests/support/build_paths.hpp"
 #include "tests/support/excluded_code.hpp"
 #include "tests/support/lock_counter.hpp"
 #include "tests/support/port_cluster.hpp"

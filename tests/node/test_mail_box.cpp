@@ -14,6 +14,7 @@
 #include "node/start_handshake.hpp"
 #include "sim/harness.hpp"
 #include "sim/task_runner.hpp"
+#include "tests/support/build_paths.hpp"
 #include "tests/support/temp_dir.hpp"
 
 namespace rfms {

@@ -5,6 +5,7 @@
 #include "common/kinematics.hpp"
 #include "common/robot_model_loader.hpp"
 #include "pik_study/study_run.hpp"
+#include "tests/support/build_paths.hpp"
 
 namespace rfms::study {
 namespace {

@@ -11,6 +11,7 @@
 #include "replay/run_log_reader.hpp"
 #include "runlog/fault_recorder.hpp"
 #include "tests/support/allocation_counter.hpp"
+#include "tests/support/build_paths.hpp"
 #include "tests/support/run_command.hpp"
 #include "tests/support/temp_dir.hpp"
 

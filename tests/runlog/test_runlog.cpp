@@ -26,6 +26,7 @@
 #include "runlog/mcap_reader.hpp"
 #include "sim/run_recording.hpp"
 #include "sim/task_runner.hpp"
+#include "tests/support/build_paths.hpp"
 #include "tests/support/files.hpp"
 #include "tests/support/run_command.hpp"
 #include "tests/support/temp_dir.hpp"

@@ -10,6 +10,7 @@
 #include "common/kinematics.hpp"
 #include "common/task_file.hpp"
 #include "sim/harness.hpp"
+#include "tests/support/build_paths.hpp"
 #include "tests/support/force_press.hpp"
 #include "tests/support/harness_calibration.hpp"
 #include "tests/support/task_builders.hpp"

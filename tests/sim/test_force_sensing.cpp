@@ -6,6 +6,7 @@
 #include "common/mail_names.hpp"
 #include "common/task_file.hpp"
 #include "sim/harness.hpp"
+#include "tests/support/build_paths.hpp"
 #include "tests/support/harness_calibration.hpp"
 #include "tests/support/task_builders.hpp"
 #include "tests/support/test_models.hpp"

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "supervisor/force_stability.hpp"
+#include "tests/support/build_paths.hpp"
 #include "tests/support/force_press.hpp"
 
 namespace rfms {

@@ -12,6 +12,7 @@
 #include "common/task_file.hpp"
 #include "common/text_proto.hpp"
 #include "sim/harness.hpp"
+#include "tests/support/build_paths.hpp"
 #include "tests/support/harness_calibration.hpp"
 #include "tests/support/task_builders.hpp"
 #include "tests/support/test_models.hpp"

@@ -1,8 +1,9 @@
-// Where the process tests find deploy/rfms and the built binaries. RFMS_SOURCE_DIR and
-// RFMS_BIN_DIR come from the test target's compile definitions (tests/*/CMakeLists.txt).
+// Where the process tests find deploy/rfms and the built binaries (tests/support/build_paths.hpp).
 #pragma once
 
 #include <string>
+
+#include "tests/support/build_paths.hpp"
 
 namespace rfms::test {
 

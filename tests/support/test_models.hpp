@@ -6,6 +6,7 @@
 
 #include "common/robot_model.hpp"
 #include "common/robot_model_loader.hpp"
+#include "tests/support/build_paths.hpp"
 
 namespace rfms::test {
 
