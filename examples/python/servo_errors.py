@@ -41,7 +41,7 @@ def main() -> int:
             arm.motion("line", 2.0, 0.3, "cartesian")
             arm.wait(arm.move("above", "reach"))
             move = arm.move("below", "line")
-            batches = list(arm.watch(SIGNALS, args.rate_hz, until=move))
+            batches = list(arm.watch(SIGNALS, args.rate_hz, until=move, seconds=60.0))
             outcome = arm.wait(move)
         t = np.concatenate([b.time_s for b in batches])
         err = np.degrees(np.concatenate([b.values for b in batches]))

@@ -145,7 +145,7 @@ def test_the_gil_is_released_while_a_call_waits(arm):
 def test_a_watch_at_200_hz_delivers_every_sample(arm):
     signals = ["jmail.1.angle", "jmail.2.servo_error", "smail.t6.m[11]"]
     move = arm.move("down", "line")
-    batches = list(arm.watch(signals, 200.0, until=move))
+    batches = list(arm.watch(signals, 200.0, until=move, seconds=60.0))  # bounded, should the move hang
     period = np.concatenate([b.period for b in batches])
     values = np.concatenate([b.values for b in batches])
     status = arm.status()
