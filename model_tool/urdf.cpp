@@ -5,13 +5,12 @@
 #include <sstream>
 
 #include "common/kinematics.hpp"
+#include "common/link_shapes.hpp"
 #include "common/transform.hpp"
 
 namespace rfms::tool {
 
 namespace {
-
-constexpr double kLinkRadius = 0.02;  // m: the cylinders drawn along each link's d and a
 
 // Exactly: 17 significant digits give back the double that was written.
 std::string num(double x) {
@@ -30,15 +29,9 @@ std::string origin(const Transform& t) {
          "\"/>";
 }
 
-// The part of DH frame i that does not turn with its joint: Tz(d) Tx(a) Rx(alpha).
-Transform fixedPart(const DhParams& dh) {
-  return trans(0.0, 0.0, dh.d) * trans(dh.a, 0.0, 0.0) * rot(Axis::kX, dh.alpha());
-}
-
-void cylinder(std::ostringstream& o, const Transform& where, double length) {
-  if (std::abs(length) < 1e-9) return;
-  o << "    <visual>" << origin(where) << "<geometry><cylinder radius=\"" << num(kLinkRadius) << "\" length=\""
-    << num(std::abs(length)) << "\"/></geometry><material name=\"link\"/></visual>\n";
+void cylinder(std::ostringstream& o, const LinkCylinder& c) {
+  o << "    <visual>" << origin(c.centre) << "<geometry><cylinder radius=\"" << num(kLinkRadius) << "\" length=\""
+    << num(c.length) << "\"/></geometry><material name=\"link\"/></visual>\n";
 }
 
 // Link i's mass properties, given in DH frame i, in URDF link i's frame: centre of mass and the
@@ -56,8 +49,7 @@ void inertial(std::ostringstream& o, const LinkInertia& l, const Transform& fixe
 void link(std::ostringstream& o, const JointModel& j, int i, std::vector<std::string>& warnings) {
   const Transform fixed = fixedPart(j.dh);
   o << "  <link name=\"link" << i << "\">\n";
-  cylinder(o, trans(0.0, 0.0, j.dh.d / 2.0), j.dh.d);
-  cylinder(o, trans(j.dh.a / 2.0, 0.0, j.dh.d) * rot(Axis::kY, M_PI / 2.0), j.dh.a);
+  for (const LinkCylinder& c : linkCylinders(j.dh)) cylinder(o, c);
   const LinkInertia& l = j.link;
   if (l.mass <= 0.0 && !l.first_moment.isZero(0.0))
     warnings.push_back("link " + std::to_string(i) + " (" + j.name +

@@ -66,8 +66,8 @@ std::uint32_t layoutDigest() {
 }
 
 // Populated at once: the period's first touch of a slot must not wait on a page fault.
-std::byte* mapOf(int fd, const std::string& path) {
-  void* p = mmap(nullptr, MailSegment::bytes(), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
+std::byte* mapOf(int fd, const std::string& path, int protection = PROT_READ | PROT_WRITE) {
+  void* p = mmap(nullptr, MailSegment::bytes(), protection, MAP_SHARED | MAP_POPULATE, fd, 0);
   if (p == MAP_FAILED) failErrno(path, "cannot map it");
   return static_cast<std::byte*>(p);
 }
@@ -204,5 +204,33 @@ void* MailSegment::ring(Box b) const { return base_ + ringOffset(b); }
 std::atomic<std::uint32_t>& MailSegment::doorbell(proto::Node reader) const {
   return reinterpret_cast<DoorbellSlot*>(base_ + kDoorbellsAt)[static_cast<std::size_t>(reader)].word;
 }
+
+std::optional<MailSegmentReader> MailSegmentReader::attach(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) return std::nullopt;
+    failErrno(path, "cannot open it");
+  }
+  // Not touched before check() has read its size, as in MailSegment::open. The mapping outlives
+  // the descriptor, and the file once the last node removes it.
+  std::byte* base = mapOf(fd, path, PROT_READ);
+  try {
+    check(fd, path, base);
+  } catch (...) {
+    munmap(base, MailSegment::bytes());
+    ::close(fd);
+    throw;
+  }
+  ::close(fd);
+  return MailSegmentReader(base);
+}
+
+MailSegmentReader::MailSegmentReader(MailSegmentReader&& other) noexcept : base_(other.base_) { other.base_ = nullptr; }
+
+MailSegmentReader::~MailSegmentReader() {
+  if (base_ != nullptr) munmap(const_cast<std::byte*>(base_), MailSegment::bytes());
+}
+
+const void* MailSegmentReader::ring(Box b) const { return base_ + ringOffset(b); }
 
 }  // namespace rfms

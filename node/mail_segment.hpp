@@ -14,6 +14,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "node/mail_box.hpp"
@@ -43,6 +44,27 @@ class MailSegment {
   std::string path_;
   int fd_ = -1;
   std::byte* base_ = nullptr;
+};
+
+// A run's segment seen by a process outside the cluster (rfms-view): mapped read-only, so that
+// nothing it does can change the cluster's mail, and without the nodes' lock, so that it never
+// keeps a finished run's segment alive. Its readers only take the rings' mail (RingReader); they
+// have no doorbell and no node waits for them.
+class MailSegmentReader {
+ public:
+  // nullopt while the run has no segment yet; ConfigError for one that is not this build's.
+  static std::optional<MailSegmentReader> attach(const std::string& path);
+
+  MailSegmentReader(MailSegmentReader&& other) noexcept;
+  MailSegmentReader& operator=(MailSegmentReader&&) = delete;
+  MailSegmentReader(const MailSegmentReader&) = delete;
+  ~MailSegmentReader();
+
+  const void* ring(Box b) const;
+
+ private:
+  explicit MailSegmentReader(const std::byte* base) : base_(base) {}
+  const std::byte* base_ = nullptr;
 };
 
 }  // namespace rfms

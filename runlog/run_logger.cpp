@@ -22,6 +22,7 @@
 #include "common/error.hpp"
 #include "proto/cluster.pb.h"
 #include "runlog/log_files.hpp"
+#include "runlog/protobuf_schema.hpp"
 #include "runlog/protobuf_wire.hpp"
 
 #ifndef RFMS_VERSION
@@ -29,24 +30,6 @@
 #endif
 
 namespace rfms {
-
-namespace {
-
-// The schema MCAP readers need for a protobuf channel: a FileDescriptorSet holding the message's
-// file and every file it imports, dependencies first.
-std::string descriptorSet(const google::protobuf::Descriptor* type) {
-  google::protobuf::FileDescriptorSet set;
-  std::set<std::string> seen;
-  std::function<void(const google::protobuf::FileDescriptor*)> add = [&](const google::protobuf::FileDescriptor* f) {
-    if (!seen.insert(f->name()).second) return;
-    for (int i = 0; i < f->dependency_count(); ++i) add(f->dependency(i));
-    f->CopyTo(set.add_file());
-  };
-  add(type->file());
-  return set.SerializeAsString();
-}
-
-}  // namespace
 
 const char* softwareVersion() { return RFMS_VERSION; }
 

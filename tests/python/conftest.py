@@ -1,52 +1,17 @@
 """What the Python package's tests share: where the tree and its programs are, and a paced
 cluster with its bridge, started by deploy/rfms in a temp dir and stopped whatever the test does."""
 
-import os
 import pathlib
-import shutil
-import socket
-import subprocess
-import tempfile
+import sys
 
 import pytest
 
-SOURCE = pathlib.Path(os.environ.get("RFMS_SOURCE_DIR", pathlib.Path(__file__).resolve().parents[2]))
-BIN = pathlib.Path(os.environ.get("RFMS_BIN_DIR", SOURCE / "build" / "bin"))
-ROBOT = SOURCE / "deploy" / "robots" / "puma260.textproto"
-
-
-def free_udp_port() -> int:
-    """A UDP port the kernel has free now (the bridge binds it a moment later)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Cluster:
-    def __init__(self, run: pathlib.Path, port: int) -> None:
-        self.run, self.port = run, port
-
-    @property
-    def bridge(self) -> str:
-        return f"127.0.0.1:{self.port}"
-
-    def key(self, who: str = "operator") -> str:
-        return str(self.run / "keys" / f"{who}.key")
-
-    def down(self) -> None:
-        subprocess.run([str(SOURCE / "deploy" / "rfms"), "down", str(self.run)], capture_output=True, timeout=60)
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "support"))
+from cluster import BIN, ROBOT, SOURCE, Cluster, free_udp_port, paced_cluster  # noqa: E402,F401
 
 
 @pytest.fixture(scope="module")
 def cluster():
     """A paced cluster (the default PUMA 260 and scene) with its bridge and the run's keys."""
-    run = pathlib.Path(tempfile.mkdtemp(prefix="rfms-python-"))
-    c = Cluster(run, free_udp_port())
-    up = subprocess.run([str(SOURCE / "deploy" / "rfms"), "up", "--clock", "paced", "--run-dir", str(run),
-                         "--bridge-port", str(c.port)], capture_output=True, text=True, timeout=120)
-    try:
-        assert up.returncode == 0, up.stderr
+    with paced_cluster("rfms-python-", ["--no-view"]) as c:
         yield c
-    finally:
-        c.down()
-        shutil.rmtree(run, ignore_errors=True)

@@ -1,0 +1,132 @@
+// The view's picture of a period: whole only when all six joints answered it, the newest such one
+// drawn, and its frames those of the forward kinematics.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "common/kinematics.hpp"
+#include "common/mail_codec.hpp"
+#include "common/transform.hpp"
+#include "tests/support/test_models.hpp"
+#include "view/arm_picture.hpp"
+#include "view/scene_messages.hpp"
+
+namespace rfms::view {
+namespace {
+
+proto::Envelope jmail(int joint, std::uint64_t period, double angle) {
+  proto::Envelope e;
+  e.mutable_jmail()->set_joint(static_cast<std::uint32_t>(joint));
+  e.mutable_jmail()->mutable_header()->set_period(period);
+  e.mutable_jmail()->set_angle(angle);
+  return e;
+}
+
+proto::Envelope smail(std::uint64_t period, const Transform& t6) {
+  proto::Envelope e;
+  e.mutable_smail()->mutable_header()->set_period(period);
+  e.mutable_smail()->set_rtstate(proto::RT_SETP);
+  encode(t6, *e.mutable_smail()->mutable_t6());
+  return e;
+}
+
+TEST(ArmPicture, IsWholeOnlyWhenAllSixJointsAnsweredItsPeriod) {
+  const Scene scene;
+  PictureBuilder b(scene);
+  for (int j = 1; j <= 5; ++j) b.take(jmail(j, 7, 0.1 * j));
+  EXPECT_FALSE(b.newest()) << "joint 6 has not answered period 7";
+  b.take(jmail(6, 7, 0.6));
+  const auto p = b.newest();
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->period, 7u);
+  EXPECT_DOUBLE_EQ(p->angles[5], 0.6);
+  EXPECT_FALSE(p->has_setpoint);
+  EXPECT_FALSE(b.newest()) << "a picture is given once";
+}
+
+TEST(ArmPicture, TheNewestWholePeriodIsDrawnWhateverOrderTheMailCameIn) {
+  const Scene scene;
+  PictureBuilder b(scene);
+  // Period 11 is whole; period 12 lacks joint 3; the mail comes interleaved and out of order.
+  for (int j = 6; j >= 1; --j) {
+    if (j != 3) b.take(jmail(j, 12, 1.0));
+    b.take(jmail(j, 11, 0.5));
+  }
+  b.take(smail(11, trans(0.1, 0.2, 0.3)));
+  const auto p = b.newest();
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->period, 11u);
+  EXPECT_TRUE(p->has_setpoint);
+  EXPECT_EQ(p->rtstate, proto::RT_SETP);
+  EXPECT_TRUE(p->setpoint.isApprox(trans(0.1, 0.2, 0.3), 1e-15));
+  b.take(jmail(3, 12, 1.0));
+  ASSERT_TRUE(b.newest());
+}
+
+TEST(ArmPicture, MailOfAnUnknownJointIsIgnored) {
+  const Scene scene;
+  PictureBuilder b(scene);
+  b.take(jmail(0, 3, 1.0));
+  b.take(jmail(7, 3, 1.0));
+  EXPECT_FALSE(b.newest());
+}
+
+TEST(SceneMessages, FramesAreTheForwardKinematicsOfThePicture) {
+  const RobotModel& model = test::puma260();
+  Scene scene;
+  scene.tool.frame = trans(0.0, 0.0, 0.06);
+  std::mt19937_64 rng(3);
+  ArmPicture p;
+  p.period = 1234;
+  p.angles = test::randomConfiguration(model, rng);
+  p.has_setpoint = true;
+  p.setpoint = forwardKinematics(model, p.angles) * trans(0.0, 0.0, 0.001);
+  foxglove::FrameTransforms out;
+  frameTransforms(model, scene, p, stampOf(p.period, 1e-3), out);
+  LinkFrames frames;
+  linkFrames(model, p.angles, frames);
+  int checked = 0;
+  for (const foxglove::FrameTransform& f : out.transforms()) {
+    EXPECT_EQ(f.timestamp().seconds(), 1);
+    EXPECT_EQ(f.timestamp().nanos(), 234'000'000);
+    Transform t = Transform::Identity();
+    t.linear() =
+        Eigen::Quaterniond(f.rotation().w(), f.rotation().x(), f.rotation().y(), f.rotation().z()).toRotationMatrix();
+    t.translation() = Vec3(f.translation().x(), f.translation().y(), f.translation().z());
+    Transform want;
+    if (f.child_frame_id() == "t6")
+      want = frames[kJoints];
+    else if (f.child_frame_id() == "tool")
+      want = scene.tool.frame;
+    else if (f.child_frame_id() == "setpoint")
+      want = p.setpoint;
+    else
+      want = frames[static_cast<std::size_t>(f.child_frame_id().back() - '0')];
+    EXPECT_TRUE(t.isApprox(want, 1e-12)) << f.child_frame_id();
+    EXPECT_EQ(f.parent_frame_id(), f.child_frame_id() == "tool" ? "t6" : "base");
+    ++checked;
+  }
+  EXPECT_EQ(checked, 8);  // link1..link5, t6, tool, setpoint
+}
+
+TEST(SceneMessages, TheLinksAreDrawnFromShoulderToFlange) {
+  const RobotModel& model = test::puma260();
+  const Scene scene;
+  ArmPicture p;
+  foxglove::SceneUpdate out;
+  sceneUpdate(model, scene, p, 0, out);
+  ASSERT_GE(out.entities_size(), 2);
+  const foxglove::SceneEntity& arm = out.entities(0);
+  EXPECT_EQ(arm.id(), "arm");
+  // Every cylinder's ends lie on the chain's frame origins and offsets: the last one ends at T6's
+  // origin, or on its z axis when the last link has only a d.
+  double length = 0.0;
+  for (const auto& c : arm.cylinders()) length += c.size().z();
+  double want = 0.0;
+  for (const JointModel& j : model.joints) want += std::abs(j.dh.a) + std::abs(j.dh.d);
+  EXPECT_NEAR(length, want, 1e-12);
+  EXPECT_EQ(out.entities(1).id(), "tool");
+}
+
+}  // namespace
+}  // namespace rfms::view

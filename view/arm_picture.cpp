@@ -1,0 +1,67 @@
+#include "view/arm_picture.hpp"
+
+#include "common/mail_codec.hpp"
+#include "common/sensed_wrench.hpp"
+
+namespace rfms::view {
+
+void PictureBuilder::take(const proto::Envelope& mail) {
+  switch (mail.body_case()) {
+    case proto::Envelope::kJmail: {
+      const proto::JMail& j = mail.jmail();
+      if (j.joint() < 1 || j.joint() > static_cast<unsigned>(kJoints)) return;
+      const std::uint64_t k = j.header().period();
+      angles_[j.joint() - 1][k % kDepth] = {k, j.angle()};
+      newest_jmail_ = std::max(newest_jmail_, k);
+      return;
+    }
+    case proto::Envelope::kSmail: {
+      const proto::SMail& s = mail.smail();
+      SetpointMail m;
+      m.valid = s.has_t6() && decode(s.t6(), m.t6);
+      m.rtstate = s.rtstate();
+      setpoints_[s.header().period() % kDepth] = {s.header().period(), m};
+      return;
+    }
+    case proto::Envelope::kSensors: {
+      const proto::ArmSensors& a = mail.sensors();
+      std::optional<Vec6> w;
+      const WristModel* wrist = scene_.sensor == SensorKind::kCompliantWrist ? &scene_.wrist : nullptr;
+      if (Vec6 read; sensedFlangeWrench(a, wrist, scene_.tool, read)) w = read;
+      wrenches_[a.header().period() % kDepth] = {a.header().period(), w};
+      return;
+    }
+    default: return;
+  }
+}
+
+std::optional<ArmPicture> PictureBuilder::newest() {
+  // From the newest J_MAIL's period back over the depth kept, the first period all six answered.
+  for (std::uint64_t back = 0; back < kDepth && back <= newest_jmail_; ++back) {
+    const std::uint64_t k = newest_jmail_ - back;
+    if (shown_ && k <= *shown_) return std::nullopt;
+    ArmPicture p;
+    p.period = k;
+    bool whole = true;
+    for (int j = 0; j < kJoints && whole; ++j) {
+      const auto& slot = angles_[static_cast<std::size_t>(j)][k % kDepth];
+      whole = slot.period == k;
+      p.angles[j] = slot.value;
+    }
+    if (!whole) continue;
+    if (const auto& s = setpoints_[k % kDepth]; s.period == k) {
+      p.has_setpoint = s.value.valid;
+      p.setpoint = s.value.t6;
+      p.rtstate = s.value.rtstate;
+    }
+    if (const auto& w = wrenches_[k % kDepth]; w.period == k && w.value) {
+      p.has_wrench = true;
+      p.wrench = *w.value;
+    }
+    shown_ = k;
+    return p;
+  }
+  return std::nullopt;
+}
+
+}  // namespace rfms::view

@@ -1,0 +1,76 @@
+// What rfms-view does each display period (at most 60 Hz): take the mail that came since the last
+// one from the run's segment, put the newest whole period's picture of the arm together, and hand
+// the viewers their channels: the arm's frames and scene, the supervisor's log lines, and the
+// mailboxes themselves (every mail, to a viewer that subscribed to them; the same topics and
+// schemas as the run log's, so a Foxglove layout serves a live run and a log alike).
+//
+// Passive: it reads the segment read-only and the log file, and sends no node anything.
+#pragma once
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/robot_model.hpp"
+#include "common/scene.hpp"
+#include "proto/cluster.pb.h"
+#include "proto/foxglove.pb.h"
+#include "view/arm_picture.hpp"
+#include "view/foxglove_server.hpp"
+#include "view/log_tail.hpp"
+#include "view/mail_tap.hpp"
+
+namespace rfms::view {
+
+struct LiveViewSettings {
+  int rate_hz = 60;  // display messages a second, at most
+  RobotModel model;  // with the scene's tool
+  Scene scene;
+  double dt_s = 1e-3;
+  std::string segment_path;    // the run's mail (node/mail_segment.hpp)
+  std::string supervisor_log;  // its lines become the Log channel
+};
+
+// The channels, in the order of their ids.
+enum ChannelId : std::size_t { kFrames = 0, kScene = 1, kLog = 2, kFirstMail = 3 };
+std::vector<Channel> liveChannels();
+
+class LiveView {
+ public:
+  LiveView(LiveViewSettings settings, FoxgloveServer& server, std::shared_ptr<spdlog::logger> log);
+  // Takes the mail that came, and draws the arm when a display period has passed; returns when
+  // to look again: a display period, or sooner while a viewer wants the torque mailboxes, whose
+  // rings hold only a few periods of mail.
+  std::chrono::microseconds tick();
+
+  std::uint64_t pictures() const { return pictures_; }
+
+ private:
+  void takeMail();
+  void publishPicture(const ArmPicture& p);
+  void publishLog();
+  void report();
+
+  LiveViewSettings s_;
+  FoxgloveServer& server_;
+  std::shared_ptr<spdlog::logger> log_;
+  MailTap tap_;
+  PictureBuilder builder_;
+  LogTail log_tail_;
+  proto::Envelope envelope_;
+  std::string bytes_;
+  foxglove::FrameTransforms frames_;
+  foxglove::SceneUpdate scene_;
+  foxglove::Log line_;
+  std::uint64_t stamp_ns_ = 0, pictures_ = 0, unparsed_ = 0;
+  bool said_waiting_ = false;
+  std::chrono::steady_clock::time_point next_display_{};
+  std::size_t torque_channel_ = 0;
+  std::uint64_t ticks_ = 0, reported_dropped_ = 0, reported_lost_ = 0;
+};
+
+}  // namespace rfms::view

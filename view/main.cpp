@@ -1,0 +1,108 @@
+// rfms-view: the running cluster seen from outside it. Speaks the Foxglove WebSocket protocol, so
+// that Foxglove and Lichtblick draw the arm live, and serves the page of its folder on the same
+// port. It reads the run's mail read-only and the supervisor's log, and sends no node anything;
+// it runs below the nodes' priority, and a viewer that cannot keep up loses frames, never the
+// cluster's time (view/live_view.hpp, view/foxglove_server.hpp).
+#include <sys/resource.h>
+
+#include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+#include "common/command_line.hpp"
+#include "common/controller_settings.hpp"
+#include "common/error.hpp"
+#include "common/robot_model_loader.hpp"
+#include "node/cluster_config.hpp"
+#include "node/mail_segment.hpp"
+#include "node/node_shell.hpp"
+#include "view/live_view.hpp"
+
+namespace {
+
+// Below every node: a niceness of 10 when they run at the default, and no real-time class.
+constexpr int kNiceness = 10;
+constexpr int kMaxRateHz = 60;
+
+struct Options {
+  std::string run_dir;
+  std::string config;  // default: RUN_DIR/cluster.textproto
+  std::string view = "127.0.0.1:8765";
+  std::string web_root = RFMS_VIEW_WEB_ROOT;
+  int rate_hz = kMaxRateHz;
+};
+
+rfms::view::ServerOptions serverOptions(const Options& o) {
+  rfms::view::ServerOptions s;
+  const auto colon = o.view.rfind(':');
+  if (colon == std::string::npos || colon == 0) throw rfms::ConfigError("--view '" + o.view + "': not ADDRESS:PORT");
+  s.address = o.view.substr(0, colon);
+  const std::string port = o.view.substr(colon + 1);
+  if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos ||
+      std::stoi(port) > 65535)
+    throw rfms::ConfigError("--view '" + o.view + "': the port must be 0 .. 65535");
+  s.port = static_cast<std::uint16_t>(std::stoi(port));
+  s.web_root = o.web_root;
+  return s;
+}
+
+rfms::view::LiveViewSettings viewSettings(const Options& o) {
+  using namespace rfms;
+  const ClusterSettings cluster = loadClusterConfig(o.config, o.run_dir);
+  view::LiveViewSettings v;
+  if (!cluster.config.scene().empty()) v.scene = loadScene(cluster.config.scene());
+  v.model = withTool(loadRobotModel(cluster.config.robot()), v.scene.tool);
+  v.dt_s = sampleSeconds(cluster.config.controller());
+  if (cluster.config.mail_transport() != proto::MT_SHARED_MEMORY)
+    throw ConfigError(o.config +
+                      ": the cluster's mail goes over ZeroMQ (mail_transport); rfms-view reads the "
+                      "shared-memory mailboxes only");
+  v.segment_path = MailSegment::pathFor(o.run_dir);
+  v.supervisor_log = o.run_dir + "/supervisor.log";
+  v.rate_hz = o.rate_hz;
+  return v;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace rfms;
+  CLI::App app{
+      "rfms-view: the running cluster in Foxglove and in the browser (Foxglove WebSocket protocol v1 "
+      "and the page, on one port)"};
+  Options o;
+  app.add_option("--run-dir", o.run_dir, "the cluster's run directory (deploy/rfms up prints it)")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  app.add_option("--config", o.config, "the cluster file (default: RUN_DIR/cluster.textproto)");
+  app.add_option("--view", o.view, "ADDRESS:PORT to serve on (port 0: any free one, written to RUN_DIR/view.port)")
+      ->capture_default_str();
+  app.add_option("--web-root", o.web_root, "the page's folder")->capture_default_str();
+  app.add_option("--rate", o.rate_hz, "display messages per second")
+      ->check(CLI::Range(1, kMaxRateHz))
+      ->capture_default_str();
+  if (const auto code = parseCommandLine(app, argc, argv)) return *code;
+  if (o.config.empty()) o.config = o.run_dir + "/cluster.textproto";
+  auto log = makeNodeLogger("view");
+  const int code = guardedMain(
+      [&] {
+        view::FoxgloveServer server(serverOptions(o), view::liveChannels(), log);
+        view::LiveView live(viewSettings(o), server, log);
+        if (setpriority(PRIO_PROCESS, 0, kNiceness) != 0)
+          log->warn("cannot lower this process's priority: {}", std::strerror(errno));
+        std::ofstream(o.run_dir + "/view.port") << server.port() << "\n";
+        log->info("ready: ws://{}:{} (foxglove.websocket.v1) and the page at http://{}:{}/", serverOptions(o).address,
+                  server.port(), serverOptions(o).address, server.port());
+        server.run([&] { return live.tick(); });
+        const view::ServerCounts c = server.counts();
+        log->info(
+            "stopped: {} pictures of the arm; {} messages sent, {} dropped for slow viewers; {} viewers "
+            "and requests refused, {} lines about them not logged",
+            live.pictures(), c.sent, c.dropped, c.refused, c.unlogged);
+        return 0;
+      },
+      [&](const std::string& message) { log->error("{}", message); });
+  spdlog::shutdown();
+  return code;
+}
