@@ -27,6 +27,7 @@
 #include "common/command_line.hpp"
 #include "common/error.hpp"
 #include "replay/log_info.hpp"
+#include "replay/log_view.hpp"
 #include "replay/plot.hpp"
 #include "replay/progress.hpp"
 #include "replay/rerun.hpp"
@@ -37,7 +38,7 @@ int main(int argc, char** argv) {
   using namespace rfms;
   auto log = spdlog::stderr_color_mt("rfms-replay");
   log->set_pattern("%n: %^%l%$: %v");
-  CLI::App app{"rfms-replay: read, check and re-run run logs (MCAP) written by rfms-sim --log"};
+  CLI::App app{"rfms-replay: read, check, re-run and show run logs (MCAP) written by rfms-sim --log and the cluster"};
   app.require_subcommand(1);
   std::string path;
   auto* info = app.add_subcommand("info", "summarise a run log");
@@ -68,9 +69,21 @@ int main(int argc, char** argv) {
   plot->add_option("LOG", path, "the run log")->required();
   std::string picture;
   plot->add_option("-o,--output", picture, "FILE.png or FILE.svg")->required();
+  auto* viewer = app.add_subcommand(
+      "view", "play the log to Foxglove and the view's page, as rfms-view shows a live run (docs/view.md)");
+  viewer->add_option("LOG", path, "the run log")->required();
+  LogViewOptions view_options;
+  std::string view_address = "127.0.0.1:8765", port_file;
+  viewer->add_option("--view", view_address, "ADDRESS:PORT to serve on (port 0: any free one)")->capture_default_str();
+  viewer->add_option("--speed", view_options.speed, "times the run's own pace")
+      ->check(CLI::Range(0.1, 100.0))
+      ->capture_default_str();
+  viewer->add_option("--port-file", port_file, "write the port served on to this file");
+  viewer->add_flag("--exit-at-end", view_options.exit_at_end, "stop once the log has played (default: keep serving)");
   if (const auto code = parseCommandLine(app, argc, argv)) return *code;
   return guardedMain(
       [&] {
+        if (viewer->parsed()) return viewLog(path, view_address, port_file, view_options, log);
         RunLog run;
         {
           ProgressBar bar("reading");

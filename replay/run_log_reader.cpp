@@ -19,7 +19,8 @@ namespace rfms {
 LoggedArm loggedArm(const RunLog& log) {
   const auto model_text = log.header.find("robot_model");
   if (model_text == log.header.end() || model_text->second.empty())
-    throw ConfigError("the log does not carry its robot model: it cannot be re-run");
+    throw ConfigError(
+        "the log does not carry its robot model: the arm it drove cannot be rebuilt, to re-run or to show");
   LoggedArm arm{parseRobotModel(model_text->second, "the log's robot model"), Scene{}};
   if (const auto scene = log.header.find("scene"); scene != log.header.end() && !scene->second.empty()) {
     proto::Scene p;

@@ -7,32 +7,32 @@ namespace rfms::view {
 
 void PictureBuilder::take(const proto::Envelope& mail) {
   switch (mail.body_case()) {
-    case proto::Envelope::kJmail: {
-      const proto::JMail& j = mail.jmail();
-      if (j.joint() < 1 || j.joint() > static_cast<unsigned>(kJoints)) return;
-      const std::uint64_t k = j.header().period();
-      angles_[j.joint() - 1][k % kDepth] = {k, j.angle()};
-      newest_jmail_ = std::max(newest_jmail_, k);
-      return;
-    }
-    case proto::Envelope::kSmail: {
-      const proto::SMail& s = mail.smail();
-      SetpointMail m;
-      m.valid = s.has_t6() && decode(s.t6(), m.t6);
-      m.rtstate = s.rtstate();
-      setpoints_[s.header().period() % kDepth] = {s.header().period(), m};
-      return;
-    }
-    case proto::Envelope::kSensors: {
-      const proto::ArmSensors& a = mail.sensors();
-      std::optional<Vec6> w;
-      const WristModel* wrist = scene_.sensor == SensorKind::kCompliantWrist ? &scene_.wrist : nullptr;
-      if (Vec6 read; sensedFlangeWrench(a, wrist, scene_.tool, read)) w = read;
-      wrenches_[a.header().period() % kDepth] = {a.header().period(), w};
-      return;
-    }
+    case proto::Envelope::kJmail: return take(mail.jmail());
+    case proto::Envelope::kSmail: return take(mail.smail());
+    case proto::Envelope::kSensors: return take(mail.sensors());
     default: return;
   }
+}
+
+void PictureBuilder::take(const proto::JMail& j) {
+  if (j.joint() < 1 || j.joint() > static_cast<unsigned>(kJoints)) return;
+  const std::uint64_t k = j.header().period();
+  angles_[j.joint() - 1][k % kDepth] = {k, j.angle()};
+  newest_jmail_ = std::max(newest_jmail_, k);
+}
+
+void PictureBuilder::take(const proto::SMail& s) {
+  SetpointMail m;
+  m.valid = s.has_t6() && decode(s.t6(), m.t6);
+  m.rtstate = s.rtstate();
+  setpoints_[s.header().period() % kDepth] = {s.header().period(), m};
+}
+
+void PictureBuilder::take(const proto::ArmSensors& a) {
+  std::optional<Vec6> w;
+  const WristModel* wrist = scene_.sensor == SensorKind::kCompliantWrist ? &scene_.wrist : nullptr;
+  if (Vec6 read; sensedFlangeWrench(a, wrist, scene_.tool, read)) w = read;
+  wrenches_[a.header().period() % kDepth] = {a.header().period(), w};
 }
 
 std::optional<ArmPicture> PictureBuilder::newest() {

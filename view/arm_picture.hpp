@@ -30,6 +30,9 @@ class PictureBuilder {
   explicit PictureBuilder(const Scene& scene) : scene_(scene) {}
   // One mail of any box; the kinds the picture does not use are ignored.
   void take(const proto::Envelope& mail);
+  void take(const proto::JMail& j);
+  void take(const proto::SMail& s);
+  void take(const proto::ArmSensors& a);
   // The newest whole picture newer than the last one returned; nullopt when there is none.
   std::optional<ArmPicture> newest();
 

@@ -32,7 +32,8 @@ using Json = nlohmann::json;
 
 constexpr char kSubprotocol[] = "foxglove.websocket.v1";
 constexpr std::uint8_t kMessageData = 1, kTime = 2;
-constexpr int kLogLinesPerSecond = 5;  // what viewers cause: connections, mistakes (node/log_budget.hpp)
+constexpr int kLogLinesPerSecond = 5;
+constexpr std::chrono::seconds kCloseGrace{2};  // what viewers cause: connections, mistakes (node/log_budget.hpp)
 
 void putLe(std::string& out, std::uint64_t v, int bytes) {
   for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
@@ -102,6 +103,7 @@ struct FoxgloveServer::Impl {
   std::unique_ptr<asio::steady_timer> timer;
   std::unique_ptr<asio::signal_set> signals;
   LogBudget budget{kLogLinesPerSecond};
+  bool stopping = false;
 
   Impl(ServerOptions o, std::vector<Channel> c, std::shared_ptr<spdlog::logger> l)
       : options(std::move(o)),
@@ -183,6 +185,7 @@ struct FoxgloveServer::Impl {
       note(spdlog::level::info,
            "viewer " + endpointOf(h) + " left; " + std::to_string(v->second.dropped) + " messages dropped for it");
     viewers.erase(v);
+    if (viewers.empty() && stopping) socket.stop();  // the last viewer gone ends a stopping loop
   }
 
   std::string endpointOf(Handle h) {
@@ -313,11 +316,19 @@ void FoxgloveServer::stop() {
   Impl& s = *impl_;
   asio::post(s.socket.get_io_service(), [&s] {
     websocketpp::lib::error_code ec;
+    s.stopping = true;
     s.socket.stop_listening(ec);
     if (s.timer) s.timer->cancel();
     if (s.signals) s.signals->cancel();
-    for (auto& [h, v] : s.viewers) s.socket.close(h, websocketpp::close::status::going_away, "rfms-view stops", ec);
-    s.socket.stop();
+    // Each viewer is sent what is queued for it, then told the server goes: the loop ends once
+    // every connection has closed, or after a grace period for a viewer that does not answer.
+    for (auto& [h, v] : s.viewers) s.socket.close(h, websocketpp::close::status::going_away, "the server stops", ec);
+    s.timer = std::make_unique<asio::steady_timer>(s.socket.get_io_service());
+    s.timer->expires_after(kCloseGrace);
+    s.timer->async_wait([&s](const std::error_code& e) {
+      if (!e) s.socket.stop();
+    });
+    if (s.viewers.empty()) s.socket.stop();
   });
 }
 

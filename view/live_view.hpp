@@ -1,8 +1,7 @@
-// What rfms-view does each display period (at most 60 Hz): take the mail that came since the last
-// one from the run's segment, put the newest whole period's picture of the arm together, and hand
-// the viewers their channels: the arm's frames and scene, the supervisor's log lines, and the
-// mailboxes themselves (every mail, to a viewer that subscribed to them; the same topics and
-// schemas as the run log's, so a Foxglove layout serves a live run and a log alike).
+// What rfms-view does while a cluster runs: take the mail that came from the run's segment, put the
+// newest whole period's picture of the arm together and show it once a display period (at most
+// 60 a second), pass the supervisor's log lines on, and hand every mail to a viewer that subscribed
+// to its mailbox (view/channels.hpp).
 //
 // Passive: it reads the segment read-only and the log file, and sends no node anything.
 #pragma once
@@ -13,12 +12,11 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "common/robot_model.hpp"
 #include "common/scene.hpp"
 #include "proto/cluster.pb.h"
-#include "proto/foxglove.pb.h"
+#include "view/arm_display.hpp"
 #include "view/arm_picture.hpp"
 #include "view/foxglove_server.hpp"
 #include "view/log_tail.hpp"
@@ -35,10 +33,6 @@ struct LiveViewSettings {
   std::string supervisor_log;  // its lines become the Log channel
 };
 
-// The channels, in the order of their ids.
-enum ChannelId : std::size_t { kFrames = 0, kScene = 1, kLog = 2, kFirstMail = 3 };
-std::vector<Channel> liveChannels();
-
 class LiveView {
  public:
   LiveView(LiveViewSettings settings, FoxgloveServer& server, std::shared_ptr<spdlog::logger> log);
@@ -47,30 +41,28 @@ class LiveView {
   // rings hold only a few periods of mail.
   std::chrono::microseconds tick();
 
-  std::uint64_t pictures() const { return pictures_; }
+  std::uint64_t pictures() const { return display_.pictures(); }
 
  private:
   void takeMail();
-  void publishPicture(const ArmPicture& p);
-  void publishLog();
   void report();
 
-  LiveViewSettings s_;
+  int rate_hz_;
+  std::string segment_path_;
   FoxgloveServer& server_;
   std::shared_ptr<spdlog::logger> log_;
+  ArmDisplay display_;
   MailTap tap_;
   PictureBuilder builder_;
   LogTail log_tail_;
   proto::Envelope envelope_;
   std::string bytes_;
-  foxglove::FrameTransforms frames_;
-  foxglove::SceneUpdate scene_;
   foxglove::Log line_;
-  std::uint64_t stamp_ns_ = 0, pictures_ = 0, unparsed_ = 0;
+  std::uint64_t unparsed_ = 0;
   bool said_waiting_ = false;
+  std::uint64_t ticks_ = 0, reported_dropped_ = 0, reported_lost_ = 0;
   std::chrono::steady_clock::time_point next_display_{};
   std::size_t torque_channel_ = 0;
-  std::uint64_t ticks_ = 0, reported_dropped_ = 0, reported_lost_ = 0;
 };
 
 }  // namespace rfms::view

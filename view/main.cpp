@@ -17,6 +17,7 @@
 #include "node/cluster_config.hpp"
 #include "node/mail_segment.hpp"
 #include "node/node_shell.hpp"
+#include "view/channels.hpp"
 #include "view/live_view.hpp"
 
 namespace {
@@ -29,7 +30,7 @@ struct Options {
   std::string run_dir;
   std::string config;  // default: RUN_DIR/cluster.textproto
   std::string view = "127.0.0.1:8765";
-  std::string web_root = RFMS_VIEW_WEB_ROOT;
+  std::string web_root = rfms::view::defaultWebRoot();
   int rate_hz = kMaxRateHz;
 };
 
@@ -87,7 +88,7 @@ int main(int argc, char** argv) {
   auto log = makeNodeLogger("view");
   const int code = guardedMain(
       [&] {
-        view::FoxgloveServer server(serverOptions(o), view::liveChannels(), log);
+        view::FoxgloveServer server(serverOptions(o), view::viewChannels(), log);
         view::LiveView live(viewSettings(o), server, log);
         if (setpriority(PRIO_PROCESS, 0, kNiceness) != 0)
           log->warn("cannot lower this process's priority: {}", std::strerror(errno));

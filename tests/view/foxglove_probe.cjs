@@ -4,8 +4,8 @@
 // writes what it received as JSON lines: {"topic", "timestamp" (ns, a string), "message"}.
 //
 //   node foxglove_probe.cjs URL SECONDS OUT.jsonl TOPIC...
-// Prints "subscribed" once every topic's channel is subscribed to; stops after SECONDS or at
-// SIGTERM, and exits 0 when every topic was heard from, 1 otherwise (saying which).
+// Prints "subscribed" once every topic's channel is subscribed to; stops after SECONDS, at
+// SIGTERM or when the server closes the connection, and exits 0 when every topic was heard from, 1 otherwise (saying which).
 "use strict";
 const path = require("path");
 const fs = require("fs");
@@ -56,7 +56,10 @@ client.on("error", (e) => {
   process.exit(1);
 });
 
+let finishing = false;
 function finish() {
+  if (finishing) return;
+  finishing = true;
   client.close();
   sink.end(() => {
     const silent = [...heard].filter(([, n]) => n === 0).map(([t]) => t);
@@ -70,3 +73,4 @@ function finish() {
 }
 setTimeout(finish, Number(seconds) * 1000);
 process.on("SIGTERM", finish);
+client.on("close", finish); // the server went (a replay at its end)
