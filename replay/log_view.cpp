@@ -45,28 +45,29 @@ view::ServerOptions serverOptions(const std::string& address) {
 
 }  // namespace
 
+// The words the supervisor's own log uses for the same event (supervisor/shell/background_loop.cpp),
+// so that the page and a reader of the log see a replay as they saw the run.
 foxglove::Log eventLine(const proto::LogEvent& e) {
   foxglove::Log line;
   line.set_name("supervisor");
   line.set_level(foxglove::Log::INFO);
-  const std::string move = "move " + std::to_string(e.move_id());
+  const std::string at = "period " + std::to_string(e.period()) + ": ";
+  const std::string move = at + "move #" + std::to_string(e.move_id());
   switch (e.kind()) {
     case proto::LogEvent::MOVE_STARTED: line.set_message(move + " started"); break;
-    case proto::LogEvent::MOVE_COMPLETED:
-      line.set_message(move + (e.guard_tripped() ? " completed: its guard tripped on contact" : " completed"));
-      break;
+    case proto::LogEvent::MOVE_COMPLETED: line.set_message(move + " completed"); break;
     case proto::LogEvent::MOVE_ABORTED:
       line.set_level(foxglove::Log::WARNING);
       line.set_message(move + " aborted");
       break;
     case proto::LogEvent::STATE_CHANGED:
-      line.set_message("state " + proto::RtState_Name(e.state()).substr(3));  // "RT_SETP" -> "SETP"
+      line.set_message(at + "state " + proto::RtState_Name(e.state()).substr(3));
       break;
     case proto::LogEvent::EMERGENCY:
       line.set_level(foxglove::Log::ERROR);
-      line.set_message(std::string("emergency: ") + describe(e.reason()) + " (" + nodeName(e.node()) + ")");
+      line.set_message(at + "EMGCY: " + describe(e.reason()) + " (" + nodeName(e.node()) + ")");
       break;
-    default: line.set_message("event " + std::to_string(e.kind())); break;
+    default: line.set_message(at + "event " + std::to_string(e.kind())); break;
   }
   return line;
 }

@@ -12,7 +12,7 @@ ArmDisplay::ArmDisplay(RobotModel model, Scene scene, double dt_s, FoxgloveServe
   server_.latch(kLog, kLatchedLogLines);
 }
 
-void ArmDisplay::show(const ArmPicture& p) {
+void ArmDisplay::show(const ArmPicture& p, const std::vector<std::pair<std::string, double>>& signals) {
   ++pictures_;
   stamp_ns_ = stampOf(p.period, dt_s_);
   server_.publishTime(stamp_ns_);
@@ -21,6 +21,10 @@ void ArmDisplay::show(const ArmPicture& p) {
   server_.publish(kFrames, stamp_ns_, frames_.SerializeAsString());
   sceneUpdate(model_, scene_, p, stamp_ns_, update_);
   server_.publish(kScene, stamp_ns_, update_.SerializeAsString());
+  if (server_.subscribed(kDesk)) {
+    desk_.signals = signals;
+    server_.publish(kDesk, stamp_ns_, deskMessage(p, static_cast<double>(p.period) * dt_s_, frames_, update_, desk_));
+  }
 }
 
 void ArmDisplay::log(foxglove::Log& line, std::optional<std::uint64_t> stamp_ns) {
@@ -28,6 +32,8 @@ void ArmDisplay::log(foxglove::Log& line, std::optional<std::uint64_t> stamp_ns)
   line.mutable_timestamp()->set_seconds(static_cast<std::int64_t>(at / 1'000'000'000u));
   line.mutable_timestamp()->set_nanos(static_cast<std::int32_t>(at % 1'000'000'000u));
   server_.publish(kLog, at, line.SerializeAsString());
+  desk_.lines.emplace_back(++lines_, line);
+  if (desk_.lines.size() > kDeskLines) desk_.lines.pop_front();
 }
 
 void ArmDisplay::log(foxglove::Log::Level level, const std::string& name, const std::string& text,

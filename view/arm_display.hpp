@@ -7,11 +7,14 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "common/robot_model.hpp"
 #include "common/scene.hpp"
 #include "proto/foxglove.pb.h"
 #include "view/arm_picture.hpp"
+#include "view/desk_message.hpp"
 #include "view/foxglove_server.hpp"
 
 namespace rfms::view {
@@ -23,7 +26,8 @@ class ArmDisplay {
   // `model` with the scene's tool; `dt_s` the sample period. Latches the display channels.
   ArmDisplay(RobotModel model, Scene scene, double dt_s, FoxgloveServer& server);
 
-  void show(const ArmPicture& picture);
+  // The picture on /frames, /scene and /desk; `signals` go with it on /desk.
+  void show(const ArmPicture& picture, const std::vector<std::pair<std::string, double>>& signals = {});
   // A line of the log, at `stamp_ns` or else at the time of the last picture shown.
   void log(foxglove::Log::Level level, const std::string& name, const std::string& text,
            std::optional<std::uint64_t> stamp_ns = std::nullopt);
@@ -41,6 +45,8 @@ class ArmDisplay {
   foxglove::FrameTransforms frames_;
   foxglove::SceneUpdate update_;
   foxglove::Log line_;
+  DeskExtras desk_;  // the last log lines, for /desk
+  std::uint64_t lines_ = 0;
   std::uint64_t stamp_ns_ = 0, pictures_ = 0;
 };
 

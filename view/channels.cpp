@@ -6,6 +6,18 @@
 
 namespace rfms::view {
 
+namespace {
+
+// The desk's messages as a JSON schema: Foxglove shows them in its raw message panel; the page
+// is their reader (view/desk_message.hpp says what each field holds).
+constexpr const char* kDeskSchema = R"({"type": "object", "properties": {
+  "period": {"type": "integer"}, "time_s": {"type": "number"}, "rtstate": {"type": "string"},
+  "angles": {"type": "array", "items": {"type": "number"}},
+  "frames": {"type": "object"}, "scene": {"type": "object"},
+  "signals": {"type": "object"}, "lines": {"type": "array"}}})";
+
+}  // namespace
+
 const std::array<MailChannel, kMailChannels>& mailChannels() {
   static const std::array<MailChannel, kMailChannels> kChannels{{
       {topic::kSensors, proto::ArmSensors::descriptor(), bit(Box::kSensors), proto::Envelope::kSensors},
@@ -27,9 +39,10 @@ std::size_t mailChannelOf(proto::Envelope::BodyCase body) {
 
 std::vector<Channel> viewChannels() {
   std::vector<Channel> c{
-      {"/frames", "foxglove.FrameTransforms", descriptorSet(foxglove::FrameTransforms::descriptor())},
-      {"/scene", "foxglove.SceneUpdate", descriptorSet(foxglove::SceneUpdate::descriptor())},
+      {"/frames", "foxglove.FrameTransforms", descriptorSet(foxglove::FrameTransforms::descriptor()), true},
+      {"/scene", "foxglove.SceneUpdate", descriptorSet(foxglove::SceneUpdate::descriptor()), true},
       {"/log", "foxglove.Log", descriptorSet(foxglove::Log::descriptor())},
+      {"/desk", "rfms.Desk", kDeskSchema, true, "json", "jsonschema"},
   };
   for (const MailChannel& m : mailChannels()) c.push_back({m.topic, m.type->full_name(), descriptorSet(m.type)});
   return c;

@@ -15,7 +15,8 @@
 
 namespace rfms::view {
 
-enum ChannelId : std::size_t { kFrames = 0, kScene = 1, kLog = 2, kFirstMail = 3 };
+// kDesk: what the view's page draws, one JSON message per display period (view/desk_message.hpp).
+enum ChannelId : std::size_t { kFrames = 0, kScene = 1, kLog = 2, kDesk = 3, kFirstMail = 4 };
 
 // A mailbox channel: the boxes whose mail it carries, and which kind of their mail (the boxes of
 // J_MAILs and PARCELs also carry their writers' hellos, which are left out).

@@ -33,7 +33,8 @@ using Json = nlohmann::json;
 constexpr char kSubprotocol[] = "foxglove.websocket.v1";
 constexpr std::uint8_t kMessageData = 1, kTime = 2;
 constexpr int kLogLinesPerSecond = 5;
-constexpr std::chrono::seconds kCloseGrace{2};  // what viewers cause: connections, mistakes (node/log_budget.hpp)
+constexpr std::chrono::seconds kCloseGrace{2};
+constexpr int kSocketBuffer = 64 << 10;  // what viewers cause: connections, mistakes (node/log_budget.hpp)
 
 void putLe(std::string& out, std::uint64_t v, int bytes) {
   for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
@@ -79,6 +80,10 @@ std::string dataFrame(std::uint32_t subscription, std::uint64_t stamp_ns, const 
 struct Viewer {
   std::map<std::uint32_t, std::size_t> subscriptions;  // the viewer's id -> channel
   std::uint64_t dropped = 0;
+  std::uint64_t queued = 0;  // bytes handed to its connection so far
+  // Per display channel: where its last message ended in `queued`. Until the connection has sent
+  // that far, a newer one is dropped: one display message in flight, the newest after it.
+  std::map<std::size_t, std::uint64_t> display_ends;
 };
 
 }  // namespace
@@ -97,6 +102,7 @@ struct FoxgloveServer::Impl {
   std::vector<std::size_t> latch_counts;  // per channel: 0, not latched
   std::vector<std::deque<Latched>> latched;
   std::function<void(std::size_t)> first_subscribed;
+  std::function<void(const HttpRequest&, HttpAnswer)> api;
   ServerCounts counts;
   std::uint16_t port = 0;
   std::string session_id;
@@ -123,6 +129,12 @@ struct FoxgloveServer::Impl {
     socket.set_close_handler([this](Handle h) { close(h); });
     socket.set_message_handler([this](Handle h, Socket::message_ptr m) { message(h, m); });
     socket.set_http_handler([this](Handle h) { http(h); });
+    // A small kernel buffer: what a slow viewer has not taken stays in the server's own queue,
+    // where it is counted and bounded, rather than in seconds of socket buffers out of sight.
+    socket.set_socket_init_handler([](Handle, asio::ip::tcp::socket& s) {
+      asio::error_code ignored;
+      s.set_option(asio::socket_base::send_buffer_size(kSocketBuffer), ignored);
+    });
     std::random_device random;
     session_id = std::to_string(random()) + std::to_string(random());
     websocketpp::lib::error_code ec;
@@ -167,12 +179,14 @@ struct FoxgloveServer::Impl {
     sendText(h, info.dump());
     Json list = Json::array();
     for (std::size_t i = 0; i < channels.size(); ++i)
-      list.push_back({{"id", i},
-                      {"topic", channels[i].topic},
-                      {"encoding", "protobuf"},
-                      {"schemaName", channels[i].schema_name},
-                      {"schema", websocketpp::base64_encode(channels[i].schema)},
-                      {"schemaEncoding", "protobuf"}});
+      list.push_back(
+          {{"id", i},
+           {"topic", channels[i].topic},
+           {"encoding", channels[i].encoding},
+           {"schemaName", channels[i].schema_name},
+           {"schema", channels[i].schema_encoding == "protobuf" ? websocketpp::base64_encode(channels[i].schema)
+                                                                : channels[i].schema},
+           {"schemaEncoding", channels[i].schema_encoding}});
     sendText(h, Json{{"op", "advertise"}, {"channels", list}}.dump());
     note(spdlog::level::info, "viewer " + endpointOf(h) + " connected (" + std::to_string(viewers.size()) + " now)");
   }
@@ -197,6 +211,7 @@ struct FoxgloveServer::Impl {
   void sendText(Handle h, const std::string& text) {
     websocketpp::lib::error_code ec;
     socket.send(h, text, websocketpp::frame::opcode::text, ec);
+    if (const auto v = viewers.find(h); !ec && v != viewers.end()) v->second.queued += text.size();
   }
 
   // What viewers cause is logged within a budget, so that a flood of them cannot fill the log.
@@ -250,11 +265,12 @@ struct FoxgloveServer::Impl {
     }
   }
 
-  // A plain GET: a file of the page's folder, "/" its index.html.
+  // A plain GET: a file of the page's folder, "/" its index.html; under /api/, the API's.
   void http(Handle h) {
     const auto c = socket.get_con_from_hdl(h);
     std::string path = c->get_request().get_uri();
     path = path.substr(0, path.find('?'));
+    if (path.rfind("/api/", 0) == 0) return callApi(c, path);
     if (path == "/") path = "/index.html";
     if (c->get_request().get_method() != "GET") return reply(c, 405, "only GET\n", "text/plain");
     if (options.web_root.empty() || !plainPath(path)) return reply(c, 404, "not found\n", "text/plain");
@@ -263,6 +279,21 @@ struct FoxgloveServer::Impl {
     std::ostringstream body;
     body << in.rdbuf();
     reply(c, 200, body.str(), contentType(path));
+  }
+
+  // The answer may come from another thread, later: it is sent from this one.
+  void callApi(const Socket::connection_ptr& c, const std::string& path) {
+    if (!api) return reply(c, 404, "{\"error\": \"no API\"}", "application/json");
+    HttpRequest r{c->get_request().get_method(), path, c->get_request_header("X-RFMS-Token"), c->get_request_body()};
+    if (c->defer_http_response()) return reply(c, 500, "{}", "application/json");
+    auto* io = &socket.get_io_service();
+    api(r, [c, io](HttpReply answer) {
+      asio::post(*io, [c, answer = std::move(answer)] {
+        reply(c, answer.status, answer.body, "application/json");
+        websocketpp::lib::error_code ec;
+        c->send_http_response(ec);
+      });
+    });
   }
 
   static void reply(const Socket::connection_ptr& c, int status, const std::string& body, const std::string& type) {
@@ -279,16 +310,21 @@ struct FoxgloveServer::Impl {
     });
   }
 
-  void send(Handle h, Viewer& v, const std::string& frame) {
+  // `display`: the channel's id when it is a display channel (latest wins), else SIZE_MAX.
+  void send(Handle h, Viewer& v, const std::string& frame, std::size_t display = SIZE_MAX) {
     websocketpp::lib::error_code ec;
     const auto c = socket.get_con_from_hdl(h, ec);
     if (ec) return;
-    if (c->get_buffered_amount() + frame.size() > options.max_queued_bytes) {
+    const std::size_t buffered = c->get_buffered_amount();
+    const bool behind = display != SIZE_MAX && v.queued - buffered < v.display_ends[display];
+    if (behind || buffered + frame.size() > std::max(options.max_queued_bytes, frame.size())) {
       ++v.dropped;
       ++counts.dropped;
       return;
     }
     c->send(frame, websocketpp::frame::opcode::binary);
+    v.queued += frame.size();
+    if (display != SIZE_MAX) v.display_ends[display] = v.queued;
     ++counts.sent;
   }
 };
@@ -336,6 +372,8 @@ bool FoxgloveServer::subscribed(std::size_t id) const {
   return id < impl_->subscribers.size() && impl_->subscribers[id] > 0;
 }
 
+void FoxgloveServer::onApi(std::function<void(const HttpRequest&, HttpAnswer)> api) { impl_->api = std::move(api); }
+
 void FoxgloveServer::onSubscribed(std::function<void(std::size_t)> first) {
   impl_->first_subscribed = std::move(first);
 }
@@ -354,7 +392,7 @@ void FoxgloveServer::publish(std::size_t id, std::uint64_t stamp_ns, const std::
   if (!subscribed(id)) return;
   for (auto& [h, v] : s.viewers)
     for (const auto& [sub, channel] : v.subscriptions)
-      if (channel == id) s.send(h, v, dataFrame(sub, stamp_ns, bytes));
+      if (channel == id) s.send(h, v, dataFrame(sub, stamp_ns, bytes), s.channels[id].display ? id : SIZE_MAX);
 }
 
 void FoxgloveServer::publishTime(std::uint64_t stamp_ns) {

@@ -27,9 +27,15 @@ class logger;
 namespace rfms::view {
 
 struct Channel {
-  std::string topic;        // "/frames", "/mail/S_MAIL", ...
+  std::string topic;        // "/frames", "/rfms/smail", ...
   std::string schema_name;  // the protobuf message's full name: "foxglove.FrameTransforms"
-  std::string schema;       // its FileDescriptorSet, serialised (the server sends it base64-encoded)
+  std::string schema;       // protobuf: its FileDescriptorSet, serialised (sent base64-encoded)
+  // A display channel shows the newest state: a viewer has at most one of its messages waiting to
+  // be sent, and newer ones are dropped until that one has gone, so that what it draws stays close
+  // to now whatever else it is sent. Other channels drop only past max_queued_bytes.
+  bool display = false;
+  std::string encoding = "protobuf";         // or "json"
+  std::string schema_encoding = "protobuf";  // or "jsonschema" (the schema then sent as it is)
 };
 
 struct ServerOptions {
@@ -42,6 +48,19 @@ struct ServerOptions {
   std::size_t max_request_bytes = 64u << 10;  // a viewer's message
   std::size_t max_subscriptions = 256;        // per viewer
 };
+
+// A plain HTTP request to the server's API (anything under /api/), and the answer to it.
+struct HttpRequest {
+  std::string method, path;  // path without its query
+  std::string token;         // the X-RFMS-Token header ("" when absent)
+  std::string body;          // at most max_request_bytes
+};
+struct HttpReply {
+  int status = 200;
+  std::string body;  // JSON
+};
+// Answers a request now or later, from any thread, once.
+using HttpAnswer = std::function<void(HttpReply)>;
 
 struct ServerCounts {
   std::uint64_t viewers = 0;            // connected now
@@ -79,6 +98,10 @@ class FoxgloveServer {
   // To the channel's subscribers (and into its latch).
   void publish(std::size_t id, std::uint64_t stamp_ns, const std::string& bytes);
   void publishTime(std::uint64_t stamp_ns);
+
+  // Requests under /api/ go to `api` (on this thread; it may answer later from another); without
+  // one they are 404.
+  void onApi(std::function<void(const HttpRequest&, HttpAnswer)> api);
 
   ServerCounts counts() const;
 

@@ -1,5 +1,7 @@
 #include "view/live_view.hpp"
 
+#include <limits>
+
 #include "view/channels.hpp"
 #include "view/scene_messages.hpp"
 
@@ -13,6 +15,25 @@ constexpr BoxSet kPictureBoxes = bit(Box::kSMail) | bit(Box::kSensors) | kAllJMa
 // A torque ring holds 8 periods (node/mail_box.hpp): looked at every 4 ms, none is lost at 1 kHz.
 constexpr std::chrono::microseconds kTorqueLook{4000};
 constexpr std::uint64_t kReportDisplays = 600;  // counts logged at most every 10 s at 60 Hz
+
+Box boxOf(const MailSignal& s) {
+  switch (s.box) {
+    case Mailbox::kSMail: return Box::kSMail;
+    case Mailbox::kMMail: return Box::kMMail;
+    case Mailbox::kParcel: return Box::kParcel;
+    case Mailbox::kSensors: return Box::kSensors;
+    case Mailbox::kJMail: return jmailBox(s.joint);
+    case Mailbox::kTorque: return torqueBox(s.joint);
+  }
+  return Box::kSMail;
+}
+
+// What the desk plots until a page asks for other signals: each joint's servo error.
+std::vector<MailSignal> defaultSignals() {
+  std::vector<MailSignal> s;
+  for (int j = 1; j <= kJoints; ++j) s.push_back(parseMailSignal("jmail." + std::to_string(j) + ".servo_error"));
+  return s;
+}
 
 const google::protobuf::Message& bodyOf(const proto::Envelope& e) {
   const auto* field = proto::Envelope::descriptor()->FindFieldByNumber(e.body_case());
@@ -31,6 +52,7 @@ LiveView::LiveView(LiveViewSettings s, FoxgloveServer& server, std::shared_ptr<s
       builder_(s.scene),
       log_tail_(s.supervisor_log) {
   torque_channel_ = mailChannelOf(proto::Envelope::kTorque);
+  watch(defaultSignals());
   // A viewer's first subscription to a mailbox starts at the mail that comes next, not at the
   // second of mail its ring still holds.
   server_.onSubscribed([this](std::size_t id) {
@@ -52,7 +74,7 @@ std::chrono::microseconds LiveView::tick() {
   } else {
     takeMail();
     if (drawing)
-      if (const auto p = builder_.newest()) display_.show(*p);
+      if (const auto p = builder_.newest()) display_.show(*p, readSignals());
   }
   if (drawing) {
     next_display_ = now + microseconds(1'000'000 / rate_hz_);
@@ -71,10 +93,12 @@ void LiveView::takeMail() {
   for (std::size_t c = 0; c < channels.size(); ++c) {
     const MailChannel& m = channels[c];
     const bool wanted = server_.subscribed(kFirstMail + c);
-    if (!wanted && (m.boxes & kPictureBoxes) == 0) continue;
+    if (!wanted && (m.boxes & (kPictureBoxes | signal_boxes_)) == 0) continue;
     for (int b = 0; b < kBoxCount; ++b) {
       if ((m.boxes & bit(static_cast<Box>(b))) == 0) continue;
+      const bool signal = (signal_boxes_ & bit(static_cast<Box>(b))) != 0;
       tap_.drain(static_cast<Box>(b), [&](const std::byte* data, std::uint32_t size, std::uint64_t period) {
+        if (signal) newest_[static_cast<std::size_t>(b)].assign(reinterpret_cast<const char*>(data), size);
         if (!envelope_.ParseFromArray(data, static_cast<int>(size))) {
           ++unparsed_;
           return;
@@ -87,6 +111,27 @@ void LiveView::takeMail() {
       });
     }
   }
+}
+
+void LiveView::watch(std::vector<MailSignal> signals) {
+  signals_ = std::move(signals);
+  signal_boxes_ = 0;
+  for (const MailSignal& s : signals_) signal_boxes_ |= bit(boxOf(s));
+}
+
+// Each signal from the newest mail of its box (NaN before any, or from a hello).
+std::vector<std::pair<std::string, double>> LiveView::readSignals() {
+  std::vector<std::pair<std::string, double>> values;
+  for (const MailSignal& s : signals_) {
+    const std::string& bytes = newest_[static_cast<std::size_t>(boxOf(s))];
+    double v = std::numeric_limits<double>::quiet_NaN();
+    if (!bytes.empty() && envelope_.ParseFromString(bytes) && envelope_.body_case() != proto::Envelope::BODY_NOT_SET) {
+      const google::protobuf::Message& body = bodyOf(envelope_);
+      if (body.GetDescriptor() == mailboxType(s.box)) v = readSignal(body, s);
+    }
+    values.emplace_back(s.name, v);
+  }
+  return values;
 }
 
 // What a viewer lost, and what the view lost of the mail, when either changed: bounded logging.

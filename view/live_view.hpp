@@ -8,11 +8,15 @@
 
 #include <spdlog/spdlog.h>
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "common/mail_signal.hpp"
 #include "common/robot_model.hpp"
 #include "common/scene.hpp"
 #include "proto/cluster.pb.h"
@@ -42,9 +46,12 @@ class LiveView {
   std::chrono::microseconds tick();
 
   std::uint64_t pictures() const { return display_.pictures(); }
+  // The signals the desk plots, read at each picture from the newest mail of their boxes.
+  void watch(std::vector<MailSignal> signals);
 
  private:
   void takeMail();
+  std::vector<std::pair<std::string, double>> readSignals();
   void report();
 
   int rate_hz_;
@@ -63,6 +70,9 @@ class LiveView {
   std::uint64_t ticks_ = 0, reported_dropped_ = 0, reported_lost_ = 0;
   std::chrono::steady_clock::time_point next_display_{};
   std::size_t torque_channel_ = 0;
+  std::vector<MailSignal> signals_;
+  BoxSet signal_boxes_ = 0;
+  std::array<std::string, kBoxCount> newest_;  // the newest mail of each signal box, as it came
 };
 
 }  // namespace rfms::view

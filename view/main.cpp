@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include "common/command_line.hpp"
@@ -18,6 +19,7 @@
 #include "node/mail_segment.hpp"
 #include "node/node_shell.hpp"
 #include "view/channels.hpp"
+#include "view/desk_api.hpp"
 #include "view/live_view.hpp"
 
 namespace {
@@ -32,7 +34,33 @@ struct Options {
   std::string view = "127.0.0.1:8765";
   std::string web_root = rfms::view::defaultWebRoot();
   int rate_hz = kMaxRateHz;
+  std::string bridge;        // default: 127.0.0.1 and RUN_DIR/bridge.port, when the run has a bridge
+  std::string observer_key;  // default: RUN_DIR/keys/observer.key, when there is one
+  std::string operator_key;
 };
+
+std::string firstLine(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+// The page's commands: through the run's bridge, with its keys (view/desk_api.hpp).
+rfms::view::DeskApiOptions deskOptions(const Options& o) {
+  rfms::view::DeskApiOptions d;
+  d.bridge = o.bridge;
+  if (d.bridge.empty())
+    if (const std::string port = firstLine(o.run_dir + "/bridge.port"); !port.empty()) d.bridge = "127.0.0.1:" + port;
+  d.observer_key = o.observer_key;
+  if (d.observer_key.empty() && std::filesystem::exists(o.run_dir + "/keys/observer.key"))
+    d.observer_key = o.run_dir + "/keys/observer.key";
+  d.operator_key = o.operator_key;
+  if (!d.operator_key.empty() && !std::filesystem::is_regular_file(d.operator_key))
+    throw rfms::ConfigError("--operator-key " + d.operator_key + ": no such file");
+  d.token = rfms::view::makeToken();
+  return d;
+}
 
 rfms::view::ServerOptions serverOptions(const Options& o) {
   rfms::view::ServerOptions s;
@@ -65,6 +93,18 @@ rfms::view::LiveViewSettings viewSettings(const Options& o) {
   return v;
 }
 
+// As Jupyter does: whoever opens the page at this address may command the arm. The token is also
+// in a file only this user can read, for scripts.
+void announceToken(const std::string& run_dir, const std::string& page, const std::string& token, spdlog::logger& log) {
+  const std::string file = run_dir + "/view.token";
+  {
+    std::ofstream out(file);
+    std::filesystem::permissions(file, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+    if (!(out << token << "\n")) throw rfms::ConfigError("cannot write " + file);
+  }
+  log.info("the page's operator commands need its token: {}?token={}", page, token);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -80,6 +120,10 @@ int main(int argc, char** argv) {
   app.add_option("--view", o.view, "ADDRESS:PORT to serve on (port 0: any free one, written to RUN_DIR/view.port)")
       ->capture_default_str();
   app.add_option("--web-root", o.web_root, "the page's folder")->capture_default_str();
+  app.add_option("--bridge", o.bridge, "the run's bridge for the page's commands (default: RUN_DIR/bridge.port's)");
+  app.add_option("--observer-key", o.observer_key, "key for the page's stop (default: RUN_DIR/keys/observer.key)");
+  app.add_option("--operator-key", o.operator_key,
+                 "key for the page's calibrate, jog and task, which also need the token printed at start");
   app.add_option("--rate", o.rate_hz, "display messages per second")
       ->check(CLI::Range(1, kMaxRateHz))
       ->capture_default_str();
@@ -90,11 +134,16 @@ int main(int argc, char** argv) {
       [&] {
         view::FoxgloveServer server(serverOptions(o), view::viewChannels(), log);
         view::LiveView live(viewSettings(o), server, log);
+        const view::DeskApiOptions desk = deskOptions(o);
+        view::DeskApi api(desk, log, [&](std::vector<MailSignal> s) { live.watch(std::move(s)); });
+        server.onApi([&](const view::HttpRequest& r, const view::HttpAnswer& a) { api.handle(r, a); });
         if (setpriority(PRIO_PROCESS, 0, kNiceness) != 0)
           log->warn("cannot lower this process's priority: {}", std::strerror(errno));
+        const std::string page = "http://" + serverOptions(o).address + ":" + std::to_string(server.port()) + "/";
+        if (!desk.operator_key.empty()) announceToken(o.run_dir, page, desk.token, *log);
         std::ofstream(o.run_dir + "/view.port") << server.port() << "\n";
-        log->info("ready: ws://{}:{} (foxglove.websocket.v1) and the page at http://{}:{}/", serverOptions(o).address,
-                  server.port(), serverOptions(o).address, server.port());
+        log->info("ready: ws://{}:{} (foxglove.websocket.v1) and the page at {}", serverOptions(o).address,
+                  server.port(), page);
         server.run([&] { return live.tick(); });
         const view::ServerCounts c = server.counts();
         log->info(

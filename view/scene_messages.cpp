@@ -11,6 +11,7 @@ namespace rfms::view {
 namespace {
 
 constexpr double kNewtonsPerMetre = 100.0;  // the force arrow: 10 N is 100 mm long
+constexpr double kLeastForceShown = 0.5;    // N
 
 void setStamp(std::uint64_t ns, google::protobuf::Timestamp& t) {
   t.set_seconds(static_cast<std::int64_t>(ns / 1'000'000'000u));
@@ -101,8 +102,9 @@ void drawTool(const RobotModel& model, const Scene& scene, const ArmPicture& pic
   setColor(0.3, 0.3, 0.35, 1.0, *tip.mutable_color());
   if (!picture.has_wrench) return;
   const Vec3 force = contactFromReading(scene.tool, model.gravity, t6, picture.wrench).head<3>();
+  // Below the sensor's noise and the tool's own inertia in a quick move there is nothing to show.
+  if (force.norm() < kLeastForceShown) return;
   const double length = force.norm() / kNewtonsPerMetre;
-  if (length < 1e-4) return;
   foxglove::ArrowPrimitive& a = *e.add_arrows();
   // The arrow points along +x of its pose: turn x onto the force.
   const Eigen::Quaterniond turn = Eigen::Quaterniond::FromTwoVectors(Vec3::UnitX(), force);

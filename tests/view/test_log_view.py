@@ -55,6 +55,6 @@ def test_the_frames_are_the_logged_arm(played):
 
 def test_the_moves_and_states_are_log_lines(played):
     messages, columns, dt, periods = played
-    lines = [m["message"]["message"] for m in messages if m["topic"] == "/log"]
-    for said in ("state CALIB", "move 1 started", "move 1 completed", "move 2 completed"):
+    lines = [m["message"]["message"].split(": ", 1)[-1] for m in messages if m["topic"] == "/log"]
+    for said in ("state CALIB", "move #1 started", "move #1 completed", "move #2 completed"):
         assert said in lines, lines
