@@ -13,6 +13,8 @@ namespace rfms {
 
 namespace {
 
+constexpr std::chrono::milliseconds kSubscriptionGrace{500};
+
 std::uint64_t periodOf(const proto::LogEvent& e) { return e.period(); }
 std::uint64_t periodOf(const proto::LogRequest& r) { return r.period(); }
 template <class Mail>
@@ -86,7 +88,8 @@ LogPlayer::LogPlayer(const RunLog& log, const LoggedArm& arm, view::FoxgloveServ
   server_.onSubscribed([this](std::size_t) {
     if (started_) return;
     started_ = true;
-    start_ = std::chrono::steady_clock::now();
+    // A viewer subscribes channel by channel, a message each: the play waits for the rest.
+    start_ = std::chrono::steady_clock::now() + kSubscriptionGrace;
     out_->info("playing periods {} .. {} at {}x", first_, last_, options_.speed);
   });
 }
@@ -131,6 +134,7 @@ std::chrono::microseconds LogPlayer::tick() {
   using namespace std::chrono;
   const microseconds display(1'000'000 / options_.rate_hz);
   if (!started_ || finished_) return display;
+  if (steady_clock::now() < start_) return display;
   const double played_s = duration<double>(steady_clock::now() - start_).count() * options_.speed;
   const auto period = first_ + static_cast<std::uint64_t>(std::floor(played_s / display_.dt_s()));
   playTo(std::min(period, last_));

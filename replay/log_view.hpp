@@ -1,8 +1,9 @@
 // rfms-replay view: a run log played through rfms-view's server and display (view/), so that
 // Foxglove and the view's page show a finished run as they show a live one: the arm's frames and
 // scene once a display period, the events and refused requests as log lines, and every mail to a
-// viewer that subscribed to its mailbox. The log plays from its start when the first viewer
-// subscribes, at `speed` times the run's own pace, and its last picture stays on show.
+// viewer that subscribed to its mailbox. The log plays from its start half a second after the
+// first viewer subscribes (its other subscriptions come meanwhile), at `speed` times the run's own
+// pace, and its last picture stays on show.
 #pragma once
 
 #include <spdlog/spdlog.h>

@@ -1,5 +1,6 @@
 #include "view/live_view.hpp"
 
+#include <filesystem>
 #include <limits>
 
 #include "view/channels.hpp"
@@ -45,6 +46,8 @@ const google::protobuf::Message& bodyOf(const proto::Envelope& e) {
 LiveView::LiveView(LiveViewSettings s, FoxgloveServer& server, std::shared_ptr<spdlog::logger> log)
     : rate_hz_(s.rate_hz),
       segment_path_(s.segment_path),
+      run_dir_(s.run_dir),
+      run_ended_after_(s.run_ended_after),
       server_(server),
       log_(std::move(log)),
       display_(s.model, s.scene, s.dt_s, server),
@@ -72,12 +75,21 @@ std::chrono::microseconds LiveView::tick() {
     if (!said_waiting_) log_->info("waiting for the run's mail at {}", segment_path_);
     said_waiting_ = true;
   } else {
+    if (last_smail_ == steady_clock::time_point{}) last_smail_ = now;
     takeMail();
+    if (now - last_smail_ > run_ended_after_ && !ended_) {
+      log_->info("no S_MAIL for {} ms: the run has ended; stopping", run_ended_after_.count());
+      ended_ = true;
+    }
     if (drawing)
       if (const auto p = builder_.newest()) display_.show(*p, readSignals());
   }
   if (drawing) {
     next_display_ = now + microseconds(1'000'000 / rate_hz_);
+    if (!run_dir_.empty() && !std::filesystem::exists(run_dir_) && !ended_) {
+      log_->info("the run directory {} is gone; stopping", run_dir_);
+      ended_ = true;
+    }
     for (const std::string& text : log_tail_.lines()) {
       parseLogLine(text, line_);
       display_.log(line_);
@@ -89,6 +101,7 @@ std::chrono::microseconds LiveView::tick() {
 }
 
 void LiveView::takeMail() {
+  using namespace std::chrono;
   const auto& channels = mailChannels();
   for (std::size_t c = 0; c < channels.size(); ++c) {
     const MailChannel& m = channels[c];
@@ -104,6 +117,7 @@ void LiveView::takeMail() {
           return;
         }
         if (envelope_.body_case() != m.body) return;
+        if (m.body == proto::Envelope::kSmail) last_smail_ = steady_clock::now();
         builder_.take(envelope_);
         if (!wanted) return;
         bodyOf(envelope_).SerializeToString(&bytes_);

@@ -35,6 +35,10 @@ struct LiveViewSettings {
   double dt_s = 1e-3;
   std::string segment_path;    // the run's mail (node/mail_segment.hpp)
   std::string supervisor_log;  // its lines become the Log channel
+  // The run has ended when its directory is gone, or when its supervisor has sent no S_MAIL for
+  // this long (the nodes' own orphan timeout): the view then has nothing more to show.
+  std::string run_dir;
+  std::chrono::milliseconds run_ended_after{10000};
 };
 
 class LiveView {
@@ -46,6 +50,7 @@ class LiveView {
   std::chrono::microseconds tick();
 
   std::uint64_t pictures() const { return display_.pictures(); }
+  bool ended() const { return ended_; }
   // The signals the desk plots, read at each picture from the newest mail of their boxes.
   void watch(std::vector<MailSignal> signals);
 
@@ -55,7 +60,10 @@ class LiveView {
   void report();
 
   int rate_hz_;
-  std::string segment_path_;
+  std::string segment_path_, run_dir_;
+  std::chrono::milliseconds run_ended_after_;
+  std::chrono::steady_clock::time_point last_smail_{};
+  bool ended_ = false;
   FoxgloveServer& server_;
   std::shared_ptr<spdlog::logger> log_;
   ArmDisplay display_;

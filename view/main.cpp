@@ -90,6 +90,9 @@ rfms::view::LiveViewSettings viewSettings(const Options& o) {
   v.segment_path = MailSegment::pathFor(o.run_dir);
   v.supervisor_log = o.run_dir + "/supervisor.log";
   v.rate_hz = o.rate_hz;
+  v.run_dir = o.run_dir;
+  const std::uint32_t orphan = cluster.config.orphan_timeout_ms();
+  v.run_ended_after = std::chrono::milliseconds(orphan == 0 ? 10000 : orphan);
   return v;
 }
 
@@ -132,9 +135,11 @@ int main(int argc, char** argv) {
   auto log = makeNodeLogger("view");
   const int code = guardedMain(
       [&] {
-        view::FoxgloveServer server(serverOptions(o), view::viewChannels(), log);
-        view::LiveView live(viewSettings(o), server, log);
+        // Everything read and checked before the port is taken: a bad configuration is said as such.
+        view::LiveViewSettings settings = viewSettings(o);
         const view::DeskApiOptions desk = deskOptions(o);
+        view::FoxgloveServer server(serverOptions(o), view::viewChannels(), log);
+        view::LiveView live(std::move(settings), server, log);
         view::DeskApi api(desk, log, [&](std::vector<MailSignal> s) { live.watch(std::move(s)); });
         server.onApi([&](const view::HttpRequest& r, const view::HttpAnswer& a) { api.handle(r, a); });
         if (setpriority(PRIO_PROCESS, 0, kNiceness) != 0)
@@ -144,7 +149,11 @@ int main(int argc, char** argv) {
         std::ofstream(o.run_dir + "/view.port") << server.port() << "\n";
         log->info("ready: ws://{}:{} (foxglove.websocket.v1) and the page at {}", serverOptions(o).address,
                   server.port(), page);
-        server.run([&] { return live.tick(); });
+        server.run([&] {
+          const auto next = live.tick();
+          if (live.ended()) server.stop();
+          return next;
+        });
         const view::ServerCounts c = server.counts();
         log->info(
             "stopped: {} pictures of the arm; {} messages sent, {} dropped for slow viewers; {} viewers "
