@@ -1,8 +1,8 @@
 // Viewers for bench/rfms-bench-view, with Foxglove's own client library (@foxglove/ws-protocol):
 //   node view_viewers.cjs URL SECONDS count     subscribe to every channel, count what comes; print
 //                                               {messages, bytes, latency_ms: {p50, p99}}: the time
-//                                               from each S_MAIL's sending (its header's clock,
-//                                               CLOCK_MONOTONIC like this process's hrtime) to here
+//                                               from each S_MAIL's sending (its header's stamp, the
+//                                               supervisor's wall clock) to its arrival here
 //   node view_viewers.cjs URL SECONDS stall     subscribe to every channel, then never read again
 "use strict";
 const path = require("path");
@@ -30,13 +30,18 @@ client.on("advertise", (channels) => {
   }
   if (mode === "stall") setTimeout(() => ws._socket.pause(), 200); // and never resume
 });
+// The wall clock in nanoseconds, to the microsecond: the S_MAIL's stamp is the supervisor's.
+const wallNs = () => BigInt(Math.round((performance.timeOrigin + performance.now()) * 1e3)) * 1000n;
+
 client.on("message", ({ subscriptionId, data }) => {
-  const now = process.hrtime.bigint();
+  const now = wallNs();
   messages++;
   bytes += data.byteLength;
   if (subscriptionId !== smail || messages % 10 !== 0) return; // every tenth S_MAIL timed
   const m = smailType.decode(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
-  const sent = BigInt(m.header.sendTimeNs.toString());
+  const stamp = m.header && (m.header.send_time_ns ?? m.header.sendTimeNs); // as the schema names it
+  if (stamp == null) return;
+  const sent = BigInt(stamp.toString());
   if (sent > 0n) latencies.push(Number(now - sent) / 1e6);
 });
 setTimeout(() => {
