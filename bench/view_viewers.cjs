@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 // Viewers for bench/rfms-bench-view, with Foxglove's own client library (@foxglove/ws-protocol):
 //   node view_viewers.cjs URL SECONDS count     subscribe to every channel, count what comes; print
 //                                               {messages, bytes, latency_ms: {p50, p99}}: the time
