@@ -15,6 +15,10 @@ const protobuf = web("protobufjs");
 const descriptor = web("protobufjs/ext/descriptor");
 
 const [url, seconds, mode] = process.argv.slice(2);
+if (!url || !(Number(seconds) > 0) || !["count", "stall"].includes(mode)) {
+  console.error("usage: view_viewers.cjs ws://HOST:PORT SECONDS count|stall");
+  process.exit(2);
+}
 const ws = new WebSocket(url, [FoxgloveClient.SUPPORTED_SUBPROTOCOL]);
 const client = new FoxgloveClient({ ws });
 let smail = null, smailType = null, messages = 0, bytes = 0;
