@@ -31,20 +31,6 @@ constexpr proto::Envelope::BodyCase bodyCaseOf(const proto::ArmSensors*) { retur
 constexpr proto::Envelope::BodyCase bodyCaseOf(const proto::TorqueCommand*) { return proto::Envelope::kTorque; }
 constexpr proto::Envelope::BodyCase bodyCaseOf(const proto::AppliedTorques*) { return proto::Envelope::kApplied; }
 
-view::ServerOptions serverOptions(const std::string& address) {
-  view::ServerOptions s;
-  const auto colon = address.rfind(':');
-  const std::string port = colon == std::string::npos ? "" : address.substr(colon + 1);
-  if (colon == std::string::npos || colon == 0 || port.empty() || port.size() > 5 ||
-      port.find_first_not_of("0123456789") != std::string::npos || std::stoi(port) > 65535)
-    throw ConfigError("--view '" + address + "': not ADDRESS:PORT (port 0 .. 65535)");
-  s.address = address.substr(0, colon);
-  s.port = static_cast<std::uint16_t>(std::stoi(port));
-  s.web_root = view::defaultWebRoot();
-  s.name = "rfms-replay view";
-  return s;
-}
-
 }  // namespace
 
 // The words the supervisor's own log uses for the same event (supervisor/shell/background_loop.cpp),
@@ -151,14 +137,16 @@ int viewLog(const std::string& path, const std::string& address, const std::stri
   const RunLog log = readRunLog(path);
   if (!log.error.empty()) out->warn("{}: {}; showing what comes before", path, log.error);
   const LoggedArm arm = loggedArm(log);
-  view::FoxgloveServer server(serverOptions(address), view::viewChannels(), out);
+  view::ServerOptions at = view::serverAt(address);
+  at.name = "rfms-replay view";
+  view::FoxgloveServer server(at, view::viewChannels(), out);
   LogPlayer player(log, arm, server, options, out);
   if (!port_file.empty() && !(std::ofstream(port_file) << server.port() << "\n"))
     throw ConfigError("--port-file " + port_file + ": cannot write it");
   out->info(
       "ready: ws://{}:{} (foxglove.websocket.v1) and the page at http://{}:{}/; the log plays when a viewer "
       "subscribes",
-      serverOptions(address).address, server.port(), serverOptions(address).address, server.port());
+      at.address, server.port(), at.address, server.port());
   server.run([&] { return player.tick(); });
   return player.finished() || !options.exit_at_end ? 0 : 1;
 }

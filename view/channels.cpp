@@ -1,5 +1,6 @@
 #include "view/channels.hpp"
 
+#include "common/error.hpp"
 #include "proto/foxglove.pb.h"
 #include "runlog/protobuf_schema.hpp"
 #include "runlog/run_logger.hpp"
@@ -49,5 +50,19 @@ std::vector<Channel> viewChannels() {
 }
 
 const char* defaultWebRoot() { return RFMS_VIEW_WEB_ROOT; }
+
+ServerOptions serverAt(const std::string& address_port) {
+  const auto colon = address_port.rfind(':');
+  const std::string port = colon == std::string::npos ? "" : address_port.substr(colon + 1);
+  if (colon == std::string::npos || colon == 0 || port.empty())
+    throw ConfigError("--view '" + address_port + "': not ADDRESS:PORT");
+  if (port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos || std::stoi(port) > 65535)
+    throw ConfigError("--view '" + address_port + "': the port must be 0 .. 65535");
+  ServerOptions s;
+  s.address = address_port.substr(0, colon);
+  s.port = static_cast<std::uint16_t>(std::stoi(port));
+  s.web_root = defaultWebRoot();
+  return s;
+}
 
 }  // namespace rfms::view

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "node/mail_box.hpp"
@@ -35,5 +36,9 @@ std::vector<Channel> viewChannels();
 
 // The page's folder in this checkout (view/web), which a view serves unless told otherwise.
 const char* defaultWebRoot();
+
+// A view's server at `--view`'s ADDRESS:PORT (port 0: any free one), serving defaultWebRoot();
+// ConfigError naming the option when it is not that.
+ServerOptions serverAt(const std::string& address_port);
 
 }  // namespace rfms::view

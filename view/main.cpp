@@ -63,15 +63,7 @@ rfms::view::DeskApiOptions deskOptions(const Options& o) {
 }
 
 rfms::view::ServerOptions serverOptions(const Options& o) {
-  rfms::view::ServerOptions s;
-  const auto colon = o.view.rfind(':');
-  if (colon == std::string::npos || colon == 0) throw rfms::ConfigError("--view '" + o.view + "': not ADDRESS:PORT");
-  s.address = o.view.substr(0, colon);
-  const std::string port = o.view.substr(colon + 1);
-  if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos ||
-      std::stoi(port) > 65535)
-    throw rfms::ConfigError("--view '" + o.view + "': the port must be 0 .. 65535");
-  s.port = static_cast<std::uint16_t>(std::stoi(port));
+  rfms::view::ServerOptions s = rfms::view::serverAt(o.view);
   s.web_root = o.web_root;
   return s;
 }
@@ -138,17 +130,17 @@ int main(int argc, char** argv) {
         // Everything read and checked before the port is taken: a bad configuration is said as such.
         view::LiveViewSettings settings = viewSettings(o);
         const view::DeskApiOptions desk = deskOptions(o);
-        view::FoxgloveServer server(serverOptions(o), view::viewChannels(), log);
+        const view::ServerOptions at = serverOptions(o);
+        view::FoxgloveServer server(at, view::viewChannels(), log);
         view::LiveView live(std::move(settings), server, log);
         view::DeskApi api(desk, log, [&](std::vector<MailSignal> s) { live.watch(std::move(s)); });
         server.onApi([&](const view::HttpRequest& r, const view::HttpAnswer& a) { api.handle(r, a); });
         if (setpriority(PRIO_PROCESS, 0, kNiceness) != 0)
           log->warn("cannot lower this process's priority: {}", std::strerror(errno));
-        const std::string page = "http://" + serverOptions(o).address + ":" + std::to_string(server.port()) + "/";
+        const std::string page = "http://" + at.address + ":" + std::to_string(server.port()) + "/";
         if (!desk.operator_key.empty()) announceToken(o.run_dir, page, desk.token, *log);
         std::ofstream(o.run_dir + "/view.port") << server.port() << "\n";
-        log->info("ready: ws://{}:{} (foxglove.websocket.v1) and the page at {}", serverOptions(o).address,
-                  server.port(), page);
+        log->info("ready: ws://{}:{} (foxglove.websocket.v1) and the page at {}", at.address, server.port(), page);
         server.run([&] {
           const auto next = live.tick();
           if (live.ended()) server.stop();
