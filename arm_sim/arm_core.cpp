@@ -39,7 +39,12 @@ ArmCore::ArmCore(const RobotModel& model, const ArmSimConfig& config)
       q_power_up_(config.q_initial) {
   substeps_ = std::max(1, static_cast<int>(std::ceil(config.dt / config.max_substep - 1e-9)));
   locked_.fill(true);  // powered down: the brakes hold every joint
-  if (config.scene.sensor == SensorKind::kForceTorque) ft_.emplace(config.scene.force_torque, config.dt);
+  if (config.scene.sensor == SensorKind::kForceTorque) {
+    // Powered up at rest, the sensor already carries the tool: its first mail reads the tool's
+    // weight, not nothing (which the controller would take for a pull of that weight).
+    ft_.emplace(config.scene.force_torque, config.dt);
+    ft_->sample(flangeWrench(forwardKinematics(model_, q_), Vec6::Zero(), Vec6::Zero()));
+  }
   if (config.scene.sensor == SensorKind::kCompliantWrist) {
     wrist_.emplace(config.scene.wrist);
     const Transform t6 = forwardKinematics(model_, q_);
