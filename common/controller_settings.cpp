@@ -201,6 +201,8 @@ void checkControllerSettings(const proto::ControllerSettings& s, const std::stri
     fail("log.split_mib", "must be 1 .. 65536 MiB (0: never), got " + std::to_string(log.split_mib()));
   if (log.split_s() != 0 && (log.split_s() < 60 || log.split_s() > 86400))
     fail("log.split_s", "must be 60 .. 86400 s (0: never), got " + std::to_string(log.split_s()));
+  if (log.display_hz() > 60)
+    fail("log.display_hz", "must be 1 .. 60 pictures a second (0: none), got " + std::to_string(log.display_hz()));
   if (log.keep_files() != 0 && log.split_mib() == 0 && log.split_s() == 0)
     fail("log.keep_files", "keeps the newest files of a split run, but neither split_mib nor split_s splits it");
 }

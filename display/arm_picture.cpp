@@ -1,9 +1,9 @@
-#include "view/arm_picture.hpp"
+#include "display/arm_picture.hpp"
 
 #include "common/mail_codec.hpp"
 #include "common/sensed_wrench.hpp"
 
-namespace rfms::view {
+namespace rfms::display {
 
 void PictureBuilder::take(const proto::Envelope& mail) {
   switch (mail.body_case()) {
@@ -64,4 +64,4 @@ std::optional<ArmPicture> PictureBuilder::newest() {
   return std::nullopt;
 }
 
-}  // namespace rfms::view
+}  // namespace rfms::display

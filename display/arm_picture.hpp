@@ -1,4 +1,4 @@
-// What rfms-view draws of one period, put together from that period's mail: the six joints'
+// The arm as one period's mail shows it, for rfms-view and a run log's display channels: the six joints'
 // angles (their J_MAILs), the setpoint the supervisor sent (S_MAIL's T6 and state) and what the
 // sensors read (the arm's mail). The mail of a period arrives box by box; a picture is whole when
 // all six J_MAILs of its period are in, and only the newest whole one is drawn.
@@ -12,7 +12,7 @@
 #include "common/types.hpp"
 #include "proto/cluster.pb.h"
 
-namespace rfms::view {
+namespace rfms::display {
 
 struct ArmPicture {
   std::uint64_t period = 0;
@@ -58,4 +58,4 @@ class PictureBuilder {
   std::optional<std::uint64_t> shown_;
 };
 
-}  // namespace rfms::view
+}  // namespace rfms::display

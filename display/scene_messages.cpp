@@ -1,12 +1,13 @@
-#include "view/scene_messages.hpp"
+#include "display/scene_messages.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
 #include "common/kinematics.hpp"
 #include "common/link_shapes.hpp"
 
-namespace rfms::view {
+namespace rfms::display {
 
 namespace {
 
@@ -121,6 +122,11 @@ void drawTool(const RobotModel& model, const Scene& scene, const ArmPicture& pic
 
 }  // namespace
 
+std::uint64_t periodsPerPicture(double dt_s, int hz) {
+  // The small tolerance: 1/60 s at dt = 1/120 s is two periods, not three.
+  return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(1.0 / (hz * dt_s) - 1e-9)));
+}
+
 std::uint64_t stampOf(std::uint64_t period, double dt_s) {
   return static_cast<std::uint64_t>(std::llround(static_cast<double>(period) * dt_s * 1e9));
 }
@@ -147,4 +153,4 @@ void sceneUpdate(const RobotModel& model, const Scene& scene, const ArmPicture& 
   drawTool(model, scene, picture, frames[kJoints], entity("tool", stamp_ns, out));
 }
 
-}  // namespace rfms::view
+}  // namespace rfms::display

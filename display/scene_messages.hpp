@@ -1,4 +1,4 @@
-// The Foxglove display messages of one picture of the arm (view/arm_picture.hpp): its frames and
+// The Foxglove display messages of one picture of the arm (display/arm_picture.hpp): its frames and
 // the things drawn in them. Pure functions of the robot model, the scene and the picture, so that
 // the live view and a run log's display channels draw the same arm from the same mail.
 //
@@ -13,10 +13,21 @@
 
 #include "common/robot_model.hpp"
 #include "common/scene.hpp"
+#include "display/arm_picture.hpp"
 #include "proto/foxglove.pb.h"
-#include "view/arm_picture.hpp"
 
-namespace rfms::view {
+namespace rfms::display {
+
+// The display channels' topics, the same live and in a run log, so that one Foxglove layout
+// serves both.
+inline constexpr const char* kFramesTopic = "/frames";
+inline constexpr const char* kSceneTopic = "/scene";
+
+// Pictures a second at most: more than a screen shows is wasted on a viewer and in a log.
+inline constexpr int kMaxPicturesPerSecond = 60;
+// How many sample periods of `dt_s` apart pictures at `hz` (1 .. kMaxPicturesPerSecond) are:
+// never closer than 1/hz.
+std::uint64_t periodsPerPicture(double dt_s, int hz);
 
 // Period k's time on the cluster's clock: k sample periods after the run's start.
 std::uint64_t stampOf(std::uint64_t period, double dt_s);
@@ -27,4 +38,4 @@ void frameTransforms(const RobotModel& model, const Scene& scene, const ArmPictu
 void sceneUpdate(const RobotModel& model, const Scene& scene, const ArmPicture& picture, std::uint64_t stamp_ns,
                  foxglove::SceneUpdate& out);
 
-}  // namespace rfms::view
+}  // namespace rfms::display

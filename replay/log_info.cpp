@@ -171,6 +171,8 @@ std::string infoText(const LogInfo& i, const RunLog& log) {
   for (const auto& t : log.drops.per_topic())
     o << (&t == &log.drops.per_topic(0) ? ": " : ", ") << t.topic() << " " << t.dropped();
   o << "\n";
+  // Each picture is a FrameTransforms and a SceneUpdate (runlog/display_track.hpp).
+  o << "pictures of the arm for Foxglove's 3D panel (/frames, /scene): " << log.display_messages / 2 << "\n";
   if (i.periods > 0 && i.fault.empty()) {
     std::snprintf(line, sizeof line, "log size %.1f MB in %zu file%s, %.0f bytes per period\n",
                   static_cast<double>(log.file_size) * 1e-6, log.files.size(), log.files.size() == 1 ? "" : "s",

@@ -6,8 +6,8 @@
 
 #include "common/error.hpp"
 #include "common/mail_names.hpp"
+#include "display/scene_messages.hpp"
 #include "view/channels.hpp"
-#include "view/scene_messages.hpp"
 
 namespace rfms {
 
@@ -89,16 +89,16 @@ void LogPlayer::play(const std::vector<Mail>& mail, std::size_t& next, std::uint
       builder_.take(m);
     if constexpr (std::is_same_v<Mail, proto::LogEvent>) {
       foxglove::Log line = eventLine(m);
-      display_.log(line, view::stampOf(m.period(), display_.dt_s()));
+      display_.log(line, display::stampOf(m.period(), display_.dt_s()));
     } else if constexpr (std::is_same_v<Mail, proto::LogRequest>) {
       if (!m.reply().accepted())
         display_.log(foxglove::Log::WARNING, "supervisor", "request refused: " + m.reply().reason(),
-                     view::stampOf(m.period(), display_.dt_s()));
+                     display::stampOf(m.period(), display_.dt_s()));
     } else {
       const std::size_t channel = view::mailChannelOf(bodyCaseOf(static_cast<const Mail*>(nullptr)));
       if (!server_.subscribed(channel)) continue;
       m.SerializeToString(&bytes_);
-      server_.publish(channel, view::stampOf(periodOf(m), display_.dt_s()), bytes_);
+      server_.publish(channel, display::stampOf(periodOf(m), display_.dt_s()), bytes_);
     }
   }
 }

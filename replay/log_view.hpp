@@ -13,9 +13,9 @@
 #include <memory>
 #include <string>
 
+#include "display/arm_picture.hpp"
 #include "replay/run_log_reader.hpp"
 #include "view/arm_display.hpp"
-#include "view/arm_picture.hpp"
 #include "view/foxglove_server.hpp"
 
 namespace rfms {
@@ -49,7 +49,7 @@ class LogPlayer {
   LogViewOptions options_;
   std::shared_ptr<spdlog::logger> out_;
   view::ArmDisplay display_;
-  view::PictureBuilder builder_;
+  display::PictureBuilder builder_;
   std::uint64_t first_ = 0, last_ = 0;
   bool started_ = false, finished_ = false;
   std::chrono::steady_clock::time_point start_{};

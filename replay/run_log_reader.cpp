@@ -7,8 +7,7 @@
 #include <string_view>
 
 #include "common/error.hpp"
-#include "common/robot_model_loader.hpp"
-#include "common/text_proto.hpp"
+#include "display/scene_messages.hpp"
 #include "runlog/header_prediction.hpp"
 #include "runlog/log_files.hpp"
 #include "runlog/protobuf_wire.hpp"
@@ -16,19 +15,7 @@
 
 namespace rfms {
 
-LoggedArm loggedArm(const RunLog& log) {
-  const auto model_text = log.header.find("robot_model");
-  if (model_text == log.header.end() || model_text->second.empty())
-    throw ConfigError(
-        "the log does not carry its robot model: the arm it drove cannot be rebuilt, to re-run or to show");
-  LoggedArm arm{parseRobotModel(model_text->second, "the log's robot model"), Scene{}};
-  if (const auto scene = log.header.find("scene"); scene != log.header.end() && !scene->second.empty()) {
-    proto::Scene p;
-    parseTextProto(scene->second, p, "the log's scene");
-    arm.scene = sceneFromProto(p, "the log's scene");
-  }
-  return arm;
-}
+LoggedArm loggedArm(const RunLog& log) { return armOfHeader(log.header); }
 
 const proto::ControllerSettings& RunLog::requireSettings() const {
   if (!settings) throw ConfigError(settings_error);
@@ -207,6 +194,8 @@ RunLog readRunLog(const std::string& path, const std::function<void(std::uint64_
     const std::string& t = ch != nullptr ? ch->topic : none;
     if (t == topic::kPeriod)
       takePeriod(data);
+    else if (t == display::kFramesTopic || t == display::kSceneTopic)
+      ++log.display_messages;
     else
       take(t, data);  // a log written before the mailboxes were grouped by period, or the drops
   };

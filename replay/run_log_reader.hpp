@@ -15,6 +15,7 @@
 #include "common/scene.hpp"
 #include "proto/cluster.pb.h"
 #include "proto/runlog.pb.h"
+#include "runlog/logged_arm.hpp"
 #include "runlog/mcap_reader.hpp"
 
 namespace rfms {
@@ -34,7 +35,10 @@ struct RunLog {
   bool have_drops = false;
   proto::LogDrops drops;
   std::uint64_t messages = 0;
-  std::uint64_t undecodable = 0;   // messages that do not parse, or are on no topic a run writes
+  std::uint64_t undecodable = 0;  // messages that do not parse, or are on no topic a run writes
+  // Messages on the display channels (/frames, /scene): pictures the writer drew from the mail
+  // above, for Foxglove; nothing here reads them back.
+  std::uint64_t display_messages = 0;
   std::uint64_t file_size = 0;     // all its files together
   std::vector<std::string> files;  // the files read, in order
   unsigned first_file = 0;         // > 0: the run's older files were removed (retention)
@@ -63,12 +67,7 @@ struct RunLog {
   std::string fault() const;
 };
 
-// The arm a log's run drove, from its header: the robot model file's model (without the tool) and
-// the scene (empty when the run had none). A ConfigError when the header lacks the robot model.
-struct LoggedArm {
-  RobotModel model;
-  Scene scene;
-};
+// The arm a log's run drove, from its header (runlog/logged_arm.hpp).
 LoggedArm loggedArm(const RunLog& log);
 
 // `path`: the run's first file (run.mcap), which need not exist any more when later ones do.

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
@@ -20,8 +21,11 @@
 
 #include "common/controller_settings.hpp"
 #include "common/error.hpp"
+#include "display/scene_messages.hpp"
 #include "proto/cluster.pb.h"
+#include "runlog/display_track.hpp"
 #include "runlog/log_files.hpp"
+#include "runlog/logged_arm.hpp"
 #include "runlog/protobuf_schema.hpp"
 #include "runlog/protobuf_wire.hpp"
 
@@ -92,6 +96,15 @@ RunLogger::RunLogger(const std::string& path, const RunLogHeader& header, WhenFu
       throw std::logic_error(std::string("PeriodRecord's field ") + std::to_string(i + 1) + " is not " +
                              topics_[i].name);
   }
+  if (settings_.display_hz() > 0) {
+    try {
+      const LoggedArm arm = armOfHeader(header_);
+      display_ =
+          std::make_unique<DisplayTrack>(arm.model, arm.scene, dt_ns_ * 1e-9, static_cast<int>(settings_.display_hz()));
+    } catch (const ConfigError& e) {
+      no_pictures_ = e.what();  // the mail is logged all the same; only the pictures are missing
+    }
+  }
   openFile(0);  // here, so that a log that cannot be created is refused before the run starts
   thread_ = std::thread([this] { drain(); });
 }
@@ -117,13 +130,17 @@ void RunLogger::openFile(unsigned number) {
   mcap::KeyValues header = header_;
   header["file"] = std::to_string(number);  // which of a split run's files this is
   writer_->addMetadata("rfms", header);
-  // The same two channels, with the same ids, in every file of the run.
-  const google::protobuf::Descriptor* period = proto::PeriodRecord::descriptor();
-  const google::protobuf::Descriptor* drops = proto::LogDrops::descriptor();
-  period_channel_ = writer_->addChannel(writer_->addSchema(period->full_name(), "protobuf", descriptorSet(period)),
-                                        topic::kPeriod, "protobuf");
-  drops_channel_ = writer_->addChannel(writer_->addSchema(drops->full_name(), "protobuf", descriptorSet(drops)),
-                                       topic::kDrops, "protobuf");
+  // The same channels, with the same ids, in every file of the run.
+  auto channel = [&](const google::protobuf::Descriptor* type, const char* topic) {
+    return writer_->addChannel(writer_->addSchema(type->full_name(), "protobuf", descriptorSet(type)), topic,
+                               "protobuf");
+  };
+  period_channel_ = channel(proto::PeriodRecord::descriptor(), topic::kPeriod);
+  drops_channel_ = channel(proto::LogDrops::descriptor(), topic::kDrops);
+  if (display_) {
+    frames_channel_ = channel(foxglove::FrameTransforms::descriptor(), display::kFramesTopic);
+    scene_channel_ = channel(foxglove::SceneUpdate::descriptor(), display::kSceneTopic);
+  }
   file_number_ = number;
   file_has_messages_ = false;
   records_in_file_ = 0;  // and so the prediction of headers starts afresh
@@ -239,6 +256,12 @@ void RunLogger::writeBatch(Batch& b) {
         openFile(file_number_ + 1);
       if (!file_has_messages_) file_start_ns_ = b.time_ns, file_has_messages_ = true;
       writer_->write(period_channel_, b.time_ns, b.time_ns, storedRecord(b.bytes));
+      const auto k = static_cast<std::uint64_t>(std::llround(static_cast<double>(b.time_ns) / dt_ns_));
+      if (display_ && display_->take(b.bytes, k)) {
+        writer_->write(frames_channel_, display_->stamp_ns(), display_->stamp_ns(), display_->frames());
+        writer_->write(scene_channel_, display_->stamp_ns(), display_->stamp_ns(), display_->scene());
+        ++pictures_;
+      }
       open_bytes_ = writer_->bytesWritten();
       open_uncompressed_ = writer_->uncompressedChunkBytes();
       written_ += mailboxes;

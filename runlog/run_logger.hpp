@@ -10,8 +10,9 @@
 // drops are written into the log at the end and are available from dropped() and dropReport().
 //
 // The settings' `log` block says how: chunks compressed with zstd or not, the ring's size in
-// seconds of mail, and whether the log is split into several files (runlog/log_files.hpp) of
-// which only the newest are kept.
+// seconds of mail, whether the log is split into several files (runlog/log_files.hpp) of which
+// only the newest are kept, and how many pictures of the arm a second the writer draws beside the
+// mail (runlog/display_track.hpp) for Foxglove's 3D panel.
 #pragma once
 
 #include <array>
@@ -36,6 +37,8 @@
 #include "runlog/record_ring.hpp"
 
 namespace rfms {
+
+class DisplayTrack;  // runlog/display_track.hpp
 
 // The log's topics.
 namespace topic {
@@ -115,6 +118,10 @@ class RunLogger {
 
   std::uint64_t dropped() const { return dropped_; }
   std::uint64_t written() const { return written_; }
+  // The pictures of the arm written so far (final after finish()), and why the log has none when
+  // the settings asked for them (a header without a robot model that loads), or "".
+  std::uint64_t pictures() const { return pictures_; }
+  const std::string& noPictures() const { return no_pictures_; }
   // What was dropped, topic by topic ("none", or "12: /rfms/jmail 10, /rfms/smail 2"), and why
   // writing stopped if it did. Any thread, any time.
   std::string dropReport() const;
@@ -162,7 +169,10 @@ class RunLogger {
   WhenFull when_full_;
   // The log's topics: a mailbox of topics_[i] is field i + 1 of a PeriodRecord.
   std::vector<Topic> topics_;
-  std::uint16_t period_channel_ = 0, drops_channel_ = 0;
+  std::uint16_t period_channel_ = 0, drops_channel_ = 0, frames_channel_ = 0, scene_channel_ = 0;
+  std::unique_ptr<DisplayTrack> display_;  // the writer thread's; null without pictures
+  std::string no_pictures_;
+  std::atomic<std::uint64_t> pictures_{0};
   // The writer's PeriodRecords in the making: wire-format bytes, log time, mailboxes by topic.
   // A few are open at once, because a period's mail is logged interleaved with the one before
   // (lockstep: the joints' answers of k-1 after the sensors of k; realtime: late mail); the

@@ -1,7 +1,7 @@
 #include "view/arm_display.hpp"
 
+#include "display/scene_messages.hpp"
 #include "view/channels.hpp"
-#include "view/scene_messages.hpp"
 
 namespace rfms::view {
 
@@ -12,14 +12,14 @@ ArmDisplay::ArmDisplay(RobotModel model, Scene scene, double dt_s, FoxgloveServe
   server_.latch(kLog, kLatchedLogLines);
 }
 
-void ArmDisplay::show(const ArmPicture& p, const std::vector<std::pair<std::string, double>>& signals) {
+void ArmDisplay::show(const display::ArmPicture& p, const std::vector<std::pair<std::string, double>>& signals) {
   ++pictures_;
-  stamp_ns_ = stampOf(p.period, dt_s_);
+  stamp_ns_ = display::stampOf(p.period, dt_s_);
   server_.publishTime(stamp_ns_);
   // Made whether or not anyone looks: the channels are latched for the next viewer.
-  frameTransforms(model_, scene_, p, stamp_ns_, frames_);
+  display::frameTransforms(model_, scene_, p, stamp_ns_, frames_);
   server_.publish(kFrames, stamp_ns_, frames_.SerializeAsString());
-  sceneUpdate(model_, scene_, p, stamp_ns_, update_);
+  display::sceneUpdate(model_, scene_, p, stamp_ns_, update_);
   server_.publish(kScene, stamp_ns_, update_.SerializeAsString());
   if (server_.subscribed(kDesk)) {
     desk_.signals = signals;

@@ -1,4 +1,4 @@
-// The arm on a view's display channels: a picture of a period (view/arm_picture.hpp) drawn as its
+// The arm on a view's display channels: a picture of a period (display/arm_picture.hpp) drawn as its
 // frames and scene, and log lines, each stamped with the cluster's time. Shared by the live view
 // and the replay of a run log, so that both draw the same arm from the same mail. The display
 // channels are latched: a viewer that comes late gets the last picture and the recent lines.
@@ -12,8 +12,8 @@
 
 #include "common/robot_model.hpp"
 #include "common/scene.hpp"
+#include "display/arm_picture.hpp"
 #include "proto/foxglove.pb.h"
-#include "view/arm_picture.hpp"
 #include "view/desk_message.hpp"
 #include "view/foxglove_server.hpp"
 
@@ -27,7 +27,7 @@ class ArmDisplay {
   ArmDisplay(RobotModel model, Scene scene, double dt_s, FoxgloveServer& server);
 
   // The picture on /frames, /scene and /desk; `signals` go with it on /desk.
-  void show(const ArmPicture& picture, const std::vector<std::pair<std::string, double>>& signals = {});
+  void show(const display::ArmPicture& picture, const std::vector<std::pair<std::string, double>>& signals = {});
   // A line of the log, at `stamp_ns` or else at the time of the last picture shown.
   void log(foxglove::Log::Level level, const std::string& name, const std::string& text,
            std::optional<std::uint64_t> stamp_ns = std::nullopt);

@@ -1,6 +1,7 @@
 #include "view/channels.hpp"
 
 #include "common/error.hpp"
+#include "display/scene_messages.hpp"
 #include "proto/foxglove.pb.h"
 #include "runlog/protobuf_schema.hpp"
 #include "runlog/run_logger.hpp"
@@ -40,8 +41,8 @@ std::size_t mailChannelOf(proto::Envelope::BodyCase body) {
 
 std::vector<Channel> viewChannels() {
   std::vector<Channel> c{
-      {"/frames", "foxglove.FrameTransforms", descriptorSet(foxglove::FrameTransforms::descriptor()), true},
-      {"/scene", "foxglove.SceneUpdate", descriptorSet(foxglove::SceneUpdate::descriptor()), true},
+      {display::kFramesTopic, "foxglove.FrameTransforms", descriptorSet(foxglove::FrameTransforms::descriptor()), true},
+      {display::kSceneTopic, "foxglove.SceneUpdate", descriptorSet(foxglove::SceneUpdate::descriptor()), true},
       {"/log", "foxglove.Log", descriptorSet(foxglove::Log::descriptor())},
       {"/desk", "rfms.Desk", kDeskSchema, true, "json", "jsonschema"},
   };

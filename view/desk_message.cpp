@@ -29,7 +29,7 @@ const char* levelName(foxglove::Log::Level l) {
 
 }  // namespace
 
-std::string deskMessage(const ArmPicture& p, double time_s, const foxglove::FrameTransforms& frames,
+std::string deskMessage(const display::ArmPicture& p, double time_s, const foxglove::FrameTransforms& frames,
                         const foxglove::SceneUpdate& scene, const DeskExtras& extras) {
   nlohmann::json j;
   j["period"] = p.period;

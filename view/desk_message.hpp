@@ -19,8 +19,8 @@
 #include <utility>
 #include <vector>
 
+#include "display/arm_picture.hpp"
 #include "proto/foxglove.pb.h"
-#include "view/arm_picture.hpp"
 
 namespace rfms::view {
 
@@ -31,7 +31,7 @@ struct DeskExtras {
   std::deque<std::pair<std::uint64_t, foxglove::Log>> lines;  // (n, line)
 };
 
-std::string deskMessage(const ArmPicture& picture, double time_s, const foxglove::FrameTransforms& frames,
+std::string deskMessage(const display::ArmPicture& picture, double time_s, const foxglove::FrameTransforms& frames,
                         const foxglove::SceneUpdate& scene, const DeskExtras& extras);
 
 }  // namespace rfms::view

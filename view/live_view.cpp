@@ -3,8 +3,8 @@
 #include <filesystem>
 #include <limits>
 
+#include "display/scene_messages.hpp"
 #include "view/channels.hpp"
-#include "view/scene_messages.hpp"
 
 namespace rfms::view {
 
@@ -121,7 +121,7 @@ void LiveView::takeMail() {
         builder_.take(envelope_);
         if (!wanted) return;
         bodyOf(envelope_).SerializeToString(&bytes_);
-        server_.publish(kFirstMail + c, stampOf(period, display_.dt_s()), bytes_);
+        server_.publish(kFirstMail + c, display::stampOf(period, display_.dt_s()), bytes_);
       });
     }
   }

@@ -19,9 +19,9 @@
 #include "common/mail_signal.hpp"
 #include "common/robot_model.hpp"
 #include "common/scene.hpp"
+#include "display/arm_picture.hpp"
 #include "proto/cluster.pb.h"
 #include "view/arm_display.hpp"
-#include "view/arm_picture.hpp"
 #include "view/foxglove_server.hpp"
 #include "view/log_tail.hpp"
 #include "view/mail_tap.hpp"
@@ -68,7 +68,7 @@ class LiveView {
   std::shared_ptr<spdlog::logger> log_;
   ArmDisplay display_;
   MailTap tap_;
-  PictureBuilder builder_;
+  display::PictureBuilder builder_;
   LogTail log_tail_;
   proto::Envelope envelope_;
   std::string bytes_;

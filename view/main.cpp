@@ -15,6 +15,7 @@
 #include "common/controller_settings.hpp"
 #include "common/error.hpp"
 #include "common/robot_model_loader.hpp"
+#include "display/scene_messages.hpp"
 #include "node/cluster_config.hpp"
 #include "node/mail_segment.hpp"
 #include "node/node_shell.hpp"
@@ -26,7 +27,7 @@ namespace {
 
 // Below every node: a niceness of 10 when they run at the default, and no real-time class.
 constexpr int kNiceness = 10;
-constexpr int kMaxRateHz = 60;
+constexpr int kMaxRateHz = rfms::display::kMaxPicturesPerSecond;
 
 struct Options {
   std::string run_dir;

@@ -1,4 +1,4 @@
-// The view's picture of a period: whole only when all six joints answered it, the newest such one
+// The arm's picture of a period: whole only when all six joints answered it, the newest such one
 // drawn, and its frames those of the forward kinematics.
 #include <gtest/gtest.h>
 
@@ -7,11 +7,11 @@
 #include "common/kinematics.hpp"
 #include "common/mail_codec.hpp"
 #include "common/transform.hpp"
+#include "display/arm_picture.hpp"
+#include "display/scene_messages.hpp"
 #include "tests/support/test_models.hpp"
-#include "view/arm_picture.hpp"
-#include "view/scene_messages.hpp"
 
-namespace rfms::view {
+namespace rfms::display {
 namespace {
 
 proto::Envelope jmail(int joint, std::uint64_t period, double angle) {
@@ -128,5 +128,16 @@ TEST(SceneMessages, TheLinksAreDrawnFromShoulderToFlange) {
   EXPECT_EQ(out.entities(1).id(), "tool");
 }
 
+TEST(SceneMessages, PicturesAreNeverCloserThanASixtiethOfASecond) {
+  EXPECT_EQ(periodsPerPicture(1e-3, 60), 17u);        // 58.8 pictures a second
+  EXPECT_EQ(periodsPerPicture(1e-4, 60), 167u);       // 10 kHz
+  EXPECT_EQ(periodsPerPicture(1.0 / 120.0, 60), 2u);  // exactly 60, not 40
+  EXPECT_EQ(periodsPerPicture(10e-3, 60), 2u);        // 50: 100 periods a second cannot give 60
+  EXPECT_EQ(periodsPerPicture(20e-3, 60), 1u);        // every period of a slow clock
+  EXPECT_EQ(periodsPerPicture(1e-3, 10), 100u);
+  for (const double dt : {1e-4, 2.5e-4, 1e-3, 4e-3, 1.0 / 60.0})
+    EXPECT_LE(1.0 / (static_cast<double>(periodsPerPicture(dt, 60)) * dt), 60.0 + 1e-9) << dt;
+}
+
 }  // namespace
-}  // namespace rfms::view
+}  // namespace rfms::display

@@ -350,8 +350,11 @@ TEST(RunLog, TheExampleTaskLogOpensInTheOfficialMcapReader) {
   ASSERT_EQ(r.code, 0) << r.err;
   // The checker prints one JSON object; a few exact fields are enough to compare.
   EXPECT_NE(r.out.find("\"messages\":" + std::to_string(ours.messages)), std::string::npos) << r.out;
-  // One MCAP message a period, and the drops: what both readers and the summary count.
-  const std::string records = std::to_string(summary.periods + 1);
+  // One MCAP message a period, the drops, and two for each picture of the arm: what both readers
+  // and the summary count.
+  ASSERT_GT(ours.display_messages, 0u);
+  const std::string records = std::to_string(summary.periods + 1 + ours.display_messages);
+  EXPECT_NE(r.out.find("\"/frames\":" + std::to_string(ours.display_messages / 2)), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"records\":" + records), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"streamed\":" + records), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"statistics\":" + records), std::string::npos) << r.out;

@@ -14,7 +14,7 @@ import pytest
 
 import rfms
 from cluster import ROBOT, SOURCE, paced_cluster
-from view_checks import LOGGED, check_frames, check_smails
+from view_checks import LOGGED, check_frames, check_smails, read_display
 
 PROBE = pathlib.Path(__file__).resolve().parent / "foxglove_probe.cjs"
 UP = rfms.trans(0.220, -0.12624, 0.280) @ rfms.rpy(0, np.pi / 2, 0)
@@ -53,22 +53,32 @@ def seen(tmp_path_factory):
         columns = log.signals(LOGGED)
         dt = log.dt_ms * 1e-3
         messages = [json.loads(line) for line in out.read_text().splitlines()]
-        yield messages, columns, dt
+        # The same run's log, as Foxglove opens the file.
+        logged = out.with_name("logged.jsonl")
+        read_display(c.run / "run.mcap", logged)
+        log_messages = [json.loads(line) for line in logged.read_text().splitlines()]
+        yield messages, columns, dt, log_messages
 
 
 def test_s_mail_is_the_logged_s_mail(seen):
-    messages, columns, dt = seen
+    messages, columns, dt, _ = seen
     assert len(check_smails(messages, columns, dt)) > 100
 
 
 def test_a_mailbox_subscriber_gets_every_mail(seen):
     """Mailboxes go at full rate to a viewer that subscribed: every S_MAIL, once, in order."""
-    messages, columns, dt = seen
+    messages, columns, dt, _ = seen
     k = check_smails(messages, columns, dt)
     assert k == list(range(k[0], k[0] + len(k)))
 
 
 def test_frames_are_the_arm_of_their_period(seen):
-    messages, columns, dt = seen
+    messages, columns, dt, _ = seen
     assert sum(m["topic"] == "/frames" for m in messages) >= 10
     assert check_frames(messages, columns, dt, rfms.Robot.load(str(ROBOT))) > 0  # some while the arm moved
+
+
+def test_the_run_log_shows_the_same_arm(seen):
+    """The supervisor's log carries pictures of the arm, drawn from the mail it wrote."""
+    _, columns, dt, log_messages = seen
+    assert check_frames(log_messages, columns, dt, rfms.Robot.load(str(ROBOT))) > 20

@@ -1,12 +1,19 @@
 """What the view's process tests check of what a Foxglove client received, against a run log:
 S_MAILs equal to the logged ones to the bit and none missing, the `setpoint` frame equal to the
-logged S_MAIL's T6, and `t6` equal to the forward kinematics of the joints' logged angles."""
+logged S_MAIL's T6, and `t6` equal to the forward kinematics of the joints' logged angles. And how
+a run log's display channels are read as Foxglove opens a file (tools/mcap-check/messages.mjs)."""
 
+import json
+import pathlib
+import subprocess
 from typing import Dict, List
 
 import numpy as np
 
 import rfms
+from cluster import SOURCE
+
+MCAP_CHECK = SOURCE / "tools" / "mcap-check"
 
 TRANSFORM_TOL = 1e-9  # a transform read back through its quaternion
 LOGGED = [f"jmail.{j}.angle" for j in range(1, 7)] + [f"smail.t6.m[{i}]" for i in range(12)]
@@ -68,3 +75,14 @@ def check_frames(messages: List[dict], columns: Dict[str, np.ndarray], dt: float
         moving += before is not None and not np.allclose(setpoint, before, atol=1e-6)
         before = setpoint
     return moving
+
+
+def read_display(log: pathlib.Path, out: pathlib.Path) -> dict:
+    """A log's /frames and /scene read by @mcap/core: the file's figures, and the messages, one JSON
+    line each in foxglove_probe.cjs's form, in `out`."""
+    modules = MCAP_CHECK / "node_modules"
+    assert (modules / "@mcap" / "core").is_dir(), f"{modules} lacks the official MCAP reader: run deploy/install-deps"
+    probe = subprocess.run(["node", str(MCAP_CHECK / "messages.mjs"), str(log), str(out), "/frames", "/scene"],
+                           capture_output=True, text=True, timeout=300)
+    assert probe.returncode == 0, probe.stderr
+    return json.loads(probe.stdout)

@@ -3,11 +3,11 @@
 // CRCs checked), with the official decompression handlers (@mcap/support), and protobufjs to decode every message with the schema the log carries, as
 // Foxglove does. Prints one JSON object; exits 1 with a message on any failure.
 //   node tools/mcap-check/check.mjs LOG
-import { open } from "node:fs/promises";
 import { McapIndexedReader, McapStreamReader } from "@mcap/core";
 import { loadDecompressHandlers } from "@mcap/support";
 import protobuf from "protobufjs";
 import descriptor from "protobufjs/ext/descriptor/index.js";
+import { openReadable } from "./readable.mjs";
 
 const path = process.argv[2];
 if (!path) {
@@ -16,16 +16,7 @@ if (!path) {
 }
 
 async function main() {
-  const file = await open(path, "r");
-  const size = (await file.stat()).size;
-  const readable = {
-    size: async () => BigInt(size),
-    read: async (offset, length) => {
-      const buffer = new Uint8Array(Number(length));
-      await file.read(buffer, 0, Number(length), Number(offset));
-      return buffer;
-    },
-  };
+  const { size, readable, read, close } = await openReadable(path);
   const decompressHandlers = await loadDecompressHandlers();
   const reader = await McapIndexedReader.Initialize({ readable, decompressHandlers });
   const types = new Map();  // schema id -> protobufjs Type
@@ -38,6 +29,7 @@ async function main() {
   // (/rfms/smail is field smail): they are counted as the mailboxes they are. Its one field that
   // is not a topic, predicted_headers, is bytes, not an array, and is not counted.
   const perTopic = {};
+  const pictures = {};  // the display channels (/frames, /scene): drawn by the writer, not mail
   let records = 0, mailboxes = 0;
   let first = null, last = null;
   for await (const m of reader.readMessages({ validateCrcs: true })) {
@@ -50,6 +42,8 @@ async function main() {
         perTopic[`/rfms/${field}`] = (perTopic[`/rfms/${field}`] ?? 0) + values.length;
         mailboxes += values.length;
       }
+    } else if (channel.topic === "/frames" || channel.topic === "/scene") {
+      pictures[channel.topic] = (pictures[channel.topic] ?? 0) + 1;
     } else {
       perTopic[channel.topic] = (perTopic[channel.topic] ?? 0) + 1;
       mailboxes++;
@@ -66,13 +60,11 @@ async function main() {
 
   // The same file streamed, record by record.
   const stream = new McapStreamReader({ validateCrcs: true, decompressHandlers });
-  const whole = new Uint8Array(size);
-  await file.read(whole, 0, size, 0);
-  stream.append(whole);
+  stream.append(await read(0, size));
   let streamed = 0;
   for (let r; (r = stream.nextRecord()); ) if (r.type === "Message") streamed++;
   if (!stream.done()) throw new Error("the stream reader did not reach the end of the file");
-  await file.close();
+  await close();
 
   console.log(JSON.stringify({
     schemas: [...reader.schemasById.values()].map((s) => s.name),
@@ -84,6 +76,7 @@ async function main() {
     messages: mailboxes,
     streamed,
     per_topic: perTopic,
+    pictures,
     at_middle: atMiddle,
     metadata,
   }));
