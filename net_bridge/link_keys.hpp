@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "common/key_file.hpp"
+#include "keys/key_file.hpp"
 
 namespace rfms {
 

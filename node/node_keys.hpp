@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "common/key_file.hpp"
+#include "keys/key_file.hpp"
 
 namespace rfms {
 

@@ -1,6 +1,8 @@
 #include "tests/architecture/layer_table.hpp"
 
+#include <cctype>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 
@@ -55,7 +57,7 @@ std::vector<LayerRow> readLayerTable(const std::string& markdown) {
     const std::vector<std::string> path = quoted(c[0]);
     if (path.size() != 1) continue;  // the |---| line
     const std::vector<std::string> may = quoted(c[3]);
-    rows.push_back({path[0], {may.begin(), may.end()}});
+    rows.push_back({path[0], {may.begin(), may.end()}, c.size() > 4 ? quoted(c[4]) : std::vector<std::string>{}});
   }
   return rows;
 }
@@ -70,6 +72,7 @@ const LayerRow* rowOf(const std::vector<LayerRow>& rows, const std::string& path
 std::vector<std::string> layerViolations(const fs::path& root, const std::vector<LayerRow>& rows) {
   std::vector<std::string> out;
   static const std::regex include("^\\s*#\\s*include\\s+\"([^\"]+)\"");
+  static const std::regex library("^\\s*#\\s*include\\s+(<[^>]+>)");
   for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator(); ++it) {
     const fs::path relative = fs::relative(it->path(), root);
     if (it->is_directory()) {
@@ -89,14 +92,84 @@ std::vector<std::string> layerViolations(const fs::path& root, const std::vector
     for (std::string line; std::getline(in, line);) {
       ++number;
       std::smatch m;
+      const std::string where = file + ":" + std::to_string(number) + ": ";
+      if (std::regex_search(line, m, library)) {
+        const std::string header = m[1];
+        for (const std::string& f : own->forbidden)
+          if (header.rfind(f, 0) == 0) out.push_back(where + header + ": " + own->path + " may not include " + f);
+        continue;
+      }
       if (!std::regex_search(line, m, include)) continue;
       const std::string target = m[1];
       const LayerRow* to = rowOf(rows, target);
-      const std::string where = file + ":" + std::to_string(number) + ": ";
       if (to == nullptr)
         out.push_back(where + "\"" + target + "\" is in no row of the layer table");
       else if (to != own && own->may_include.count(to->path) == 0)
         out.push_back(where + "\"" + target + "\": " + own->path + " may not include " + to->path);
+    }
+  }
+  return out;
+}
+
+namespace {
+
+// What a forbidden include's library is called where it is linked: "<sodium.h>" -> "sodium".
+std::string libraryWord(std::string include) {
+  std::string word;
+  for (const char ch : include) {
+    if (ch == '<' || ch == '>') continue;
+    if (ch == '/' || ch == '.') break;
+    word += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  }
+  return word;
+}
+
+std::string lowered(std::string s) {
+  for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return s;
+}
+
+}  // namespace
+
+std::vector<std::string> linkViolations(const std::string& graph, const std::vector<LayerRow>& rows) {
+  struct Target {
+    std::string first_source;
+    std::vector<std::string> links;
+  };
+  std::map<std::string, Target> targets;
+  std::stringstream in(graph);
+  for (std::string line; std::getline(in, line);) {
+    std::stringstream fields(line);
+    std::string name, first, links;
+    std::getline(fields, name, '\t');
+    std::getline(fields, first, '\t');
+    std::getline(fields, links, '\t');
+    Target& t = targets[name];
+    t.first_source = first;
+    std::stringstream each(links);
+    for (std::string l; std::getline(each, l, ';');)
+      if (!l.empty()) t.links.push_back(l);
+  }
+  std::vector<std::string> out;
+  for (const auto& [name, t] : targets) {
+    if (t.first_source.empty() || t.first_source.rfind("tests/", 0) == 0) continue;
+    const LayerRow* own = rowOf(rows, t.first_source);
+    if (own == nullptr) {
+      out.push_back(name + " (" + t.first_source + "): in no row of the layer table");
+      continue;
+    }
+    for (const std::string& l : t.links) {
+      const auto linked = targets.find(l);
+      if (linked != targets.end()) {
+        const LayerRow* to = linked->second.first_source.empty() ? nullptr : rowOf(rows, linked->second.first_source);
+        if (to != nullptr && to != own && own->may_include.count(to->path) == 0)
+          out.push_back(name + " (" + own->path + ") links " + l + " (" + to->path + "): " + own->path +
+                        " may not include " + to->path);
+        continue;
+      }
+      for (const std::string& f : own->forbidden)
+        if (lowered(l).find(libraryWord(f)) != std::string::npos)
+          out.push_back(name + " (" + own->path + ") links " + l + ": " + own->path + " may not include " + f);
     }
   }
   return out;

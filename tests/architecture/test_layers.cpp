@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 
@@ -23,6 +24,10 @@ TEST(Layers, TheTableIsReadFromTheArchitecturePage) {
   ASSERT_NE(common, nullptr);
   EXPECT_EQ(common->path, "common/");
   EXPECT_EQ(common->may_include, std::set<std::string>{"proto/"});
+  // The maths knows no transport, logger or cryptography.
+  for (const char* library : {"<zmq", "<spdlog/", "<sodium.h>"})
+    EXPECT_NE(std::find(common->forbidden.begin(), common->forbidden.end(), library), common->forbidden.end())
+        << library;
   // A file row wins over its folder's: the joint server's main is a shell, its core is not.
   EXPECT_EQ(rowOf(rows, "joint_node/main.cpp")->path, "joint_node/main.cpp");
   EXPECT_EQ(rowOf(rows, "joint_node/joint_core.cpp")->path, "joint_node/");
@@ -36,8 +41,39 @@ TEST(Layers, EveryIncludeOfTheProjectPointsDownTheTable) {
   EXPECT_TRUE(v.empty()) << all;
 }
 
+TEST(Layers, EveryLinkOfTheBuildPointsDownTheTable) {
+  const char* graph = std::getenv("RFMS_LINK_GRAPH");
+  ASSERT_NE(graph, nullptr) << "run by ctest, which says where CMake wrote the link graph";
+  const std::string text = readFile(graph);
+  ASSERT_NE(text.find("rfms_common\tcommon/"), std::string::npos) << graph;
+  const std::vector<std::string> v = linkViolations(text, projectTable());
+  std::string all;
+  for (const std::string& line : v) all += line + "\n";
+  EXPECT_TRUE(v.empty()) << all;
+}
+
+TEST(Layers, ALinkUpOrToAForbiddenLibraryIsCaught) {
+  const std::vector<LayerRow> rows = readLayerTable(
+      "| path | layer | what | may include | may not include |\n|---|---|---|---|---|\n"
+      "| `common/` | 1 | maths | `proto/` | `<sodium.h>`, `<spdlog/` |\n"
+      "| `node/` | 3 | shells | `proto/`, `common/` | |\n"
+      "| `view/` | 4 | tools | `proto/`, `common/`, `node/` | |\n");
+  const std::string graph =
+      "rfms_proto\t\tprotobuf::libprotobuf\n"
+      "rfms_common\tcommon/a.cpp\trfms_proto;Eigen3::Eigen;PkgConfig::SODIUM;spdlog::spdlog\n"
+      "rfms_node\tnode/n.cpp\trfms_common;rfms_view;PkgConfig::ZMQ;spdlog::spdlog\n"
+      "rfms_view\tview/v.cpp\trfms_node;rfms_common\n"
+      "node_tests\ttests/node/t.cpp\trfms_view\n";
+  std::vector<std::string> v = linkViolations(graph, rows);
+  std::sort(v.begin(), v.end());
+  ASSERT_EQ(v.size(), 3u);
+  EXPECT_EQ(v[0], "rfms_common (common/) links PkgConfig::SODIUM: common/ may not include <sodium.h>");
+  EXPECT_EQ(v[1], "rfms_common (common/) links spdlog::spdlog: common/ may not include <spdlog/");
+  EXPECT_EQ(v[2], "rfms_node (node/) links rfms_view (view/): node/ may not include view/");
+}
+
 // The check itself, on a small tree made for it: it must catch an include that points up, one
-// that points sideways, and a file outside every row.
+// that points sideways, a library the row forbids, and a file outside every row.
 TEST(Layers, AnIncludeUpOrSidewaysIsCaught) {
   char pattern[] = "/tmp/rfms-layers-XXXXXX";
   ASSERT_NE(mkdtemp(pattern), nullptr);
@@ -49,22 +85,24 @@ TEST(Layers, AnIncludeUpOrSidewaysIsCaught) {
   write("common/a.hpp", "#include \"proto/x.pb.h\"\n#include <vector>\n");
   write("common/up.cpp", "#include \"sim/harness.hpp\"\n");
   write("sim/harness.cpp", "#include \"common/a.hpp\"\n#include \"joint_node/j.hpp\"\n");
-  write("joint_node/j.hpp", "  #  include \"supervisor/s.hpp\"\n");
+  write("joint_node/j.hpp", "  #  include \"supervisor/s.hpp\"\n#include <spdlog/spdlog.h>\n#include <vector>\n");
+  write("sim/log.cpp", "#include <spdlog/spdlog.h>\n");  // a shell may log
   write("stray/s.cpp", "\n");
   write("tests/t.cpp", "#include \"sim/harness.hpp\"\n");  // tests may include anything
   const std::vector<LayerRow> rows = readLayerTable(
       "| path | layer | what | may include |\n|---|---|---|---|\n"
       "| `proto/` | 0 | schemas | |\n"
       "| `common/` | 1 | maths | `proto/` |\n"
-      "| `joint_node/` | 2 | core | `proto/`, `common/` |\n"
+      "| `joint_node/` | 2 | core | `proto/`, `common/` | `<zmq`, `<spdlog/` |\n"
       "| `supervisor/` | 2 | core | `proto/`, `common/` |\n"
       "| `sim/` | 3 | harness | `proto/`, `common/`, `joint_node/`, `supervisor/` |\n");
   std::vector<std::string> v = layerViolations(root, rows);
   std::sort(v.begin(), v.end());
-  ASSERT_EQ(v.size(), 3u);
+  ASSERT_EQ(v.size(), 4u);
   EXPECT_EQ(v[0], "common/up.cpp:1: \"sim/harness.hpp\": common/ may not include sim/");
   EXPECT_EQ(v[1], "joint_node/j.hpp:1: \"supervisor/s.hpp\": joint_node/ may not include supervisor/");
-  EXPECT_EQ(v[2], "stray/s.cpp: in no row of the layer table");
+  EXPECT_EQ(v[2], "joint_node/j.hpp:2: <spdlog/spdlog.h>: joint_node/ may not include <spdlog/");
+  EXPECT_EQ(v[3], "stray/s.cpp: in no row of the layer table");
   fs::remove_all(root);
 }
 

@@ -1,4 +1,4 @@
-#include "common/key_file.hpp"
+#include "keys/key_file.hpp"
 
 #include <sodium.h>
 #include <sys/stat.h>
