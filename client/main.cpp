@@ -40,6 +40,16 @@ void printStatus(const proto::ArmStatus& s) {
               << t6.translation().z() * 1e3 << "\n";
   std::cout << "moves: last accepted " << s.last_move_id() << ", ended through " << s.ended_through() << ", queued "
             << s.moves_queued() << (s.task().empty() ? "" : ", task '" + s.task() + "'") << "\n";
+  if (s.has_running()) {
+    const proto::RunningMove& r = s.running();
+    Transform target;
+    std::cout << "running: move " << r.id() << " to " << r.position() << " by " << r.motion() << ", " << r.elapsed_s()
+              << " of " << r.duration_s() << " s";
+    if (decode(r.target(), target))
+      std::cout << ", target T6 (mm) " << target.translation().x() * 1e3 << " " << target.translation().y() * 1e3 << " "
+                << target.translation().z() * 1e3;
+    std::cout << "\n";
+  }
   if (!s.jog_stopped().empty()) std::cout << "the last jog along an axis stopped short: " << s.jog_stopped() << "\n";
   if (s.contact_wrench_size() == 6) {
     const auto& w = s.contact_wrench();

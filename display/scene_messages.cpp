@@ -38,18 +38,6 @@ void setColor(double r, double g, double b, double a, foxglove::Color& c) {
   c.set_a(a);
 }
 
-void addFrame(const char* parent, const std::string& child, const Transform& t, std::uint64_t ns,
-              foxglove::FrameTransforms& out) {
-  foxglove::FrameTransform& f = *out.add_transforms();
-  setStamp(ns, *f.mutable_timestamp());
-  f.set_parent_frame_id(parent);
-  f.set_child_frame_id(child);
-  foxglove::Pose p;
-  setPose(t, p);
-  *f.mutable_translation() = p.position();
-  *f.mutable_rotation() = p.orientation();
-}
-
 foxglove::SceneEntity& entity(const char* id, std::uint64_t ns, foxglove::SceneUpdate& out) {
   foxglove::SceneEntity& e = *out.add_entities();
   setStamp(ns, *e.mutable_timestamp());
@@ -121,6 +109,18 @@ void drawTool(const RobotModel& model, const Scene& scene, const ArmPicture& pic
 }
 
 }  // namespace
+
+void addFrame(const char* parent, const std::string& child, const Transform& t, std::uint64_t ns,
+              foxglove::FrameTransforms& out) {
+  foxglove::FrameTransform& f = *out.add_transforms();
+  setStamp(ns, *f.mutable_timestamp());
+  f.set_parent_frame_id(parent);
+  f.set_child_frame_id(child);
+  foxglove::Pose p;
+  setPose(t, p);
+  *f.mutable_translation() = p.position();
+  *f.mutable_rotation() = p.orientation();
+}
 
 std::uint64_t periodsPerPicture(double dt_s, int hz) {
   // The small tolerance: 1/60 s at dt = 1/120 s is two periods, not three.

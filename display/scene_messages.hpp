@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "common/robot_model.hpp"
 #include "common/scene.hpp"
@@ -31,6 +32,10 @@ std::uint64_t periodsPerPicture(double dt_s, int hz);
 
 // Period k's time on the cluster's clock: k sample periods after the run's start.
 std::uint64_t stampOf(std::uint64_t period, double dt_s);
+
+// One frame: `child` at `t` in `parent`, stamped.
+void addFrame(const char* parent, const std::string& child, const Transform& t, std::uint64_t stamp_ns,
+              foxglove::FrameTransforms& out);
 
 void frameTransforms(const RobotModel& model, const Scene& scene, const ArmPicture& picture, std::uint64_t stamp_ns,
                      foxglove::FrameTransforms& out);

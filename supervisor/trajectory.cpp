@@ -90,6 +90,8 @@ void TrajectoryGenerator::tail(TrajectoryTail& t) const {
   t.next_cartesian = next_.motion.cartesian;
   t.current_accel = cur_.motion.accel;
   t.next_accel = next_.motion.accel;
+  t.current_s = s_;
+  t.current_segment = cur_.motion.segment;
   t.pose = pose_;
   t.q = q_;
   t.queue = queue_;

@@ -82,7 +82,8 @@ struct TrajectoryTail {
   ArmConfig current_config, next_config, rest_config;
   bool current_cartesian = false, next_cartesian = false;
   double current_accel = 0.0, next_accel = 0.0;
-  Transform pose = Transform::Identity();  // the reference
+  double current_s = 0.0, current_segment = 0.0;  // time into the current move's segment, and its length
+  Transform pose = Transform::Identity();         // the reference
   JointVec q = JointVec::Zero();
   std::array<MoveSpec, kCapacity> queue{};
   int head = 0, count = 0;

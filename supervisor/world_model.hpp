@@ -39,6 +39,11 @@ class WorldModel {
   std::size_t positionNames() const { return position_index_.size(); }
   std::size_t motionNames() const { return motion_index_.size(); }
 
+  // Every name of a kind with its place, in name order.
+  const std::map<std::string, int>& transformIndex() const { return transform_index_; }
+  const std::map<std::string, int>& positionIndex() const { return position_index_; }
+  const std::map<std::string, int>& motionIndex() const { return motion_index_; }
+
   int findTransform(const std::string& name) const { return find(transform_index_, name); }
   int findPosition(const std::string& name) const { return find(position_index_, name); }
   int findMotion(const std::string& name) const { return find(motion_index_, name); }

@@ -1,6 +1,7 @@
 #include "view/arm_display.hpp"
 
 #include "display/scene_messages.hpp"
+#include "display/world_picture.hpp"
 #include "view/channels.hpp"
 
 namespace rfms::view {
@@ -12,17 +13,20 @@ ArmDisplay::ArmDisplay(RobotModel model, Scene scene, double dt_s, FoxgloveServe
   server_.latch(kLog, kLatchedLogLines);
 }
 
-void ArmDisplay::show(const display::ArmPicture& p, const std::vector<std::pair<std::string, double>>& signals) {
+void ArmDisplay::show(const display::ArmPicture& p, const std::vector<std::pair<std::string, double>>& signals,
+                      const display::WorldPicture* world) {
   ++pictures_;
   stamp_ns_ = display::stampOf(p.period, dt_s_);
   server_.publishTime(stamp_ns_);
   // Made whether or not anyone looks: the channels are latched for the next viewer.
   display::frameTransforms(model_, scene_, p, stamp_ns_, frames_);
+  if (world != nullptr) display::addWorldFrames(*world, stamp_ns_, frames_);
   server_.publish(kFrames, stamp_ns_, frames_.SerializeAsString());
   display::sceneUpdate(model_, scene_, p, stamp_ns_, update_);
   server_.publish(kScene, stamp_ns_, update_.SerializeAsString());
   if (server_.subscribed(kDesk)) {
     desk_.signals = signals;
+    desk_.world = world;
     server_.publish(kDesk, stamp_ns_, deskMessage(p, static_cast<double>(p.period) * dt_s_, frames_, update_, desk_));
   }
 }

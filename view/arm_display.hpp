@@ -13,6 +13,7 @@
 #include "common/robot_model.hpp"
 #include "common/scene.hpp"
 #include "display/arm_picture.hpp"
+#include "display/world_picture.hpp"
 #include "proto/foxglove.pb.h"
 #include "view/desk_message.hpp"
 #include "view/foxglove_server.hpp"
@@ -26,8 +27,10 @@ class ArmDisplay {
   // `model` with the scene's tool; `dt_s` the sample period. Latches the display channels.
   ArmDisplay(RobotModel model, Scene scene, double dt_s, FoxgloveServer& server);
 
-  // The picture on /frames, /scene and /desk; `signals` go with it on /desk.
-  void show(const display::ArmPicture& picture, const std::vector<std::pair<std::string, double>>& signals = {});
+  // The picture on /frames, /scene and /desk; `signals` go with it on /desk, and the world's frames
+  // and the running move (when the supervisor's status is known) on /frames and /desk.
+  void show(const display::ArmPicture& picture, const std::vector<std::pair<std::string, double>>& signals = {},
+            const display::WorldPicture* world = nullptr);
   // A line of the log, at `stamp_ns` or else at the time of the last picture shown.
   void log(foxglove::Log::Level level, const std::string& name, const std::string& text,
            std::optional<std::uint64_t> stamp_ns = std::nullopt);

@@ -31,6 +31,13 @@ HttpReply ok(Json more = Json::object()) {
 
 }  // namespace
 
+std::unique_ptr<RfmsClient> bridgeClient(const std::string& bridge, const std::string& key) {
+  ClientOptions o;
+  o.bridge = bridge;
+  o.key_file = key;
+  return std::make_unique<RfmsClient>(o);
+}
+
 // One link client and the thread that uses it: commands run in order, one at a time.
 struct DeskApi::Worker {
   using Job = std::function<HttpReply(RfmsClient&)>;
@@ -67,12 +74,7 @@ struct DeskApi::Worker {
         jobs_.pop_front();
       }
       try {
-        if (!client) {
-          ClientOptions o;
-          o.bridge = bridge_;
-          o.key_file = key_;
-          client = std::make_unique<RfmsClient>(o);
-        }
+        if (!client) client = bridgeClient(bridge_, key_);
         next.second(next.first(*client));
       } catch (const RequestRefused& e) {
         next.second(error(409, e.what()));

@@ -21,6 +21,10 @@
 #include "common/mail_signal.hpp"
 #include "view/foxglove_server.hpp"
 
+namespace rfms {
+class RfmsClient;
+}
+
 namespace rfms::view {
 
 struct DeskApiOptions {
@@ -51,6 +55,9 @@ class DeskApi {
   std::function<void(std::vector<MailSignal>)> watch_;
   std::unique_ptr<Worker> stopper_, operator_;
 };
+
+// A link client of the run's bridge with `key`, as the view's workers and its status poll use.
+std::unique_ptr<RfmsClient> bridgeClient(const std::string& bridge, const std::string& key);
 
 // A fresh token: 32 hexadecimal digits from the system's random source.
 std::string makeToken();

@@ -43,6 +43,15 @@ std::string deskMessage(const display::ArmPicture& p, double time_s, const foxgl
   for (const auto& [name, value] : extras.signals)
     signals[name] = std::isfinite(value) ? nlohmann::json(value) : nullptr;
   j["signals"] = signals;
+  j["move"] = nullptr;
+  if (extras.world != nullptr && extras.world->moving) {
+    const display::WorldPicture& w = *extras.world;
+    j["move"] = {{"id", w.move_id},
+                 {"position", w.position},
+                 {"motion", w.motion},
+                 {"elapsed_s", w.elapsed_s},
+                 {"duration_s", w.duration_s}};
+  }
   nlohmann::json lines = nlohmann::json::array();
   for (const auto& [n, l] : extras.lines)
     lines.push_back({{"n", n}, {"level", levelName(l.level())}, {"name", l.name()}, {"text", l.message()}});

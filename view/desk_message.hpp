@@ -5,6 +5,8 @@
 //   frames, scene            the period's foxglove.FrameTransforms and SceneUpdate, in protobuf's
 //                            JSON mapping (what /frames and /scene carry)
 //   signals                  {name: value} of the signals the desk watches, from that period's mail
+//   move                     the move running, from the supervisor's status: {id, position, motion,
+//                            elapsed_s, duration_s}; null between moves or without the status
 //   lines                    the last log lines (up to kDeskLines), oldest first: [{n, level, name,
 //                            text}], n counting every line the view has passed on, so that a page
 //                            that came late sees the recent ones and one that was there skips
@@ -20,6 +22,7 @@
 #include <vector>
 
 #include "display/arm_picture.hpp"
+#include "display/world_picture.hpp"
 #include "proto/foxglove.pb.h"
 
 namespace rfms::view {
@@ -28,6 +31,7 @@ inline constexpr std::size_t kDeskLines = 50;
 
 struct DeskExtras {
   std::vector<std::pair<std::string, double>> signals;
+  const display::WorldPicture* world = nullptr;
   std::deque<std::pair<std::uint64_t, foxglove::Log>> lines;  // (n, line)
 };
 

@@ -82,7 +82,11 @@ std::chrono::microseconds LiveView::tick() {
       ended_ = true;
     }
     if (drawing)
-      if (const auto p = builder_.newest()) display_.show(*p, readSignals());
+      if (const auto p = builder_.newest()) {
+        const std::optional<display::WorldPicture> world =
+            status_ != nullptr ? status_->newest() : std::optional<display::WorldPicture>();
+        display_.show(*p, readSignals(), world ? &*world : nullptr);
+      }
   }
   if (drawing) {
     next_display_ = now + microseconds(1'000'000 / rate_hz_);

@@ -25,6 +25,7 @@
 #include "view/foxglove_server.hpp"
 #include "view/log_tail.hpp"
 #include "view/mail_tap.hpp"
+#include "view/status_poll.hpp"
 
 namespace rfms::view {
 
@@ -53,6 +54,9 @@ class LiveView {
   bool ended() const { return ended_; }
   // The signals the desk plots, read at each picture from the newest mail of their boxes.
   void watch(std::vector<MailSignal> signals);
+  // The supervisor's status, whose world model and running move go with each picture; it must
+  // outlive the view.
+  void follow(const StatusPoll& status) { status_ = &status; }
 
  private:
   void takeMail();
@@ -79,6 +83,7 @@ class LiveView {
   std::chrono::steady_clock::time_point next_display_{};
   std::size_t torque_channel_ = 0;
   std::vector<MailSignal> signals_;
+  const StatusPoll* status_ = nullptr;
   BoxSet signal_boxes_ = 0;
   std::array<std::string, kBoxCount> newest_;  // the newest mail of each signal box, as it came
 };

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 
 #include "common/command_line.hpp"
 #include "common/controller_settings.hpp"
@@ -22,6 +23,7 @@
 #include "view/channels.hpp"
 #include "view/desk_api.hpp"
 #include "view/live_view.hpp"
+#include "view/status_poll.hpp"
 
 namespace {
 
@@ -135,6 +137,12 @@ int main(int argc, char** argv) {
         view::FoxgloveServer server(at, view::viewChannels(), log);
         view::LiveView live(std::move(settings), server, log);
         view::DeskApi api(desk, log, [&](std::vector<MailSignal> s) { live.watch(std::move(s)); });
+        // The world model's frames and the running move come with the supervisor's status.
+        std::unique_ptr<view::StatusPoll> status;
+        if (!desk.bridge.empty() && !desk.observer_key.empty()) {
+          status = std::make_unique<view::StatusPoll>(desk.bridge, desk.observer_key, log);
+          live.follow(*status);
+        }
         server.onApi([&](const view::HttpRequest& r, const view::HttpAnswer& a) { api.handle(r, a); });
         if (setpriority(PRIO_PROCESS, 0, kNiceness) != 0)
           log->warn("cannot lower this process's priority: {}", std::strerror(errno));

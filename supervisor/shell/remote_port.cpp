@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "supervisor/world_status.hpp"
+
 namespace rfms {
 
 void RemotePort::serve(std::uint64_t k, SupervisorBackground& supervisor, std::int64_t step_ns) {
@@ -37,6 +39,7 @@ void RemotePort::serve(std::uint64_t k, SupervisorBackground& supervisor, std::i
       supervisor.commit(tap_.record(in_.task_request(), r, !reached_core));
     } else if (in_.has_status_request()) {
       desk_.status(supervisor.view(), k, *out_.mutable_status());
+      describeWorld(supervisor.world(), supervisor.view().trajectory, *out_.mutable_status());
       out_.mutable_status()->set_session(in_.status_request().session());
       desk_.watchStatus(in_.status_request().session(), k, *out_.mutable_status());
     } else {

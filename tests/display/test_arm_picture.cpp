@@ -9,6 +9,7 @@
 #include "common/transform.hpp"
 #include "display/arm_picture.hpp"
 #include "display/scene_messages.hpp"
+#include "display/world_picture.hpp"
 #include "tests/support/test_models.hpp"
 
 namespace rfms::display {
@@ -137,6 +138,33 @@ TEST(SceneMessages, PicturesAreNeverCloserThanASixtiethOfASecond) {
   EXPECT_EQ(periodsPerPicture(1e-3, 10), 100u);
   for (const double dt : {1e-4, 2.5e-4, 1e-3, 4e-3, 1.0 / 60.0})
     EXPECT_LE(1.0 / (static_cast<double>(periodsPerPicture(dt, 60)) * dt), 60.0 + 1e-9) << dt;
+}
+
+TEST(WorldPicture, TheStatusFramesAndTheTargetBecomeFramesOfTheBase) {
+  proto::ArmStatus s;
+  const Transform above = trans(0.2, -0.1, 0.3) * rpy(0.0, 1.0, 0.0);
+  proto::NamedPose& p = *s.add_world();
+  p.set_name("position above");
+  encode(above, *p.mutable_pose());
+  s.add_world()->set_name("position broken");  // a pose that does not decode is left out
+  foxglove::FrameTransforms out;
+  addWorldFrames(worldPictureOf(s), 5, out);
+  ASSERT_EQ(out.transforms_size(), 1);  // no move runs: no target
+  EXPECT_EQ(out.transforms(0).child_frame_id(), "position/above");
+  EXPECT_EQ(out.transforms(0).parent_frame_id(), "base");
+  EXPECT_NEAR(out.transforms(0).translation().z(), 0.3, 1e-15);
+
+  s.mutable_running()->set_id(7);
+  s.mutable_running()->set_elapsed_s(0.5);
+  encode(above, *s.mutable_running()->mutable_target());
+  const WorldPicture w = worldPictureOf(s);
+  EXPECT_TRUE(w.moving);
+  EXPECT_EQ(w.move_id, 7u);
+  out.Clear();
+  addWorldFrames(w, 5, out);
+  ASSERT_EQ(out.transforms_size(), 2);
+  EXPECT_EQ(out.transforms(0).child_frame_id(), "target");
+  EXPECT_NEAR(out.transforms(0).translation().x(), 0.2, 1e-15);
 }
 
 }  // namespace

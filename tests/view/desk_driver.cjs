@@ -2,7 +2,8 @@
 // stdin, one JSON answer a line on stdout, so that a test can interleave the page with the arm's
 // moves:
 //   open URL           load the page and wait until it has drawn 10 pictures
-//   pose               what the page drew last: {period, angles, rtstate, pictures}
+//   pose               what the page drew last: {period, angles, rtstate, move, target,
+//                      worldFrames, pictures}
 //   shot PATH          a screenshot of the page
 //   click ID           click the element with that id
 //   command NAME [JSON]  the page's own command function, awaited: {status}

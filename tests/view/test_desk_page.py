@@ -118,6 +118,19 @@ def test_the_pose_drawn_is_the_arm_of_its_period(desk):
         np.testing.assert_allclose(p["angles"], logged, atol=POSE_TOL, rtol=0, err_msg=str(p["period"]))
 
 
+def test_the_page_shows_the_running_move_and_the_world_model(desk):
+    """From the supervisor's status: the move's progress in the list, its target's axes, and the
+    frames of the positions and transforms the task defined."""
+    moving = [p for p in desk["poses"] if p.get("move")]
+    assert len(moving) >= 3, "the page did not show the move running"
+    assert all(p["move"]["position"] == "up" and p["move"]["motion"] == "reach" for p in moving)
+    assert all(p["target"] for p in moving)
+    elapsed = [p["move"]["elapsed_s"] for p in moving]
+    assert elapsed == sorted(elapsed) and elapsed[-1] > elapsed[0], elapsed
+    assert all(p["move"]["duration_s"] == 2.0 for p in moving)
+    assert set(moving[-1]["worldFrames"]) == {"position/up", "position/down", "transform/up", "transform/down"}
+
+
 def test_the_picture_changes_where_the_arm_moved(desk):
     share = changed_share(desk["shots"] / "before.png", desk["shots"] / "after.png", right=790)
     assert share > 0.005, f"only {share:.4%} of the 3D view changed"

@@ -92,9 +92,19 @@ function drawEntity(e) {
   }
 }
 
-// The frames the page marks: where the arm is told to be (setpoint), and T6's trail.
+// The frames the page marks: where the arm is told to be (setpoint), where the running move goes
+// (target), the world model's positions and transforms (from the supervisor's status), and T6's
+// trail.
 const setpointAxes = new THREE.AxesHelper(0.05);
 scene.add(setpointAxes);
+const targetAxes = new THREE.AxesHelper(0.08);
+targetAxes.visible = false;
+scene.add(targetAxes);
+const worldAxes = new Map(); // "position/above" -> its axes
+function placeAxes(axes, f) {
+  axes.position.copy(vec(f.translation));
+  axes.quaternion.copy(quat(f.rotation));
+}
 const TRAIL = 600;
 const trail = new Float32Array(TRAIL * 3);
 let trailLength = 0;
@@ -103,10 +113,23 @@ trailGeometry.setAttribute("position", new THREE.BufferAttribute(trail, 3));
 scene.add(new THREE.Line(trailGeometry, new THREE.LineBasicMaterial({ color: 0x2255cc })));
 
 function drawFrames(frames) {
+  let target = false;
+  const world = new Set();
   for (const f of frames.transforms || []) {
-    if (f.child_frame_id === "setpoint") {
-      setpointAxes.position.copy(vec(f.translation));
-      setpointAxes.quaternion.copy(quat(f.rotation));
+    const id = f.child_frame_id;
+    if (id === "setpoint") placeAxes(setpointAxes, f);
+    if (id === "target") {
+      placeAxes(targetAxes, f);
+      target = true;
+    }
+    if (id.startsWith("position/") || id.startsWith("transform/")) {
+      if (!worldAxes.has(id)) {
+        const axes = new THREE.AxesHelper(0.03);
+        worldAxes.set(id, axes);
+        scene.add(axes);
+      }
+      placeAxes(worldAxes.get(id), f);
+      world.add(id);
     }
     if (f.child_frame_id === "t6") {
       const p = vec(f.translation);
@@ -117,6 +140,8 @@ function drawFrames(frames) {
       trailGeometry.attributes.position.needsUpdate = true;
     }
   }
+  targetAxes.visible = target;
+  for (const [id, axes] of worldAxes) axes.visible = world.has(id); // a forgotten name goes
 }
 
 // ---- state, moves, log, signals -------------------------------------------------------------------
@@ -139,12 +164,19 @@ function showLine(l) {
   }
   if (/: state (CALIB|HOLD|FREE|IDLE)$/.test(l.text)) $("emergency").hidden = true;
 }
-function showMoves() {
-  $("moves").replaceChildren(...[...moves.values()].slice(-12).map((t) => {
+// The running move's progress, from the supervisor's status (null between moves).
+function showMoves(running) {
+  const items = [...moves.entries()].slice(-12).map(([id, t]) => {
     const li = document.createElement("li");
     li.textContent = t;
+    if (running && String(running.id) === id) {
+      li.textContent += ` — ${running.position} by ${running.motion}, ` +
+        `${running.elapsed_s.toFixed(1)} of ${running.duration_s.toFixed(1)} s`;
+      li.className = "running";
+    }
     return li;
-  }));
+  });
+  $("moves").replaceChildren(...items);
 }
 
 const PLOTTED = 300; // samples: 5 s at 60 a second
@@ -203,14 +235,18 @@ function draw(now) {
   const started = performance.now();
   for (const e of d.scene.entities || []) drawEntity(e);
   drawFrames(d.frames);
-  showMoves();
+  showMoves(d.move);
   $("rtstate").textContent = d.rtstate || "—";
   $("rtstate").className = `badge ${d.rtstate}`;
   $("period").textContent = `period ${d.period}, ${d.time_s.toFixed(3)} s`;
   plot(signals);
   renderer.render(scene, camera);
   nextDraw = now + 2 * (performance.now() - started);
-  window.rfmsDesk = { period: d.period, angles: d.angles, rtstate: d.rtstate, pictures: window.rfmsDesk.pictures + 1 };
+  window.rfmsDesk = {
+    period: d.period, angles: d.angles, rtstate: d.rtstate, move: d.move, target: targetAxes.visible,
+    worldFrames: [...worldAxes.entries()].filter(([, a]) => a.visible).map(([id]) => id),
+    pictures: window.rfmsDesk.pictures + 1,
+  };
 }
 requestAnimationFrame(draw);
 
