@@ -4,12 +4,14 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "common/types.hpp"
 #include "proto/foxglove.pb.h"
+#include "proto/runlog.pb.h"
 #include "proto/task.pb.h"
 
 namespace rfms::display {
@@ -21,6 +23,30 @@ struct WorldPicture {
   std::string position, motion;
   Transform target = Transform::Identity();  // T6 where it ends
   double elapsed_s = 0.0, duration_s = 0.0;  // into its segment, and the segment's length
+};
+
+// The same from a run log: the world as the newest request that changed it left it, and the move
+// running with its target, from the requests and events in the order they were logged
+// (proto::LogRequest's world and move_target, which the supervisor writes; LogEvent's moves). A
+// move's time is counted from the period it started in, against its motion's segment time.
+class WorldTrack {
+ public:
+  void take(const proto::LogRequest& request);
+  void take(const proto::LogEvent& event);
+  // As it stands at `period` of a run sampled every `dt_s`.
+  const WorldPicture& at(std::uint64_t period, double dt_s);
+
+ private:
+  struct Move {
+    Transform target;
+    std::string position, motion;
+    double duration_s = 0.0;
+  };
+  static constexpr std::size_t kMostMoves = 1024;  // a log whose events were lost stays bounded
+  WorldPicture world_;
+  std::uint64_t started_ = 0;              // the period the running move started in
+  std::map<std::uint64_t, Move> moves_;    // accepted moves not yet ended, by id
+  std::map<std::string, double> motions_;  // segment time of each motion defined, s
 };
 
 // What a status answer says; a pose that does not decode is left out.

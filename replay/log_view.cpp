@@ -88,9 +88,11 @@ void LogPlayer::play(const std::vector<Mail>& mail, std::size_t& next, std::uint
                   std::is_same_v<Mail, proto::ArmSensors>)
       builder_.take(m);
     if constexpr (std::is_same_v<Mail, proto::LogEvent>) {
+      world_.take(m);
       foxglove::Log line = eventLine(m);
       display_.log(line, display::stampOf(m.period(), display_.dt_s()));
     } else if constexpr (std::is_same_v<Mail, proto::LogRequest>) {
+      world_.take(m);
       if (!m.reply().accepted())
         display_.log(foxglove::Log::WARNING, "supervisor", "request refused: " + m.reply().reason(),
                      display::stampOf(m.period(), display_.dt_s()));
@@ -111,9 +113,10 @@ void LogPlayer::playTo(std::uint64_t period) {
   play(log_.parcel, parcel_, period);
   play(log_.torque, torque_, period);
   play(log_.applied, applied_, period);
-  play(log_.events, events_, period);
+  // A move's request before its start, which may come in the same period.
   play(log_.requests, requests_, period);
-  if (const auto p = builder_.newest()) display_.show(*p);
+  play(log_.events, events_, period);
+  if (const auto p = builder_.newest()) display_.show(*p, {}, &world_.at(p->period, display_.dt_s()));
 }
 
 std::chrono::microseconds LogPlayer::tick() {

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "display/arm_picture.hpp"
+#include "display/world_picture.hpp"
 #include "replay/run_log_reader.hpp"
 #include "view/arm_display.hpp"
 #include "view/foxglove_server.hpp"
@@ -50,6 +51,7 @@ class LogPlayer {
   std::shared_ptr<spdlog::logger> out_;
   view::ArmDisplay display_;
   display::PictureBuilder builder_;
+  display::WorldTrack world_;  // the world model's frames and the target, from the requests and events
   std::uint64_t first_ = 0, last_ = 0;
   bool started_ = false, finished_ = false;
   std::chrono::steady_clock::time_point start_{};

@@ -16,9 +16,10 @@ DisplayTrack::DisplayTrack(const RobotModel& model, Scene scene, double dt_s, in
       builder_(scene_) {}
 
 bool DisplayTrack::take(std::string_view record, std::uint64_t k) {
-  if (k < next_) return false;
-  // Only the mail a picture is made of: the sensors, S_MAIL and the J_MAILs. The bytes are the
-  // logger's own, but read bounds-checked all the same.
+  const bool due = k >= next_;
+  // The requests and events of every record; of a record a picture is due at, the mail it is made
+  // of: the sensors, S_MAIL and the J_MAILs. The bytes are the logger's own, but read
+  // bounds-checked all the same.
   for (std::size_t at = 0; at < record.size();) {
     std::uint64_t tag = 0, length = 0;
     if (!wire::readVarint(record, at, tag) || (tag & 7u) != wire::kLengthDelimited ||
@@ -27,7 +28,11 @@ bool DisplayTrack::take(std::string_view record, std::uint64_t k) {
     const char* data = record.data() + at;
     const int size = static_cast<int>(length);
     at += length;
-    switch (tag >> 3) {
+    const auto field = static_cast<int>(tag >> 3);
+    if (field == proto::PeriodRecord::kRequestFieldNumber && request_.ParseFromArray(data, size)) world_.take(request_);
+    if (field == proto::PeriodRecord::kEventFieldNumber && event_.ParseFromArray(data, size)) world_.take(event_);
+    if (!due) continue;
+    switch (field) {
       case proto::PeriodRecord::kSensorsFieldNumber:
         if (sensors_.ParseFromArray(data, size)) builder_.take(sensors_);
         break;
@@ -40,11 +45,13 @@ bool DisplayTrack::take(std::string_view record, std::uint64_t k) {
       default: break;
     }
   }
+  if (!due) return false;
   const std::optional<display::ArmPicture> picture = builder_.newest();
   if (!picture || picture->period < next_) return false;
   next_ = picture->period + stride_;
   stamp_ns_ = display::stampOf(picture->period, dt_s_);
   display::frameTransforms(model_, scene_, *picture, stamp_ns_, frame_msg_);
+  display::addWorldFrames(world_.at(picture->period, dt_s_), stamp_ns_, frame_msg_);
   display::sceneUpdate(model_, scene_, *picture, stamp_ns_, scene_msg_);
   frame_msg_.SerializeToString(&frames_bytes_);
   scene_msg_.SerializeToString(&scene_bytes_);

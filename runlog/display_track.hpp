@@ -1,6 +1,8 @@
 // A run log's pictures of the arm: every 1/hz seconds of the run, the arm as that period's mail
 // shows it, drawn as Foxglove's FrameTransforms and SceneUpdate (display/scene_messages.hpp), so
-// that a log opened in Foxglove shows the arm move in 3D beside the mailboxes. The log's writer
+// that a log opened in Foxglove shows the arm move in 3D beside the mailboxes; with them the
+// world model's frames and the running move's target, as the logged requests and events say them
+// (proto::LogRequest's world and move_target, which the supervisor writes). The log's writer
 // thread draws them from the records it writes, below the nodes' priority: the period's thread
 // never pays for a picture.
 #pragma once
@@ -13,8 +15,10 @@
 #include "common/robot_model.hpp"
 #include "common/scene.hpp"
 #include "display/arm_picture.hpp"
+#include "display/world_picture.hpp"
 #include "proto/cluster.pb.h"
 #include "proto/foxglove.pb.h"
+#include "proto/runlog.pb.h"
 
 namespace rfms {
 
@@ -28,7 +32,8 @@ class DisplayTrack {
 
   // A period's record as the logger writes it (proto::PeriodRecord's wire format, every header
   // in place), logged at period k. True when it made a picture: its messages are then frames()
-  // and scene(), stamped stamp_ns(). Records before the next picture is due are not even read.
+  // and scene(), stamped stamp_ns(). Of the records before the next picture is due only the
+  // requests and events are read.
   bool take(std::string_view record, std::uint64_t k);
 
   const std::string& frames() const { return frames_bytes_; }
@@ -43,6 +48,9 @@ class DisplayTrack {
   std::uint64_t stride_;    // periods between two pictures
   std::uint64_t next_ = 0;  // the first period the next picture may show
   display::PictureBuilder builder_;
+  display::WorldTrack world_;  // the world and the moves' targets as the log tells them
+  proto::LogRequest request_;
+  proto::LogEvent event_;
   proto::ArmSensors sensors_;  // reused for every record read
   proto::SMail smail_;
   proto::JMail jmail_;

@@ -25,6 +25,7 @@
 #include "common/text_file.hpp"
 #include "sim/run_recording.hpp"
 #include "sim/task_runner.hpp"
+#include "supervisor/world_status.hpp"
 
 int main(int argc, char** argv) {
   using namespace rfms;
@@ -114,7 +115,8 @@ int main(int argc, char** argv) {
             }
           };
           options.on_request = [&](std::uint64_t k, const proto::TaskRequest& r, const proto::TaskReply& a) {
-            logRequest(*run_log, k, r, a);
+            logRequestRecord(*run_log, k, requestRecord(r, a, false) + worldRecord(harness.background().world(), r, a),
+                             0);
           };
         }
         const RunSummary summary = runTask(harness, task, options);

@@ -65,7 +65,9 @@ int runSupervisor(Options& o, NodeContext& c) {
   const std::unique_ptr<FaultRecorder> recorder = openFaultRecorder(c, "supervisor");
   tap.setFaultRecorder(recorder.get());
   if (script && run_log)
-    script->record = [&](const proto::TaskRequest& r, const proto::TaskReply& a) { return tap.record(r, a, false); };
+    script->record = [&](const proto::TaskRequest& r, const proto::TaskReply& a) {
+      return tap.record(r, a, false, supervisor.background().world());
+    };
   ClusterStats stats;
   ClusterLoop loop(s, supervisor, *port, stats, tap, c.log);
   RemoteDesk desk(c.model, supervisorConfigFor(c.controller(), c.scene));

@@ -16,10 +16,33 @@ const std::string* nameAt(const std::map<std::string, int>& index, int place) {
   return nullptr;
 }
 
-void addPose(const std::string& name, const Transform& pose, proto::ArmStatus& s) {
-  proto::NamedPose& p = *s.add_world();
+void addPose(const std::string& name, const Transform& pose,
+             google::protobuf::RepeatedPtrField<proto::NamedPose>& out) {
+  proto::NamedPose& p = *out.Add();
   p.set_name(name);
   encode(pose, *p.mutable_pose());
+}
+
+// A transform is drawn where the first position (by name) that has it, not inverted, puts it: the
+// product of that equation's transforms up to and with it, which is a frame of the base because
+// the whole product is T6.
+void worldFrames(const WorldModel& world, google::protobuf::RepeatedPtrField<proto::NamedPose>& out) {
+  std::vector<bool> placed(world.values().places(), false);
+  int positions = 0, transforms = 0;
+  for (const auto& [name, i] : world.positionIndex()) {
+    if (positions++ == kMostWorldFrames) break;
+    addPose("position " + name, world.solve(i), out);
+    Transform upto = Transform::Identity();
+    for (const Atom& a : world.position(i).product()) {
+      const Transform v = world.values().current(a.transform);
+      upto = a.inverse ? Transform(upto * v.inverse(Eigen::Isometry)) : Transform(upto * v);
+      const auto place = static_cast<std::size_t>(a.transform);
+      if (a.inverse || place >= placed.size() || placed[place] || transforms == kMostWorldFrames) continue;
+      placed[place] = true;
+      ++transforms;
+      if (const std::string* n = nameAt(world.transformIndex(), a.transform)) addPose("transform " + *n, upto, out);
+    }
+  }
 }
 
 }  // namespace
@@ -27,6 +50,7 @@ void addPose(const std::string& name, const Transform& pose, proto::ArmStatus& s
 void describeWorld(const WorldModel& world, const TrajectoryTail& t, proto::ArmStatus& s) {
   s.clear_running();
   s.clear_world();
+  worldFrames(world, *s.mutable_world());
   if (t.inMove()) {
     proto::RunningMove& r = *s.mutable_running();
     r.set_id(t.current.id);
@@ -36,25 +60,19 @@ void describeWorld(const WorldModel& world, const TrajectoryTail& t, proto::ArmS
     r.set_elapsed_s(std::min(t.current_s, t.current_segment));
     r.set_duration_s(t.current_segment);
   }
-  // A transform is drawn where the first position (by name) that has it, not inverted, puts it:
-  // the product of that equation's transforms up to and with it, which is a frame of the base
-  // because the whole product is T6.
-  std::vector<bool> placed(world.values().places(), false);
-  int positions = 0, transforms = 0;
-  for (const auto& [name, i] : world.positionIndex()) {
-    if (positions++ == kMostWorldFrames) break;
-    addPose("position " + name, world.solve(i), s);
-    Transform upto = Transform::Identity();
-    for (const Atom& a : world.position(i).product()) {
-      const Transform v = world.values().current(a.transform);
-      upto = a.inverse ? Transform(upto * v.inverse(Eigen::Isometry)) : Transform(upto * v);
-      const auto place = static_cast<std::size_t>(a.transform);
-      if (a.inverse || place >= placed.size() || placed[place] || transforms == kMostWorldFrames) continue;
-      placed[place] = true;
-      ++transforms;
-      if (const std::string* n = nameAt(world.transformIndex(), a.transform)) addPose("transform " + *n, upto, s);
-    }
+}
+
+std::string worldRecord(const WorldModel& world, const proto::TaskRequest& request, const proto::TaskReply& reply) {
+  if (!reply.accepted()) return {};
+  // A motion record changes no frame.
+  if (!request.has_transform() && !request.has_position() && !request.has_forget() && !request.has_move()) return {};
+  proto::LogRequest r;
+  worldFrames(world, *r.mutable_world()->mutable_frames());
+  if (request.has_move()) {
+    const int position = world.findPosition(request.move().position());
+    if (position >= 0) encode(world.solve(position), *r.mutable_move_target());
   }
+  return r.SerializeAsString();
 }
 
 }  // namespace rfms

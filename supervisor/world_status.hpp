@@ -4,6 +4,9 @@
 // from its world model and the trajectory the period published; never in the period.
 #pragma once
 
+#include <string>
+
+#include "proto/runlog.pb.h"
 #include "proto/task.pb.h"
 #include "supervisor/trajectory.hpp"
 #include "supervisor/world_model.hpp"
@@ -15,5 +18,11 @@ namespace rfms {
 inline constexpr int kMostWorldFrames = 32;
 
 void describeWorld(const WorldModel& world, const TrajectoryTail& trajectory, proto::ArmStatus& s);
+
+// The same world, and an accepted move's target, for a request's run-log record: a serialised
+// proto::LogRequest holding only `world` and `move_target`, which appended to the record's bytes
+// merges into it; "" for a request that changed nothing (refused, or not a definition, forget or
+// move).
+std::string worldRecord(const WorldModel& world, const proto::TaskRequest& request, const proto::TaskReply& reply);
 
 }  // namespace rfms

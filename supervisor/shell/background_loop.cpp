@@ -229,7 +229,7 @@ void BackgroundLoop::followEvents() {
 
 void BackgroundLoop::send(const proto::TaskRequest& request) {
   const proto::TaskReply reply = background_.handle(request);
-  background_.commit(tap_.record(request, reply, false));
+  background_.commit(tap_.record(request, reply, false, background_.world()));
 }
 
 void BackgroundLoop::handleStop() {

@@ -4,6 +4,7 @@
 #include "runlog/fault_recorder.hpp"
 #include "runlog/run_logger.hpp"
 #include "supervisor/event_log.hpp"
+#include "supervisor/world_status.hpp"
 
 namespace rfms {
 
@@ -44,8 +45,10 @@ void LogTap::lost(Box b, std::uint64_t n) {
              n);
 }
 
-std::string LogTap::record(const proto::TaskRequest& request, const proto::TaskReply& reply, bool desk_only) const {
-  return log_ != nullptr ? requestRecord(request, reply, desk_only) : std::string();
+std::string LogTap::record(const proto::TaskRequest& request, const proto::TaskReply& reply, bool desk_only,
+                           const WorldModel& world) const {
+  return log_ != nullptr ? requestRecord(request, reply, desk_only) + worldRecord(world, request, reply)
+                         : std::string();
 }
 
 void LogTap::requests(std::uint64_t k, const SupervisorCore& core) {

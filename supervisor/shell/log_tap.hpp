@@ -14,6 +14,7 @@
 #include "proto/runlog.pb.h"
 #include "supervisor/event_log.hpp"
 #include "supervisor/supervisor_core.hpp"
+#include "supervisor/world_model.hpp"
 
 namespace rfms {
 
@@ -44,7 +45,10 @@ class LogTap {
   // counts them as dropped.
   void lost(Box b, std::uint64_t n);
   // A task request's record, for the background to hand the period with it ("" without a log).
-  std::string record(const proto::TaskRequest& request, const proto::TaskReply& reply, bool desk_only) const;
+  // With what `world` holds after it (supervisor/world_status.hpp: worldRecord), for the log's
+  // pictures of the arm.
+  std::string record(const proto::TaskRequest& request, const proto::TaskReply& reply, bool desk_only,
+                     const WorldModel& world) const;
   // The records of the requests period k applied, under k. Real-time safe.
   void requests(std::uint64_t k, const SupervisorCore& core);
 

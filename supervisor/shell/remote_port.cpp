@@ -36,7 +36,7 @@ void RemotePort::serve(std::uint64_t k, SupervisorBackground& supervisor, std::i
           log_.info("remote request {} of session {:x} refused: {}", r.number(), r.session(),
                     refusals_.cut(r.reason()));
       }
-      supervisor.commit(tap_.record(in_.task_request(), r, !reached_core));
+      supervisor.commit(tap_.record(in_.task_request(), r, !reached_core, supervisor.world()));
     } else if (in_.has_status_request()) {
       desk_.status(supervisor.view(), k, *out_.mutable_status());
       describeWorld(supervisor.world(), supervisor.view().trajectory, *out_.mutable_status());

@@ -167,5 +167,56 @@ TEST(WorldPicture, TheStatusFramesAndTheTargetBecomeFramesOfTheBase) {
   EXPECT_NEAR(out.transforms(0).translation().x(), 0.2, 1e-15);
 }
 
+// A log's requests and events, as the writer and the replay meet them: the world of the newest
+// request that carried one, the target of the move that started, nothing once it ended.
+TEST(WorldTrack, FollowsTheLoggedWorldAndTheMoveRunning) {
+  const Transform above = trans(0.2, -0.1, 0.3);
+  WorldTrack track;
+  proto::LogRequest motion;
+  motion.mutable_reply()->set_accepted(true);
+  motion.mutable_request()->mutable_motion()->set_name("reach");
+  motion.mutable_request()->mutable_motion()->set_segment_s(2.0);
+  track.take(motion);
+  proto::LogRequest define;
+  define.mutable_reply()->set_accepted(true);
+  proto::NamedPose& p = *define.mutable_world()->add_frames();
+  p.set_name("position above");
+  encode(above, *p.mutable_pose());
+  track.take(define);
+  proto::LogRequest move;
+  move.mutable_reply()->set_accepted(true);
+  move.mutable_reply()->set_move_id(3);
+  move.mutable_request()->mutable_move()->set_position("above");
+  move.mutable_request()->mutable_move()->set_motion("reach");
+  encode(above, *move.mutable_move_target());
+  track.take(move);
+  EXPECT_FALSE(track.at(100, 1e-3).moving);  // accepted, not started
+  ASSERT_EQ(track.at(100, 1e-3).frames.size(), 1u);
+
+  proto::LogEvent e;
+  e.set_kind(proto::LogEvent::MOVE_STARTED);
+  e.set_move_id(3);
+  e.set_period(1000);
+  track.take(e);
+  const WorldPicture& w = track.at(1500, 1e-3);
+  EXPECT_TRUE(w.moving);
+  EXPECT_EQ(w.position, "above");
+  EXPECT_EQ(w.motion, "reach");
+  EXPECT_NEAR(w.elapsed_s, 0.5, 1e-12);
+  EXPECT_DOUBLE_EQ(w.duration_s, 2.0);
+  EXPECT_TRUE(w.target.isApprox(above, 1e-15));
+  EXPECT_DOUBLE_EQ(track.at(9000, 1e-3).elapsed_s, 2.0);  // not past its segment
+
+  proto::LogRequest refused = define;  // a refused request changes nothing
+  refused.mutable_reply()->set_accepted(false);
+  refused.mutable_world()->clear_frames();
+  track.take(refused);
+  EXPECT_EQ(track.at(1500, 1e-3).frames.size(), 1u);
+
+  e.set_kind(proto::LogEvent::MOVE_COMPLETED);
+  track.take(e);
+  EXPECT_FALSE(track.at(3000, 1e-3).moving);
+}
+
 }  // namespace
 }  // namespace rfms::display

@@ -198,7 +198,9 @@ TEST_P(EveryPathShells, NoPeriodThreadAllocatesLocksOrCallsTheKernelButToWaitWak
       ScriptOptions options;
       options.settle_periods = 300;
       TaskScript script(parseTaskFile(task.text, "random"), options);
-      script.record = [&](const proto::TaskRequest& r, const proto::TaskReply& a) { return tap.record(r, a, false); };
+      script.record = [&](const proto::TaskRequest& r, const proto::TaskReply& a) {
+        return tap.record(r, a, false, sup.background().world());
+      };
       // The nodes' stretch ends within the periods the script settles for after the emergency.
       script.on_request = [&](std::uint64_t k, const proto::TaskRequest& r, const proto::TaskReply&) {
         if (r.control().command() == proto::CC_EMERGENCY_STOP) to = k + options.settle_periods / 2;

@@ -159,7 +159,9 @@ TEST_P(ShellAllocation, NoNodesPeriodThreadAllocatesWithTheRunLogOn) {
       options.calibrate = false;
       options.settle_periods = 100000;  // the period limit ends the run
       TaskScript client(updates, options);
-      client.record = [&](const proto::TaskRequest& r, const proto::TaskReply& a) { return tap.record(r, a, false); };
+      client.record = [&](const proto::TaskRequest& r, const proto::TaskReply& a) {
+        return tap.record(r, a, false, sup.background().world());
+      };
       const long before = test::allocationsOnThisThread();
       from = loop.periods();
       loop.setPeriodLimit(from + 3000);

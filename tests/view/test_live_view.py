@@ -14,7 +14,7 @@ import pytest
 
 import rfms
 from cluster import ROBOT, SOURCE, paced_cluster
-from view_checks import LOGGED, check_frames, check_smails, frame_matrix, read_display
+from view_checks import LOGGED, check_frames, check_smails, check_world, read_display
 
 PROBE = pathlib.Path(__file__).resolve().parent / "foxglove_probe.cjs"
 UP = rfms.trans(0.220, -0.12624, 0.280) @ rfms.rpy(0, np.pi / 2, 0)
@@ -87,17 +87,9 @@ def test_the_run_log_shows_the_same_arm(seen):
 def test_frames_show_the_world_model_and_the_running_moves_target(seen):
     """From the supervisor's status: each position where its equation puts T6, each transform where
     the first position with it puts it, and while a move runs, its target."""
-    messages, _, _, _ = seen
-    targets, world = [], {}
-    for m in messages:
-        if m["topic"] != "/frames":
-            continue
-        by_name = {f["child_frame_id"]: f for f in m["message"]["transforms"]}
-        if "target" in by_name:
-            targets.append(frame_matrix(by_name["target"]))
-        world.update({n: frame_matrix(f) for n, f in by_name.items() if n.startswith(("position/", "transform/"))})
-    assert set(world) == {"position/up", "position/down", "transform/up", "transform/down"}
-    for name, pose in (("up", UP), ("down", DOWN)):
-        np.testing.assert_allclose(world[f"position/{name}"], pose, atol=1e-9, rtol=0)
-        np.testing.assert_allclose(world[f"transform/{name}"], pose, atol=1e-9, rtol=0)
-        assert any(np.allclose(t, pose, atol=1e-9, rtol=0) for t in targets), f"no frame showed the move to {name}"
+    messages, _, _, log_messages = seen
+    for shown in (messages, log_messages):  # live, and in the supervisor's log
+        targets = check_world(shown, {"position/up": UP, "transform/up": UP, "position/down": DOWN,
+                                      "transform/down": DOWN})
+        for pose in (UP, DOWN):
+            assert any(np.allclose(t, pose, atol=1e-9, rtol=0) for t in targets), "no frame showed a move's target"

@@ -13,7 +13,7 @@ import pytest
 
 import rfms
 from cluster import BIN, ROBOT
-from view_checks import LOGGED, check_frames, read_display
+from view_checks import LOGGED, check_frames, check_world, read_display
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
@@ -43,6 +43,15 @@ def test_each_picture_is_the_arm_of_its_period(demo):
     columns = back.signals(LOGGED)
     moving = check_frames(messages, columns, back.dt_ms * 1e-3, rfms.Robot.load(str(ROBOT)))
     assert moving > 100  # the example's moves, seen picture by picture
+
+
+def test_the_pictures_show_the_world_model_and_each_moves_target(demo):
+    """From the requests and events the log holds: the example's home, and its target through both
+    moves (22 s of them)."""
+    _, _, messages = demo
+    home = rfms.trans(0.2032, -0.12623, 0.2032)
+    targets = check_world(messages, {"position/home": home, "transform/t2": home})
+    assert len(targets) > 0.9 * 22 * 1000 / 17
 
 
 def test_pictures_come_at_most_sixty_a_second_for_the_whole_run(demo):

@@ -8,11 +8,12 @@ import json
 import pathlib
 import subprocess
 
+import numpy as np
 import pytest
 
 import rfms
 from cluster import BIN, ROBOT, SOURCE
-from view_checks import LOGGED, check_frames, check_smails
+from view_checks import LOGGED, check_frames, check_smails, check_world
 
 PROBE = pathlib.Path(__file__).resolve().parent / "foxglove_probe.cjs"
 
@@ -58,3 +59,14 @@ def test_the_moves_and_states_are_log_lines(played):
     lines = [m["message"]["message"].split(": ", 1)[-1] for m in messages if m["topic"] == "/log"]
     for said in ("state CALIB", "move #1 started", "move #1 completed", "move #2 completed"):
         assert said in lines, lines
+
+
+def test_the_frames_show_the_logged_world_and_each_moves_target(played):
+    """From the requests and events the log holds: line.task's two positions, and each move's target
+    while it ran."""
+    messages = played[0]
+    top = rfms.trans(0.220, -0.12624, 0.280) @ rfms.rpy(0, np.pi / 2, 0)
+    low = rfms.trans(0.220, -0.12624, -0.020) @ rfms.rpy(0, np.pi / 2, 0)
+    targets = check_world(messages, {"position/above": top, "transform/top": top, "position/below": low,
+                                     "transform/low": low})
+    assert any(np.allclose(t, top, atol=1e-9) for t in targets) and any(np.allclose(t, low, atol=1e-9) for t in targets)

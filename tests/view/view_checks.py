@@ -6,7 +6,7 @@ a run log's display channels are read as Foxglove opens a file (tools/mcap-check
 import json
 import pathlib
 import subprocess
-from typing import Dict, List
+from typing import Dict, List, Tuple
 
 import numpy as np
 
@@ -75,6 +75,37 @@ def check_frames(messages: List[dict], columns: Dict[str, np.ndarray], dt: float
         moving += before is not None and not np.allclose(setpoint, before, atol=1e-6)
         before = setpoint
     return moving
+
+
+def world_frames(messages: List[dict]) -> Tuple[Dict[str, np.ndarray], List[np.ndarray]]:
+    """The world model's frames as the last /frames message that had them showed them
+    ("position/NAME", "transform/NAME"), and every `target` frame shown, in order."""
+    world: Dict[str, np.ndarray] = {}
+    targets = []
+    for m in messages:
+        if m["topic"] != "/frames":
+            continue
+        by_name = {f["child_frame_id"]: f for f in m["message"]["transforms"]}
+        if "target" in by_name:
+            targets.append(frame_matrix(by_name["target"]))
+        shown = {n: frame_matrix(f) for n, f in by_name.items() if n.startswith(("position/", "transform/"))}
+        if shown:
+            world = shown
+    return world, targets
+
+
+def check_world(messages: List[dict], frames: Dict[str, np.ndarray]) -> List[np.ndarray]:
+    """The world's frames drawn where the task put them (`frames`: {"position/NAME": pose,
+    "transform/NAME": pose}, all of them), and every target one of the positions; returns the
+    targets shown."""
+    world, targets = world_frames(messages)
+    assert set(world) == set(frames), sorted(world)
+    for name, pose in frames.items():
+        np.testing.assert_allclose(world[name], pose, atol=TRANSFORM_TOL, rtol=0, err_msg=name)
+    positions = [pose for name, pose in frames.items() if name.startswith("position/")]
+    for t in targets:
+        assert any(np.allclose(t, pose, atol=TRANSFORM_TOL, rtol=0) for pose in positions), t
+    return targets
 
 
 def read_display(log: pathlib.Path, out: pathlib.Path) -> dict:
