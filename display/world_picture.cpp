@@ -9,6 +9,7 @@ namespace rfms::display {
 
 WorldPicture worldPictureOf(const proto::ArmStatus& s) {
   WorldPicture w;
+  w.unended = s.moves_queued();
   for (const proto::NamedPose& p : s.world())
     if (Transform t; decode(p.pose(), t)) w.frames.emplace_back(p.name(), t);
   if (s.has_running() && decode(s.running().target(), w.target)) {
@@ -60,6 +61,7 @@ void WorldTrack::take(const proto::LogEvent& event) {
 const WorldPicture& WorldTrack::at(std::uint64_t period, double dt_s) {
   const double since = period > started_ ? static_cast<double>(period - started_) * dt_s : 0.0;
   world_.elapsed_s = std::min(since, world_.duration_s);
+  world_.unended = moves_.size();
   return world_;
 }
 

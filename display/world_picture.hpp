@@ -23,6 +23,7 @@ struct WorldPicture {
   std::string position, motion;
   Transform target = Transform::Identity();  // T6 where it ends
   double elapsed_s = 0.0, duration_s = 0.0;  // into its segment, and the segment's length
+  std::uint64_t unended = 0;                 // moves accepted and not yet ended, the running one included
 };
 
 // The same from a run log: the world as the newest request that changed it left it, and the move

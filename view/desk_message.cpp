@@ -44,6 +44,7 @@ std::string deskMessage(const display::ArmPicture& p, double time_s, const foxgl
     signals[name] = std::isfinite(value) ? nlohmann::json(value) : nullptr;
   j["signals"] = signals;
   j["move"] = nullptr;
+  j["unended"] = extras.world != nullptr ? extras.world->unended : 0;
   if (extras.world != nullptr && extras.world->moving) {
     const display::WorldPicture& w = *extras.world;
     j["move"] = {{"id", w.move_id},

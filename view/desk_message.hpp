@@ -7,6 +7,7 @@
 //   signals                  {name: value} of the signals the desk watches, from that period's mail
 //   move                     the move running, from the supervisor's status: {id, position, motion,
 //                            elapsed_s, duration_s}; null between moves or without the status
+//   unended                  moves accepted and not yet ended, the running one included
 //   lines                    the last log lines (up to kDeskLines), oldest first: [{n, level, name,
 //                            text}], n counting every line the view has passed on, so that a page
 //                            that came late sees the recent ones and one that was there skips

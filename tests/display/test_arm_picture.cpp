@@ -191,6 +191,7 @@ TEST(WorldTrack, FollowsTheLoggedWorldAndTheMoveRunning) {
   encode(above, *move.mutable_move_target());
   track.take(move);
   EXPECT_FALSE(track.at(100, 1e-3).moving);  // accepted, not started
+  EXPECT_EQ(track.at(100, 1e-3).unended, 1u);
   ASSERT_EQ(track.at(100, 1e-3).frames.size(), 1u);
 
   proto::LogEvent e;
@@ -216,6 +217,7 @@ TEST(WorldTrack, FollowsTheLoggedWorldAndTheMoveRunning) {
   e.set_kind(proto::LogEvent::MOVE_COMPLETED);
   track.take(e);
   EXPECT_FALSE(track.at(3000, 1e-3).moving);
+  EXPECT_EQ(track.at(3000, 1e-3).unended, 0u);
 }
 
 }  // namespace

@@ -128,6 +128,7 @@ def test_the_page_shows_the_running_move_and_the_world_model(desk):
     elapsed = [p["move"]["elapsed_s"] for p in moving]
     assert elapsed == sorted(elapsed) and elapsed[-1] > elapsed[0], elapsed
     assert all(p["move"]["duration_s"] == 2.0 for p in moving)
+    assert all(p["unended"] == 1 for p in moving)  # the one move, running: none behind it
     assert set(moving[-1]["worldFrames"]) == {"position/up", "position/down", "transform/up", "transform/down"}
 
 

@@ -164,8 +164,9 @@ function showLine(l) {
   }
   if (/: state (CALIB|HOLD|FREE|IDLE)$/.test(l.text)) $("emergency").hidden = true;
 }
-// The running move's progress, from the supervisor's status (null between moves).
-function showMoves(running) {
+// The running move's progress, from the supervisor's status (null between moves), and how many
+// wait behind it.
+function showMoves(running, unended) {
   const items = [...moves.entries()].slice(-12).map(([id, t]) => {
     const li = document.createElement("li");
     li.textContent = t;
@@ -176,6 +177,12 @@ function showMoves(running) {
     }
     return li;
   });
+  const waiting = (unended || 0) - (running ? 1 : 0);
+  if (waiting > 0) {
+    const li = document.createElement("li");
+    li.textContent = `${waiting} more queued`;
+    items.push(li);
+  }
   $("moves").replaceChildren(...items);
 }
 
@@ -235,7 +242,7 @@ function draw(now) {
   const started = performance.now();
   for (const e of d.scene.entities || []) drawEntity(e);
   drawFrames(d.frames);
-  showMoves(d.move);
+  showMoves(d.move, d.unended);
   $("rtstate").textContent = d.rtstate || "—";
   $("rtstate").className = `badge ${d.rtstate}`;
   $("period").textContent = `period ${d.period}, ${d.time_s.toFixed(3)} s`;
@@ -243,7 +250,8 @@ function draw(now) {
   renderer.render(scene, camera);
   nextDraw = now + 2 * (performance.now() - started);
   window.rfmsDesk = {
-    period: d.period, angles: d.angles, rtstate: d.rtstate, move: d.move, target: targetAxes.visible,
+    period: d.period, angles: d.angles, rtstate: d.rtstate, move: d.move, unended: d.unended,
+    target: targetAxes.visible,
     worldFrames: [...worldAxes.entries()].filter(([, a]) => a.visible).map(([id]) => id),
     pictures: window.rfmsDesk.pictures + 1,
   };
