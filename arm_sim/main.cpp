@@ -1,11 +1,11 @@
 // rfms-arm: the emulated arm as a cluster node (arm_sim/shell/arm_shell.hpp).
 #include "arm_sim/arm_core.hpp"
 #include "arm_sim/shell/arm_shell.hpp"
-#include "node/fault_record.hpp"
-#include "node/mail_port.hpp"
-#include "node/node_main.hpp"
-#include "node/start_handshake.hpp"
-#include "node/transport.hpp"
+#include "runtime/fault_record.hpp"
+#include "runtime/mail_port.hpp"
+#include "runtime/node_main.hpp"
+#include "runtime/start_handshake.hpp"
+#include "runtime/transport.hpp"
 
 int main(int argc, char** argv) {
   using namespace rfms;

@@ -14,9 +14,9 @@
 
 #include "common/kinematics.hpp"
 #include "common/robot_model_loader.hpp"
+#include "harness/harness.hpp"
 #include "runlog/fault_recorder.hpp"
 #include "runlog/run_logger.hpp"
-#include "sim/harness.hpp"
 
 namespace {
 

@@ -9,8 +9,8 @@
 #include "bench/benchmark_main.hpp"
 
 #include "common/robot_model_loader.hpp"
-#include "sim/harness.hpp"
-#include "sim/watch_load.hpp"
+#include "harness/harness.hpp"
+#include "harness/watch_load.hpp"
 
 namespace {
 

@@ -13,8 +13,8 @@
 #include "common/robot_model_loader.hpp"
 #include "common/text_file.hpp"
 #include "common/transform.hpp"
-#include "sim/task_runner.hpp"
-#include "sim/wrist_study.hpp"
+#include "harness/task_runner.hpp"
+#include "harness/wrist_study.hpp"
 #include "supervisor/force_stability.hpp"
 
 namespace rfms {

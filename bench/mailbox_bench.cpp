@@ -5,7 +5,7 @@
 //    J_MAIL, the arm its sensors), and the supervisor waits for all seven.
 // Each is a round trip of real processes (the supervisor and eight forked peers), timed from the
 // send to the last answer read, parse included. Transports: the project's shared-memory segment
-// (node/shared_memory_port.hpp), ZeroMQ over ipc (node/zmq_port.hpp), and Eclipse iceoryx 2.0
+// (runtime/shared_memory_port.hpp), ZeroMQ over ipc (runtime/zmq_port.hpp), and Eclipse iceoryx 2.0
 // (publishers and subscribers, a WaitSet to block), when its RouDi daemon is installed: the
 // benchmark starts one for the run (and uses one already running). Nobody spins: every wait sleeps.
 // First, the floor under them all: a bare futex handed back and forth between two processes.
@@ -34,10 +34,10 @@
 
 #include "bench/mailbox_peers.hpp"
 #include "common/robot_model_loader.hpp"
-#include "node/mail_port.hpp"
-#include "node/start_handshake.hpp"
-#include "node/transport.hpp"
-#include "sim/harness.hpp"
+#include "harness/harness.hpp"
+#include "runtime/mail_port.hpp"
+#include "runtime/start_handshake.hpp"
+#include "runtime/transport.hpp"
 
 namespace {
 

@@ -21,7 +21,7 @@
 #include <iceoryx_posh/popo/untyped_subscriber.hpp>
 #include <iceoryx_posh/popo/wait_set.hpp>
 #include <iceoryx_posh/runtime/posh_runtime.hpp>
-#include "node/mail_slot.hpp"
+#include "runtime/mail_slot.hpp"
 
 namespace rfms::bench {
 

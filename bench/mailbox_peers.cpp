@@ -10,9 +10,9 @@
 #include <fstream>
 #include <thread>
 
-#include "node/mail_port.hpp"
-#include "node/start_handshake.hpp"
-#include "node/transport.hpp"
+#include "runtime/mail_port.hpp"
+#include "runtime/start_handshake.hpp"
+#include "runtime/transport.hpp"
 
 namespace rfms::bench {
 

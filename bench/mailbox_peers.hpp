@@ -11,8 +11,8 @@
 
 #include "common/mail_names.hpp"
 #include "common/types.hpp"
-#include "node/cluster_config.hpp"
 #include "proto/cluster.pb.h"
+#include "runtime/cluster_config.hpp"
 
 namespace rfms::bench {
 

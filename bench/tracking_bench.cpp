@@ -1,5 +1,5 @@
 // rfms-bench-tracking: a target that moves, before and after the setpoint filter and tracking
-// motions, in one run on the in-process harness (sim/tracking_scenarios.hpp): a 10 mm step update
+// motions, in one run on the in-process harness (harness/tracking_scenarios.hpp): a 10 mm step update
 // in the middle of a move, and an object on a 20 mm circle updated at 200 Hz. "Before" is the
 // controller with controller.tracking.filter false and max_lead_ms 0, following the circle with
 // short moves queued one after another as the tracking example used to; "after" is the defaults
@@ -11,7 +11,7 @@
 #include "common/command_line.hpp"
 #include "common/controller_settings.hpp"
 #include "common/robot_model_loader.hpp"
-#include "sim/tracking_scenarios.hpp"
+#include "harness/tracking_scenarios.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"rfms-bench-tracking: a step update and a moving circle, before and after the setpoint filter"};

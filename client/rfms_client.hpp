@@ -26,7 +26,7 @@
 #include "common/error.hpp"
 #include "common/ik_puma.hpp"
 #include "common/transform.hpp"
-#include "net_bridge/link_client.hpp"
+#include "net_bridge/udp_link_client.hpp"
 #include "proto/task.pb.h"
 
 namespace rfms {
@@ -177,14 +177,14 @@ class RfmsClient {
 
   std::uint64_t session() const { return link_.session(); }
   std::uint64_t requestsSent() const { return number_; }
-  const LinkClient& link() const { return link_; }
+  const UdpLinkClient& link() const { return link_; }
 
  private:
   proto::TaskReply require(proto::TaskRequest request, const std::string& what);
   void control(proto::ControlCommand command, int joint = 0, int direction = 0, int counts = 0, double angle = 0.0);
 
   ClientOptions options_;
-  LinkClient link_;
+  UdpLinkClient link_;
   std::function<void(const proto::ArmStatus&)> on_status_;
   std::uint64_t number_ = 0, last_move_ = 0;
 };

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "net_bridge/bridge_core.hpp"
-#include "net_bridge/client_link.hpp"
+#include "net_bridge/client_link_core.hpp"
 #include "net_bridge/link_frame.hpp"
 
 namespace {
@@ -35,7 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   constexpr std::int64_t kNow = 1'790'000'000'000'000'000;
   // A real session first (HELLO, CHALLENGE, AUTH), then the crafted datagram from it and from a
   // stranger, then the supervisor's side.
-  rfms::ClientLink link({world.client, world.bridge.public_key, true}, 42, rfms::LinkOptions{});
+  rfms::ClientLinkCore link({world.client, world.bridge.public_key, true}, 42, rfms::LinkOptions{});
   link.begin(rfms::proto::FT_SENDREQ, "");
   std::string d;
   for (int step = 0; step < 3 && link.due(0.0, d); ++step) {

@@ -9,8 +9,8 @@
 #include "fuzz/fuzz_input.hpp"
 #include "net_bridge/allowed_keys.hpp"
 #include "net_bridge/link_keys.hpp"
-#include "node/cluster_config.hpp"
-#include "node/node_keys.hpp"
+#include "runtime/cluster_config.hpp"
+#include "runtime/node_keys.hpp"
 
 namespace {
 template <class F>

@@ -8,9 +8,9 @@
 #include <cstring>
 #include <memory>
 
-#include "node/mail_box.hpp"
-#include "node/mail_ring.hpp"
-#include "node/mail_slot.hpp"
+#include "runtime/mail_box.hpp"
+#include "runtime/mail_ring.hpp"
+#include "runtime/mail_slot.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace rfms;

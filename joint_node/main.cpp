@@ -1,11 +1,11 @@
 // rfms-joint --joint N: one joint server as a cluster node (joint_node/shell/joint_shell.hpp).
 #include "joint_node/joint_core.hpp"
 #include "joint_node/shell/joint_shell.hpp"
-#include "node/fault_record.hpp"
-#include "node/mail_port.hpp"
-#include "node/node_main.hpp"
-#include "node/start_handshake.hpp"
-#include "node/transport.hpp"
+#include "runtime/fault_record.hpp"
+#include "runtime/mail_port.hpp"
+#include "runtime/node_main.hpp"
+#include "runtime/start_handshake.hpp"
+#include "runtime/transport.hpp"
 
 int main(int argc, char** argv) {
   using namespace rfms;

@@ -1,6 +1,6 @@
 // X25519 key pairs and the files that hold them, for the two places the cluster authenticates
 // with keys: the link's clients and bridge (net_bridge/link_keys.hpp) and the nodes themselves on
-// tcp endpoints (node/node_keys.hpp). libsodium makes and checks them.
+// tcp endpoints (runtime/node_keys.hpp). libsodium makes and checks them.
 //
 // A key file is text, one "name: hex" per line: `public`, `secret`, and in a link client's file
 // also `bridge` (the bridge's public key: the client talks to no other). rfms-keys makes them,

@@ -17,7 +17,7 @@
 #include "common/error.hpp"
 #include "net_bridge/allowed_keys.hpp"
 #include "net_bridge/link_keys.hpp"
-#include "node/node_keys.hpp"
+#include "runtime/node_keys.hpp"
 
 namespace fs = std::filesystem;
 

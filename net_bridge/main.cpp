@@ -19,8 +19,8 @@
 #include "net_bridge/bridge_core.hpp"
 #include "net_bridge/fault_injector.hpp"
 #include "net_bridge/udp_socket.hpp"
-#include "node/node_shell.hpp"
-#include "node/status_writer.hpp"
+#include "runtime/node_shell.hpp"
+#include "runtime/status_writer.hpp"
 
 namespace {
 

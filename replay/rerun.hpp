@@ -7,8 +7,8 @@
 #include <map>
 #include <string>
 
+#include "harness/task_runner.hpp"
 #include "replay/run_log_reader.hpp"
-#include "sim/task_runner.hpp"
 
 namespace rfms {
 

@@ -3,10 +3,10 @@
 #include "common/error.hpp"
 #include "common/mail_names.hpp"
 #include "common/robot_model_loader.hpp"
+#include "harness/run_recording.hpp"
 #include "replay/log_index.hpp"
 #include "replay/mail_compare.hpp"
 #include "runlog/run_logger.hpp"
-#include "sim/run_recording.hpp"
 
 namespace rfms {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "harness/harness.hpp"
 #include "replay/run_log_reader.hpp"
-#include "sim/harness.hpp"
 
 namespace rfms {
 

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "node/mail_box.hpp"
 #include "proto/cluster.pb.h"
+#include "runtime/mail_box.hpp"
 #include "view/foxglove_server.hpp"
 
 namespace rfms::view {

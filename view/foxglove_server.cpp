@@ -19,7 +19,7 @@
 #include <websocketpp/server.hpp>
 
 #include "common/error.hpp"
-#include "node/log_budget.hpp"
+#include "runtime/log_budget.hpp"
 #include "view/viewer_request.hpp"
 
 namespace rfms::view {
@@ -34,7 +34,7 @@ constexpr char kSubprotocol[] = "foxglove.websocket.v1";
 constexpr std::uint8_t kMessageData = 1, kTime = 2;
 constexpr int kLogLinesPerSecond = 5;
 constexpr std::chrono::seconds kCloseGrace{2};
-constexpr int kSocketBuffer = 64 << 10;  // what viewers cause: connections, mistakes (node/log_budget.hpp)
+constexpr int kSocketBuffer = 64 << 10;  // what viewers cause: connections, mistakes (runtime/log_budget.hpp)
 
 void putLe(std::string& out, std::uint64_t v, int bytes) {
   for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));

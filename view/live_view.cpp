@@ -13,7 +13,7 @@ namespace {
 // The mail the picture is made of, taken whether or not a viewer wants the mailboxes.
 constexpr BoxSet kPictureBoxes = bit(Box::kSMail) | bit(Box::kSensors) | kAllJMail;
 
-// A torque ring holds 8 periods (node/mail_box.hpp): looked at every 4 ms, none is lost at 1 kHz.
+// A torque ring holds 8 periods (runtime/mail_box.hpp): looked at every 4 ms, none is lost at 1 kHz.
 constexpr std::chrono::microseconds kTorqueLook{4000};
 constexpr std::uint64_t kReportDisplays = 600;  // counts logged at most every 10 s at 60 Hz
 

@@ -34,7 +34,7 @@ struct LiveViewSettings {
   RobotModel model;  // with the scene's tool
   Scene scene;
   double dt_s = 1e-3;
-  std::string segment_path;    // the run's mail (node/mail_segment.hpp)
+  std::string segment_path;    // the run's mail (runtime/mail_segment.hpp)
   std::string supervisor_log;  // its lines become the Log channel
   // The run has ended when its directory is gone, or when its supervisor has sent no S_MAIL for
   // this long (the nodes' own orphan timeout): the view then has nothing more to show.

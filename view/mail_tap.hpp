@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "node/mail_box.hpp"
-#include "node/mail_ring.hpp"
-#include "node/mail_segment.hpp"
+#include "runtime/mail_box.hpp"
+#include "runtime/mail_ring.hpp"
+#include "runtime/mail_segment.hpp"
 
 namespace rfms::view {
 

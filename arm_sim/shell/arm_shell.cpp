@@ -8,7 +8,7 @@
 #include <thread>
 
 #include "common/mail_codec.hpp"
-#include "node/node_shell.hpp"
+#include "runtime/node_shell.hpp"
 
 namespace rfms {
 

@@ -14,12 +14,12 @@
 #include <string>
 
 #include "arm_sim/arm_core.hpp"
-#include "node/clock_rules.hpp"
-#include "node/cluster_config.hpp"
-#include "node/fault_record.hpp"
-#include "node/mail_port.hpp"
-#include "node/mail_slot.hpp"
-#include "node/supervisor_silence.hpp"
+#include "runtime/clock_rules.hpp"
+#include "runtime/cluster_config.hpp"
+#include "runtime/fault_record.hpp"
+#include "runtime/mail_port.hpp"
+#include "runtime/mail_slot.hpp"
+#include "runtime/supervisor_silence.hpp"
 
 namespace rfms {
 
@@ -62,7 +62,7 @@ class ArmShell {
   bool started_ = false;
   ArmOutbox out_;                     // the sensors the last step sensed
   proto::Envelope sensors_, report_;  // what out_ and the applied torques are sent in
-  MailSlot in_;                       // parsed without allocating (node/mail_slot.hpp)
+  MailSlot in_;                       // parsed without allocating (runtime/mail_slot.hpp)
   std::array<proto::TorqueCommand, kJoints> latest_;
   std::array<const proto::TorqueCommand*, kJoints> commands_{};
   int received_ = 0;  // commands in the report so far this period

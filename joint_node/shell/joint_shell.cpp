@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "node/node_shell.hpp"
+#include "runtime/node_shell.hpp"
 
 namespace rfms {
 
@@ -43,7 +43,7 @@ JointShell::Ended JointShell::run(std::uint64_t answers) {
 }
 
 // The supervisor's mail since the last look: a stop ends the run; its S_MAILs are taken one by
-// one, in order, whatever the clock (node/clock_rules.hpp).
+// one, in order, whatever the clock (runtime/clock_rules.hpp).
 bool JointShell::fromSupervisor() {
   while (port_.next(Box::kControl, *in_)) {
     silence_.heard();

@@ -10,12 +10,12 @@
 #include <string>
 
 #include "joint_node/joint_core.hpp"
-#include "node/clock_rules.hpp"
-#include "node/fault_record.hpp"
-#include "node/mail_port.hpp"
-#include "node/mail_slot.hpp"
-#include "node/supervisor_silence.hpp"
 #include "proto/cluster.pb.h"
+#include "runtime/clock_rules.hpp"
+#include "runtime/fault_record.hpp"
+#include "runtime/mail_port.hpp"
+#include "runtime/mail_slot.hpp"
+#include "runtime/supervisor_silence.hpp"
 
 namespace rfms {
 

@@ -1,6 +1,6 @@
 #include "math_node/shell/math_shell.hpp"
 
-#include "node/node_shell.hpp"
+#include "runtime/node_shell.hpp"
 
 namespace rfms {
 

@@ -10,11 +10,11 @@
 #include <string>
 
 #include "math_node/math_core.hpp"
-#include "node/fault_record.hpp"
-#include "node/mail_port.hpp"
-#include "node/mail_slot.hpp"
-#include "node/supervisor_silence.hpp"
 #include "proto/cluster.pb.h"
+#include "runtime/fault_record.hpp"
+#include "runtime/mail_port.hpp"
+#include "runtime/mail_slot.hpp"
+#include "runtime/supervisor_silence.hpp"
 
 namespace rfms {
 

@@ -1,7 +1,7 @@
 #include "python/src/errors.hpp"
 
 #include "client/rfms_client.hpp"
-#include "net_bridge/link_client.hpp"
+#include "net_bridge/udp_link_client.hpp"
 
 namespace rfms::python {
 

@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <zmq.hpp>
 
-#include "node/node_shell.hpp"
+#include "runtime/node_shell.hpp"
 
 namespace rfms {
 

@@ -23,7 +23,7 @@
 #include <thread>
 
 #include "common/spsc_queue.hpp"
-#include "node/cluster_config.hpp"
+#include "runtime/cluster_config.hpp"
 #include "supervisor/shell/log_tap.hpp"
 #include "supervisor/shell/remote_port.hpp"
 #include "supervisor/supervisor.hpp"

@@ -4,7 +4,7 @@
 #include <sstream>
 #include <thread>
 
-#include "node/node_shell.hpp"
+#include "runtime/node_shell.hpp"
 #include "supervisor/shell/background_loop.hpp"
 #include "supervisor/task_summary.hpp"
 

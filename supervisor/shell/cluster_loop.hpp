@@ -1,11 +1,11 @@
 // The supervisor's shell in the cluster, one period after another on the period's thread: the
-// clock's tick (node/period_clock), the period's mail (MailCollector), the core's step, the
+// clock's tick (runtime/period_clock), the period's mail (MailCollector), the core's step, the
 // watched signals sampled, the mail sent, the run log (LogTap) and the figures (ClusterStats,
 // which another thread writes to the status file). Remote requests, the task script, the stop and
 // the log's health are the background's (BackgroundLoop, its own thread). Mail moves through the
 // node's mail port (shared memory or ZeroMQ) exactly as the in-process harness hands it over, so
 // a lockstep cluster and the harness produce the same mailboxes. Nothing here allocates in steady
-// state (tests/node/test_shell_allocation.cpp).
+// state (tests/runtime/test_shell_allocation.cpp).
 #pragma once
 
 #include <spdlog/spdlog.h>
@@ -14,9 +14,9 @@
 #include <string>
 
 #include "common/mail_codec.hpp"
-#include "node/cluster_config.hpp"
-#include "node/mail_port.hpp"
-#include "node/period_clock.hpp"
+#include "runtime/cluster_config.hpp"
+#include "runtime/mail_port.hpp"
+#include "runtime/period_clock.hpp"
 #include "supervisor/shell/background_loop.hpp"
 #include "supervisor/shell/cluster_stats.hpp"
 #include "supervisor/shell/log_tap.hpp"

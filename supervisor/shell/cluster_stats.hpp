@@ -11,8 +11,8 @@
 #include <string>
 
 #include "common/mail_names.hpp"
-#include "node/lateness_histogram.hpp"
 #include "proto/mailboxes.pb.h"
+#include "runtime/lateness_histogram.hpp"
 
 namespace rfms {
 

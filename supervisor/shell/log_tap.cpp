@@ -1,8 +1,8 @@
 #include "supervisor/shell/log_tap.hpp"
 
-#include "node/cluster_config.hpp"
 #include "runlog/fault_recorder.hpp"
 #include "runlog/run_logger.hpp"
+#include "runtime/cluster_config.hpp"
 #include "supervisor/event_log.hpp"
 #include "supervisor/world_status.hpp"
 

@@ -9,9 +9,9 @@
 #include <cstdint>
 
 #include "common/mail_names.hpp"
-#include "node/mail_box.hpp"
 #include "proto/cluster.pb.h"
 #include "proto/runlog.pb.h"
+#include "runtime/mail_box.hpp"
 #include "supervisor/event_log.hpp"
 #include "supervisor/supervisor_core.hpp"
 #include "supervisor/world_model.hpp"

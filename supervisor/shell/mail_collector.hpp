@@ -11,10 +11,10 @@
 #include <cstdint>
 
 #include "common/mail_names.hpp"
-#include "node/clock_rules.hpp"
-#include "node/cluster_config.hpp"
-#include "node/mail_port.hpp"
-#include "node/mail_slot.hpp"
+#include "runtime/clock_rules.hpp"
+#include "runtime/cluster_config.hpp"
+#include "runtime/mail_port.hpp"
+#include "runtime/mail_slot.hpp"
 #include "supervisor/shell/cluster_stats.hpp"
 #include "supervisor/shell/log_tap.hpp"
 #include "supervisor/supervisor_core.hpp"

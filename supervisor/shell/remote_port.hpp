@@ -12,8 +12,8 @@
 #include <string>
 #include <zmq.hpp>
 
-#include "node/log_budget.hpp"
 #include "proto/cluster.pb.h"
+#include "runtime/log_budget.hpp"
 #include "supervisor/remote_desk.hpp"
 #include "supervisor/shell/log_tap.hpp"
 

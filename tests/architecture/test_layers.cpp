@@ -56,20 +56,20 @@ TEST(Layers, ALinkUpOrToAForbiddenLibraryIsCaught) {
   const std::vector<LayerRow> rows = readLayerTable(
       "| path | layer | what | may include | may not include |\n|---|---|---|---|---|\n"
       "| `common/` | 1 | maths | `proto/` | `<sodium.h>`, `<spdlog/` |\n"
-      "| `node/` | 3 | shells | `proto/`, `common/` | |\n"
-      "| `view/` | 4 | tools | `proto/`, `common/`, `node/` | |\n");
+      "| `runtime/` | 3 | shells | `proto/`, `common/` | |\n"
+      "| `view/` | 4 | tools | `proto/`, `common/`, `runtime/` | |\n");
   const std::string graph =
       "rfms_proto\t\tprotobuf::libprotobuf\n"
       "rfms_common\tcommon/a.cpp\trfms_proto;Eigen3::Eigen;PkgConfig::SODIUM;spdlog::spdlog\n"
-      "rfms_node\tnode/n.cpp\trfms_common;rfms_view;PkgConfig::ZMQ;spdlog::spdlog\n"
-      "rfms_view\tview/v.cpp\trfms_node;rfms_common\n"
-      "node_tests\ttests/node/t.cpp\trfms_view\n";
+      "rfms_runtime\truntime/n.cpp\trfms_common;rfms_view;PkgConfig::ZMQ;spdlog::spdlog\n"
+      "rfms_view\tview/v.cpp\trfms_runtime;rfms_common\n"
+      "runtime_tests\ttests/runtime/t.cpp\trfms_view\n";
   std::vector<std::string> v = linkViolations(graph, rows);
   std::sort(v.begin(), v.end());
   ASSERT_EQ(v.size(), 3u);
   EXPECT_EQ(v[0], "rfms_common (common/) links PkgConfig::SODIUM: common/ may not include <sodium.h>");
   EXPECT_EQ(v[1], "rfms_common (common/) links spdlog::spdlog: common/ may not include <spdlog/");
-  EXPECT_EQ(v[2], "rfms_node (node/) links rfms_view (view/): node/ may not include view/");
+  EXPECT_EQ(v[2], "rfms_runtime (runtime/) links rfms_view (view/): runtime/ may not include view/");
 }
 
 // The check itself, on a small tree made for it: it must catch an include that points up, one
@@ -83,23 +83,23 @@ TEST(Layers, AnIncludeUpOrSidewaysIsCaught) {
     std::ofstream(root / file) << text;
   };
   write("common/a.hpp", "#include \"proto/x.pb.h\"\n#include <vector>\n");
-  write("common/up.cpp", "#include \"sim/harness.hpp\"\n");
-  write("sim/harness.cpp", "#include \"common/a.hpp\"\n#include \"joint_node/j.hpp\"\n");
+  write("common/up.cpp", "#include \"harness/harness.hpp\"\n");
+  write("harness/harness.cpp", "#include \"common/a.hpp\"\n#include \"joint_node/j.hpp\"\n");
   write("joint_node/j.hpp", "  #  include \"supervisor/s.hpp\"\n#include <spdlog/spdlog.h>\n#include <vector>\n");
-  write("sim/log.cpp", "#include <spdlog/spdlog.h>\n");  // a shell may log
+  write("harness/log.cpp", "#include <spdlog/spdlog.h>\n");  // a shell may log
   write("stray/s.cpp", "\n");
-  write("tests/t.cpp", "#include \"sim/harness.hpp\"\n");  // tests may include anything
+  write("tests/t.cpp", "#include \"harness/harness.hpp\"\n");  // tests may include anything
   const std::vector<LayerRow> rows = readLayerTable(
       "| path | layer | what | may include |\n|---|---|---|---|\n"
       "| `proto/` | 0 | schemas | |\n"
       "| `common/` | 1 | maths | `proto/` |\n"
       "| `joint_node/` | 2 | core | `proto/`, `common/` | `<zmq`, `<spdlog/` |\n"
       "| `supervisor/` | 2 | core | `proto/`, `common/` |\n"
-      "| `sim/` | 3 | harness | `proto/`, `common/`, `joint_node/`, `supervisor/` |\n");
+      "| `harness/` | 3 | harness | `proto/`, `common/`, `joint_node/`, `supervisor/` |\n");
   std::vector<std::string> v = layerViolations(root, rows);
   std::sort(v.begin(), v.end());
   ASSERT_EQ(v.size(), 4u);
-  EXPECT_EQ(v[0], "common/up.cpp:1: \"sim/harness.hpp\": common/ may not include sim/");
+  EXPECT_EQ(v[0], "common/up.cpp:1: \"harness/harness.hpp\": common/ may not include harness/");
   EXPECT_EQ(v[1], "joint_node/j.hpp:1: \"supervisor/s.hpp\": joint_node/ may not include supervisor/");
   EXPECT_EQ(v[2], "joint_node/j.hpp:2: <spdlog/spdlog.h>: joint_node/ may not include <spdlog/");
   EXPECT_EQ(v[3], "stray/s.cpp: in no row of the layer table");

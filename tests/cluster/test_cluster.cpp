@@ -18,12 +18,12 @@
 
 #include "common/mail_codec.hpp"
 #include "common/robot_model_loader.hpp"
-#include "node/mail_segment.hpp"
+#include "harness/run_recording.hpp"
+#include "harness/task_runner.hpp"
 #include "replay/run_log_reader.hpp"
 #include "replay/verify.hpp"
 #include "runlog/run_logger.hpp"
-#include "sim/run_recording.hpp"
-#include "sim/task_runner.hpp"
+#include "runtime/mail_segment.hpp"
 #include "tests/support/build_paths.hpp"
 #include "tests/support/files.hpp"
 #include "tests/support/free_ports.hpp"
@@ -447,7 +447,7 @@ TEST_P(LostSupervisor, EveryNodeGoesSafeAndExitsWithinTheOrphanTimeout) {
     for (std::size_t at = v.out.find("not checked: joint"); at != std::string::npos;
          at = v.out.find("not checked: joint", at + 1)) {
       const std::string line = v.out.substr(at, v.out.find('\n', at) - at);
-      EXPECT_NE(line.find("read the arm's sensors of its period"), std::string::npos) << line;
+      EXPECT_NE(line.find("read the arm's sensors of its period"), std::string::npos) << line << "\n" << v.out;
       EXPECT_NE(line.find("which are not in the log"), std::string::npos) << line;
       EXPECT_NE(v.out.find("/rfms/sensors"), std::string::npos) << "no sensors were dropped:\n" << v.out;
     }

@@ -15,10 +15,10 @@
 
 #include "common/scene.hpp"
 #include "common/task_file.hpp"
+#include "harness/harness.hpp"
+#include "harness/run_recording.hpp"
+#include "harness/watch_load.hpp"
 #include "runlog/run_logger.hpp"
-#include "sim/harness.hpp"
-#include "sim/run_recording.hpp"
-#include "sim/watch_load.hpp"
 #include "supervisor/task_script.hpp"
 #include "tests/support/allocation_counter.hpp"
 #include "tests/support/build_paths.hpp"

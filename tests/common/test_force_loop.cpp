@@ -1,6 +1,6 @@
 // The sampled force loop's model (common/force_loop.hpp) against A.1's closed forms and against the
 // one-axis plants integrated by RK4 (arm_sim/wrist_axis.hpp) under the discrete law: two independent
-// ways to the same bound. (Against the whole emulated arm: tests/sim/test_force_stability.cpp.)
+// ways to the same bound. (Against the whole emulated arm: tests/harness/test_force_stability.cpp.)
 #include <gtest/gtest.h>
 
 #include <cmath>

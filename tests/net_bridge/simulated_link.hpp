@@ -14,7 +14,7 @@
 #include "common/robot_model_loader.hpp"
 #include "common/transform.hpp"
 #include "net_bridge/bridge_core.hpp"
-#include "net_bridge/client_link.hpp"
+#include "net_bridge/client_link_core.hpp"
 #include "net_bridge/fault_injector.hpp"
 #include "net_bridge/link_frame.hpp"
 #include "supervisor/remote_desk.hpp"
@@ -98,7 +98,7 @@ struct Network {
 
   // Every datagram `link` has due now goes to the bridge as from `peer`; what comes back for
   // `peer` goes to the link. The event the link ended on: kAcked, kRefused, or kNone (gave up).
-  ClientLink::Event exchange(ClientLink& link, const std::string& peer) {
+  ClientLinkCore::Event exchange(ClientLinkCore& link, const std::string& peer) {
     std::string d;
     std::vector<std::string> wire;
     std::vector<Outgoing> out;
@@ -115,24 +115,24 @@ struct Network {
         down.apply(o.datagram, wire);
         for (const auto& w : wire) {
           const auto e = link.receive(w);
-          if (e == ClientLink::Event::kAcked || e == ClientLink::Event::kRefused) return e;
+          if (e == ClientLinkCore::Event::kAcked || e == ClientLinkCore::Event::kRefused) return e;
         }
       }
       out.clear();
-      if (link.failed()) return ClientLink::Event::kNone;
+      if (link.failed()) return ClientLinkCore::Event::kNone;
       now = std::max(now, link.nextSend());
     }
   }
 
   // The frame, after a handshake when needed; what its ACK carried.
-  std::string send(ClientLink& link, proto::FrameType type, const std::string& payload, const std::string& peer) {
+  std::string send(ClientLinkCore& link, proto::FrameType type, const std::string& payload, const std::string& peer) {
     link.begin(type, payload);
-    if (exchange(link, peer) == ClientLink::Event::kAcked) return link.answer();
+    if (exchange(link, peer) == ClientLinkCore::Event::kAcked) return link.answer();
     ADD_FAILURE() << "the link gave up: " << link.failure();
     link.abandon();
     return {};
   }
-  proto::TaskReply request(ClientLink& link, const proto::TaskRequest& r, const std::string& peer) {
+  proto::TaskReply request(ClientLinkCore& link, const proto::TaskRequest& r, const std::string& peer) {
     proto::TaskReply reply;
     EXPECT_TRUE(reply.ParseFromString(send(link, proto::FT_REG, r.SerializeAsString(), peer)));
     return reply;

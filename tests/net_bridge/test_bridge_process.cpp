@@ -192,7 +192,7 @@ TEST(BridgeProcess, OnlyTheKeysItAdmitsCommandTheArmEachAsItsRoleAllows) {
   EXPECT_NE(status.out.find("calibrated"), std::string::npos) << status.out;
   EXPECT_EQ(status.out.find("not calibrated"), std::string::npos) << status.out;
   // The stranger's three HELLOs: a checksummed refusal is final for a client only when it comes
-  // three waits in a row (ClientLink::kFinalRefusals; anyone on the path could forge one).
+  // three waits in a row (ClientLinkCore::kFinalRefusals; anyone on the path could forge one).
   EXPECT_NE(status.out.find("3 handshakes refused"), std::string::npos) << status.out;
 }
 

@@ -104,7 +104,7 @@ TEST(Link, TenThousandRequestsThroughABadNetworkAreAppliedExactlyOnceInOrder) {
   LinkOptions o;
   o.timeout_s = 0.005;
   o.max_tries = 60;
-  ClientLink link(net.operatorId(), 0xabcdef, o);
+  ClientLinkCore link(net.operatorId(), 0xabcdef, o);
   constexpr std::uint64_t kRequests = 10000;
   for (std::uint64_t n = 1; n <= kRequests; ++n) {
     const proto::TaskReply reply = net.request(link, trackUpdate(0, n), "client");
@@ -152,7 +152,7 @@ TEST(Link, ABridgeRestartedMidTaskLosesNothingAndAppliesNothingTwice) {
   Network net(FaultRates{0.1, 0.0, 0.0, 0.0}, 7);
   LinkOptions o;
   o.timeout_s = 0.005;
-  ClientLink link(net.operatorId(), 42, o);
+  ClientLinkCore link(net.operatorId(), 42, o);
   for (std::uint64_t n = 1; n <= 300; ++n) {
     if (n == 100) {
       // The bridge dies after handing request 100 to the supervisor and before its answer went
@@ -181,7 +181,7 @@ TEST(Link, ABridgeRestartedMidTaskLosesNothingAndAppliesNothingTwice) {
 TEST(Link, AFullQueueWithholdsTheAckAndTheClientGetsThroughLater) {
   Network net(FaultRates{}, 1);
   net.bridge = std::make_unique<BridgeCore>(net.keys.allowed(), limits(1));
-  ClientLink a(net.operatorId(), 1, LinkOptions{}), b(net.operatorId(), 2, LinkOptions{});
+  ClientLinkCore a(net.operatorId(), 1, LinkOptions{}), b(net.operatorId(), 2, LinkOptions{});
   // Both open their sessions with a status request each.
   net.send(a, proto::FT_SENDREQ, "", "a");
   net.send(b, proto::FT_SENDREQ, "", "b");
@@ -201,7 +201,7 @@ TEST(Link, AFullQueueWithholdsTheAckAndTheClientGetsThroughLater) {
   ASSERT_TRUE(net.bridge->nextForSupervisor(m));
   net.bridge->answer(net.desk.accept(m.task_request(), net.core.background(), 1), out);
   ASSERT_EQ(out.size(), 1u);
-  EXPECT_EQ(a.receive(out[0].datagram), ClientLink::Event::kAcked);
+  EXPECT_EQ(a.receive(out[0].datagram), ClientLinkCore::Event::kAcked);
   EXPECT_EQ(net.bridge->queueDepth(), 0u);
   b.abandon();
   const proto::TaskReply reply = net.request(b, trackUpdate(0, 1), "b");
@@ -225,7 +225,7 @@ TEST(Link, GarbageIsDroppedAndCountedAndAnInvalidRequestIsAnsweredWithoutChangin
                 net.bridge->counters().forged() + net.bridge->counters().unknown_sessions(),
             1000u);
   EXPECT_EQ(net.bridge->sessions(), 0u);
-  ClientLink link(net.operatorId(), 9, LinkOptions{});
+  ClientLinkCore link(net.operatorId(), 9, LinkOptions{});
   // A frame that arrives intact but does not hold a request.
   proto::TaskReply reply;
   ASSERT_TRUE(reply.ParseFromString(net.send(link, proto::FT_REG, "not a request", "c")));
@@ -335,7 +335,7 @@ TEST(RemoteDesk, MovingTheArmNeedsATaskOfOnesOwnAndAnObserverMayOnlyLookAndStop)
 
 TEST(Link, AfterAFailedRequestTheClientGoesOnInANewSessionAndIsNotRefusedForTheLostNumber) {
   Network net(FaultRates{}, 1);
-  ClientLink link(net.operatorId(), 77, LinkOptions{});
+  ClientLinkCore link(net.operatorId(), 77, LinkOptions{});
   for (std::uint64_t n = 1; n <= 3; ++n) ASSERT_TRUE(net.request(link, trackUpdate(0, n), "c").accepted());
   // Request 4 is lost for good (the library threw LinkError) and never reached the supervisor.
   link.begin(proto::FT_REG, trackUpdate(0, 4).SerializeAsString());
@@ -362,16 +362,16 @@ TEST(Link, AProgramStartedAgainWithItsOldSessionIsAnsweredAnewWhileAResumingOneI
     return i < 0 ? -1.0 : net.core.world().values().transform(i).translation().x();
   };
   {
-    ClientLink first(net.operatorId(), 55, LinkOptions{});
+    ClientLinkCore first(net.operatorId(), 55, LinkOptions{});
     ASSERT_TRUE(net.request(first, define(1, 0.1), "c").accepted());
   }
   // The same session again, request 1 again: applied, though the cache held the first run's answer
   // to a request 1. Its answer is lost with the bridge, which restarts.
-  ClientLink second(net.operatorId(), 55, LinkOptions{});
+  ClientLinkCore second(net.operatorId(), 55, LinkOptions{});
   net.drop_answers = true;
   const std::uint64_t applied_at = net.k;
   second.begin(proto::FT_REG, define(1, 0.2).SerializeAsString());
-  EXPECT_EQ(net.exchange(second, "c2"), ClientLink::Event::kNone);
+  EXPECT_EQ(net.exchange(second, "c2"), ClientLinkCore::Event::kNone);
   second.abandon();
   EXPECT_DOUBLE_EQ(trackX(), 0.2);
   net.drop_answers = false;
@@ -480,8 +480,8 @@ TEST(Link, TheBridgeStampsEachRequestWithItsKeyWhateverTheSession) {
   Network net(FaultRates{}, 1);
   std::vector<std::uint64_t> keys;
   net.on_request = [&](const proto::TaskRequest& r) { keys.push_back(r.key_id()); };
-  ClientLink one(net.operatorId(), 1, LinkOptions{}), two(net.operatorId(), 2, LinkOptions{});
-  ClientLink other(net.keys.identity(net.keys.observer), 3, LinkOptions{});
+  ClientLinkCore one(net.operatorId(), 1, LinkOptions{}), two(net.operatorId(), 2, LinkOptions{});
+  ClientLinkCore other(net.keys.identity(net.keys.observer), 3, LinkOptions{});
   net.request(one, trackUpdate(0, 1), "a");
   net.request(two, trackUpdate(0, 1), "b");
   net.request(other, trackUpdate(0, 1), "c");

@@ -22,7 +22,7 @@ struct Capture {
 };
 
 // Runs one request of `link` from `peer`, recording what it sent.
-proto::TaskReply recorded(Network& net, ClientLink& link, const proto::TaskRequest& r, const std::string& peer,
+proto::TaskReply recorded(Network& net, ClientLinkCore& link, const proto::TaskRequest& r, const std::string& peer,
                           Capture& capture) {
   link.begin(proto::FT_REG, r.SerializeAsString());
   std::string d;
@@ -62,14 +62,15 @@ struct RecordedHandshake {
   std::string hello, auth;
 };
 
-RecordedHandshake recordHandshake(Network& net, ClientLink& link, const std::string& peer) {
+RecordedHandshake recordHandshake(Network& net, ClientLinkCore& link, const std::string& peer) {
   RecordedHandshake h;
   link.begin(proto::FT_SENDREQ, "");
   EXPECT_TRUE(link.due(net.now, h.hello));
   std::vector<Outgoing> out;
   net.bridge->receive(peer, h.hello, out, net.nowNs());
   EXPECT_EQ(out.size(), 1u);
-  if (out.size() != 1 || link.receive(out[0].datagram) != ClientLink::Event::kHandshake || !link.due(net.now, h.auth))
+  if (out.size() != 1 || link.receive(out[0].datagram) != ClientLinkCore::Event::kHandshake ||
+      !link.due(net.now, h.auth))
     h.auth.clear();
   return h;
 }
@@ -83,12 +84,12 @@ proto::TaskRequest beginTask(std::uint64_t number) {
 
 TEST(LinkAttack, AFrameInAnotherSessionsNameIsForgedAndChangesNothing) {
   Network net(FaultRates{}, 1);
-  ClientLink victim(net.operatorId(), 7, LinkOptions{});
+  ClientLinkCore victim(net.operatorId(), 7, LinkOptions{});
   ASSERT_TRUE(net.request(victim, beginTask(1), "victim").accepted());
   ASSERT_TRUE(net.request(victim, trackUpdate(0, 2), "victim").accepted());
   // The session id and counter are in clear; the attacker has a key of its own (an allowed
   // operator's session) and a random one. Neither signs for the victim's session.
-  ClientLink attacker(net.operatorId(), 8, LinkOptions{});
+  ClientLinkCore attacker(net.operatorId(), 8, LinkOptions{});
   ASSERT_TRUE(net.request(attacker, trackUpdate(0, 1), "attacker").accepted());
   Key random{};
   randomBytes(random.data(), random.size());
@@ -119,7 +120,7 @@ TEST(LinkAttack, AFrameInAnotherSessionsNameIsForgedAndChangesNothing) {
 
 TEST(LinkAttack, AReplayedFrameFromAnotherAddressStealsNoAnswerAndAppliesNothingAgain) {
   Network net(FaultRates{}, 1);
-  ClientLink victim(net.operatorId(), 7, LinkOptions{});
+  ClientLinkCore victim(net.operatorId(), 7, LinkOptions{});
   Capture capture;
   ASSERT_TRUE(recorded(net, victim, beginTask(1), "victim", capture).accepted());
   ASSERT_FALSE(capture.sent.empty());
@@ -152,13 +153,13 @@ TEST(LinkAttack, AReplayedFrameFromAnotherAddressStealsNoAnswerAndAppliesNothing
 // final only when it comes again and again with no other answer: kFinalRefusals HELLOs.
 TEST(LinkAttack, AKeyTheBridgeDoesNotAdmitIsRefusedAtTheHelloWithTheReason) {
   Network net(FaultRates{}, 1);
-  ClientLink stranger(net.keys.identity(net.keys.stranger), 9, LinkOptions{});
+  ClientLinkCore stranger(net.keys.identity(net.keys.stranger), 9, LinkOptions{});
   stranger.begin(proto::FT_SENDREQ, "");
   net.exchange(stranger, "stranger");
   EXPECT_TRUE(stranger.failed());
   EXPECT_NE(stranger.failure().find("not among the bridge's allowed keys"), std::string::npos) << stranger.failure();
   EXPECT_EQ(net.bridge->sessions(), 0u);
-  EXPECT_EQ(net.bridge->counters().refused(), static_cast<std::uint64_t>(ClientLink::kFinalRefusals));
+  EXPECT_EQ(net.bridge->counters().refused(), static_cast<std::uint64_t>(ClientLinkCore::kFinalRefusals));
 }
 
 // What an attacker on the path can forge of a refusal: a checksummed REFUSE naming the client's
@@ -177,19 +178,19 @@ std::string forgedRefusal(proto::RefuseCode code, const std::string& nonce, std:
 TEST(LinkAttack, AForgedFinalRefusalOfAHelloCostsTheClientNothing) {
   for (const proto::RefuseCode code : {proto::RF_UNKNOWN_KEY, proto::RF_VERSION}) {
     Network net(FaultRates{}, 1);
-    ClientLink victim(net.operatorId(), 7, LinkOptions{});
+    ClientLinkCore victim(net.operatorId(), 7, LinkOptions{});
     victim.begin(proto::FT_REG, trackUpdate(0, 1).SerializeAsString());
     std::string hello;
     ASSERT_TRUE(victim.due(net.now, hello));
     proto::LinkFrame h;
     ASSERT_EQ(decodeDatagram(hello, h), Datagram::kOk);
-    EXPECT_EQ(victim.receive(forgedRefusal(code, h.handshake().client_nonce())), ClientLink::Event::kRefusalNoted);
+    EXPECT_EQ(victim.receive(forgedRefusal(code, h.handshake().client_nonce())), ClientLinkCore::Event::kRefusalNoted);
     EXPECT_FALSE(victim.failed());
     std::vector<Outgoing> out;
     net.bridge->receive("victim", hello, out, net.nowNs());
     ASSERT_EQ(out.size(), 1u);
-    EXPECT_EQ(victim.receive(out[0].datagram), ClientLink::Event::kHandshake);
-    ASSERT_EQ(net.exchange(victim, "victim"), ClientLink::Event::kAcked) << victim.failure();
+    EXPECT_EQ(victim.receive(out[0].datagram), ClientLinkCore::Event::kHandshake);
+    ASSERT_EQ(net.exchange(victim, "victim"), ClientLinkCore::Event::kAcked) << victim.failure();
     proto::TaskReply reply;
     ASSERT_TRUE(reply.ParseFromString(victim.answer()));
     EXPECT_TRUE(reply.accepted());
@@ -201,7 +202,7 @@ TEST(LinkAttack, AForgedFinalRefusalOfAHelloCostsTheClientNothing) {
 // the session goes on, no handshake, no retry.
 TEST(LinkAttack, AForgedUnknownSessionCostsTheClientNeitherItsSessionNorARetry) {
   Network net(FaultRates{}, 1);
-  ClientLink victim(net.operatorId(), 7, LinkOptions{});
+  ClientLinkCore victim(net.operatorId(), 7, LinkOptions{});
   ASSERT_TRUE(net.request(victim, beginTask(1), "victim").accepted());
   const std::uint64_t handshakes = net.bridge->counters().handshakes();
   for (std::uint64_t number = 2; number < 12; ++number) {
@@ -211,12 +212,12 @@ TEST(LinkAttack, AForgedUnknownSessionCostsTheClientNeitherItsSessionNorARetry) 
     proto::LinkFrame f;
     ASSERT_EQ(decodeDatagram(frame, f), Datagram::kOk);
     EXPECT_EQ(victim.receive(forgedRefusal(proto::RF_UNKNOWN_SESSION, "", f.session(), f.count())),
-              ClientLink::Event::kRefusalNoted);
+              ClientLinkCore::Event::kRefusalNoted);
     std::vector<Outgoing> out;
     net.bridge->receive("victim", frame, out, net.nowNs());
     net.serve(out);
     ASSERT_EQ(out.size(), 1u);
-    ASSERT_EQ(victim.receive(out[0].datagram), ClientLink::Event::kAcked);
+    ASSERT_EQ(victim.receive(out[0].datagram), ClientLinkCore::Event::kAcked);
   }
   EXPECT_EQ(net.bridge->counters().handshakes(), handshakes);
   EXPECT_EQ(victim.handshakes(), 1u);
@@ -228,17 +229,17 @@ TEST(LinkAttack, AForgedUnknownSessionCostsTheClientNeitherItsSessionNorARetry) 
 // refused; the answer that comes before then wins.
 TEST(LinkAttack, ASlowAnswerWithAForgedUnknownSessionInEachWaitKeepsTheSession) {
   Network net(FaultRates{}, 1);
-  ClientLink victim(net.operatorId(), 7, LinkOptions{});
+  ClientLinkCore victim(net.operatorId(), 7, LinkOptions{});
   ASSERT_TRUE(net.request(victim, beginTask(1), "victim").accepted());
   victim.begin(proto::FT_REG, trackUpdate(0, 2).SerializeAsString());
   std::string frame;
-  for (int wait = 1; wait < ClientLink::kFinalRefusals; ++wait) {
+  for (int wait = 1; wait < ClientLinkCore::kFinalRefusals; ++wait) {
     ASSERT_TRUE(victim.due(net.now, frame));
     proto::LinkFrame f;
     ASSERT_EQ(decodeDatagram(frame, f), Datagram::kOk);
     ASSERT_EQ(f.type(), proto::FT_REG) << "wait " << wait << " ended in a new handshake";
     EXPECT_EQ(victim.receive(forgedRefusal(proto::RF_UNKNOWN_SESSION, "", f.session(), f.count())),
-              ClientLink::Event::kRefusalNoted);
+              ClientLinkCore::Event::kRefusalNoted);
     net.now = victim.nextSend();  // no answer this wait
   }
   ASSERT_TRUE(victim.due(net.now, frame));  // the last resend before the refusal would count
@@ -246,7 +247,7 @@ TEST(LinkAttack, ASlowAnswerWithAForgedUnknownSessionInEachWaitKeepsTheSession) 
   net.bridge->receive("victim", frame, out, net.nowNs());
   net.serve(out);
   ASSERT_EQ(out.size(), 1u);
-  EXPECT_EQ(victim.receive(out[0].datagram), ClientLink::Event::kAcked);
+  EXPECT_EQ(victim.receive(out[0].datagram), ClientLinkCore::Event::kAcked);
   EXPECT_EQ(victim.handshakes(), 1u);
 }
 
@@ -258,7 +259,7 @@ TEST(LinkAttack, ASignedRefusalIsActedOnAtOnceAndAForgedSignatureIsNot) {
   BridgeLimits no_room = limits();
   no_room.spent_challenges = 0;
   net.bridge = std::make_unique<BridgeCore>(net.keys.allowed(), no_room);
-  ClientLink victim(net.operatorId(), 7, LinkOptions{});
+  ClientLinkCore victim(net.operatorId(), 7, LinkOptions{});
   const RecordedHandshake h = recordHandshake(net, victim, "victim");
   ASSERT_FALSE(h.auth.empty());
   std::vector<Outgoing> out;
@@ -272,8 +273,8 @@ TEST(LinkAttack, ASignedRefusalIsActedOnAtOnceAndAForgedSignatureIsNot) {
   // The same refusal signed with another key first: not the bridge's word.
   Key other{};
   randomBytes(other.data(), other.size());
-  EXPECT_EQ(victim.receive(encodeDatagram(refusal, other)), ClientLink::Event::kStale);
-  EXPECT_EQ(victim.receive(out[0].datagram), ClientLink::Event::kHandshake);  // HELLO again, after a timeout
+  EXPECT_EQ(victim.receive(encodeDatagram(refusal, other)), ClientLinkCore::Event::kStale);
+  EXPECT_EQ(victim.receive(out[0].datagram), ClientLinkCore::Event::kHandshake);  // HELLO again, after a timeout
 }
 
 // Keys replaced while the bridge runs (SIGHUP): a key no longer admitted loses its session at
@@ -281,7 +282,7 @@ TEST(LinkAttack, ASignedRefusalIsActedOnAtOnceAndAForgedSignatureIsNot) {
 // change under its clients.
 TEST(LinkAttack, KeysReplacedWhileRunningRevokeAtOnceAndChangeRolesInPlace) {
   Network net(FaultRates{}, 1);
-  ClientLink op(net.operatorId(), 7, LinkOptions{}), eye(net.keys.identity(net.keys.observer), 8, LinkOptions{});
+  ClientLinkCore op(net.operatorId(), 7, LinkOptions{}), eye(net.keys.identity(net.keys.observer), 8, LinkOptions{});
   ASSERT_TRUE(net.request(op, beginTask(1), "op").accepted());
   ASSERT_FALSE(net.send(eye, proto::FT_SENDREQ, "", "eye").empty());
   BridgeKeys next;
@@ -318,7 +319,7 @@ TEST(LinkAttack, KeysReplacedWhileRunningRevokeAtOnceAndChangeRolesInPlace) {
 // handshake field, an AUTH whose client session is 0. An unsigned RF_MALFORMED is forged.
 TEST(LinkAttack, AnAuthenticFrameThatBreaksTheProtocolIsRefusedSignedNotLeftToTimeOut) {
   Network net(FaultRates{}, 1);
-  ClientLink client(net.operatorId(), 7, LinkOptions{});
+  ClientLinkCore client(net.operatorId(), 7, LinkOptions{});
   ASSERT_TRUE(net.request(client, beginTask(1), "client").accepted());
   const SessionKeys& keys = client.sessionKeys();
   auto refusalOf = [&](const std::string& datagram) {
@@ -344,24 +345,24 @@ TEST(LinkAttack, AnAuthenticFrameThatBreaksTheProtocolIsRefusedSignedNotLeftToTi
   EXPECT_EQ(refusalOf(encodeDatagram(with_handshake, keys.client_to_bridge)), proto::RF_MALFORMED);
   EXPECT_EQ(net.desk.sessions(), 1u) << "a malformed frame reached the supervisor";
   // A client whose session number is 0 learns why at once.
-  ClientLink zero(net.operatorId(), 0, LinkOptions{});
+  ClientLinkCore zero(net.operatorId(), 0, LinkOptions{});
   zero.begin(proto::FT_SENDREQ, "");
-  EXPECT_EQ(net.exchange(zero, "zero"), ClientLink::Event::kRefused);
+  EXPECT_EQ(net.exchange(zero, "zero"), ClientLinkCore::Event::kRefused);
   EXPECT_NE(zero.failure().find("client_session must not be 0"), std::string::npos) << zero.failure();
   // The same code unsigned: nobody's word.
-  ClientLink victim(net.operatorId(), 9, LinkOptions{});
+  ClientLinkCore victim(net.operatorId(), 9, LinkOptions{});
   victim.begin(proto::FT_SENDREQ, "");
   std::string hello;
   ASSERT_TRUE(victim.due(net.now, hello));
   proto::LinkFrame h;
   ASSERT_EQ(decodeDatagram(hello, h), Datagram::kOk);
   EXPECT_EQ(victim.receive(forgedRefusal(proto::RF_MALFORMED, h.handshake().client_nonce())),
-            ClientLink::Event::kStale);
+            ClientLinkCore::Event::kStale);
 }
 
 TEST(LinkAttack, AnObserversKeyLooksAndStopsButCannotMoveTheArm) {
   Network net(FaultRates{}, 1);
-  ClientLink eye(net.keys.identity(net.keys.observer), 5, LinkOptions{});
+  ClientLinkCore eye(net.keys.identity(net.keys.observer), 5, LinkOptions{});
   proto::ArmStatus s;
   ASSERT_TRUE(s.ParseFromString(net.send(eye, proto::FT_SENDREQ, "", "eye")));
   const proto::TaskReply begin = net.request(eye, beginTask(1), "eye");
@@ -375,11 +376,11 @@ TEST(LinkAttack, AnObserversKeyLooksAndStopsButCannotMoveTheArm) {
 
 TEST(LinkAttack, AnotherKeyClaimingAClientsSessionNumberReachesNoneOfItsRequests) {
   Network net(FaultRates{}, 1);
-  ClientLink victim(net.operatorId(), 1234, LinkOptions{});
+  ClientLinkCore victim(net.operatorId(), 1234, LinkOptions{});
   for (std::uint64_t n = 1; n <= 3; ++n) ASSERT_EQ(net.request(victim, trackUpdate(0, n), "victim").handled(), n);
   // The observer's key with the victim's client session: a session of its own at the supervisor,
   // whose request 3 is not the victim's cached answer.
-  ClientLink other(net.keys.identity(net.keys.observer), 1234, LinkOptions{});
+  ClientLinkCore other(net.keys.identity(net.keys.observer), 1234, LinkOptions{});
   const proto::TaskReply r = net.request(other, trackUpdate(0, 3), "other");
   EXPECT_NE(r.handled(), 3u);
   EXPECT_FALSE(r.accepted());
@@ -389,7 +390,7 @@ TEST(LinkAttack, AnotherKeyClaimingAClientsSessionNumberReachesNoneOfItsRequests
 
 TEST(LinkAttack, HandshakeFloodsAndStaleProofsLeaveNoState) {
   Network net(FaultRates{}, 1);
-  ClientLink victim(net.operatorId(), 7, LinkOptions{});
+  ClientLinkCore victim(net.operatorId(), 7, LinkOptions{});
   // The victim's handshake as it went over the wire.
   const auto [hello, auth] = recordHandshake(net, victim, "victim");
   ASSERT_FALSE(auth.empty());
@@ -417,8 +418,8 @@ TEST(LinkAttack, HandshakeFloodsAndStaleProofsLeaveNoState) {
   // restarted bridge cannot know the handshake's keys), says HELLO again once its wait for an
   // answer runs out, and gets through.
   ASSERT_EQ(out.size(), 1u);
-  EXPECT_EQ(victim.receive(out[0].datagram), ClientLink::Event::kRefusalNoted);
-  ASSERT_EQ(net.exchange(victim, "victim"), ClientLink::Event::kAcked);
+  EXPECT_EQ(victim.receive(out[0].datagram), ClientLinkCore::Event::kRefusalNoted);
+  ASSERT_EQ(net.exchange(victim, "victim"), ClientLinkCore::Event::kAcked);
   proto::ArmStatus s;
   EXPECT_TRUE(s.ParseFromString(victim.answer()));
   EXPECT_EQ(net.bridge->sessions(), 1u);
@@ -429,14 +430,14 @@ TEST(LinkAttack, ABridgeThatIsNotTheOneAClientKnowsGetsNoProof) {
   test::CellKeys impostor_keys;
   impostor_keys.op = net.keys.op;  // it admits the client's key, but its own key is another
   BridgeCore impostor(impostor_keys.allowed(), limits());
-  ClientLink client(net.operatorId(), 7, LinkOptions{});
+  ClientLinkCore client(net.operatorId(), 7, LinkOptions{});
   client.begin(proto::FT_SENDREQ, "");
   std::string hello;
   ASSERT_TRUE(client.due(0.0, hello));
   std::vector<Outgoing> out;
   impostor.receive("client", hello, out, net.nowNs());
   ASSERT_EQ(out.size(), 1u);
-  EXPECT_EQ(client.receive(out[0].datagram), ClientLink::Event::kStale);
+  EXPECT_EQ(client.receive(out[0].datagram), ClientLinkCore::Event::kStale);
   std::string again;
   EXPECT_FALSE(client.due(0.0, again)) << "the client answered an impostor's challenge";
 }
@@ -444,7 +445,7 @@ TEST(LinkAttack, ABridgeThatIsNotTheOneAClientKnowsGetsNoProof) {
 TEST(LinkAttack, SessionsAreBoundedAndAnEvictedClientHandshakesAgainWithoutLosingARequest) {
   Network net(FaultRates{}, 1);
   net.bridge = std::make_unique<BridgeCore>(net.keys.allowed(), limits(64, 2));
-  ClientLink a(net.operatorId(), 1, LinkOptions{}), b(net.operatorId(), 2, LinkOptions{}),
+  ClientLinkCore a(net.operatorId(), 1, LinkOptions{}), b(net.operatorId(), 2, LinkOptions{}),
       c(net.operatorId(), 3, LinkOptions{});
   EXPECT_EQ(net.request(a, trackUpdate(0, 1), "a").handled(), 1u);
   EXPECT_EQ(net.request(b, trackUpdate(0, 1), "b").handled(), 1u);
@@ -478,7 +479,7 @@ TEST(LinkAttack, AFrameOfSessionZeroOrOfNoSessionIsRefusedAndAppliesNothing) {
 
 TEST(LinkAttack, AnOversizeRequestIsRefusedByItsSizeAndNobodyKeepsItsBody) {
   Network net(FaultRates{}, 1);
-  ClientLink link(net.operatorId(), 7, LinkOptions{});
+  ClientLinkCore link(net.operatorId(), 7, LinkOptions{});
   proto::TaskRequest huge = trackUpdate(0, 1);
   huge.mutable_transform()->set_name(std::string(20000, 'n'));
   const proto::TaskReply r = net.request(link, huge, "c");
@@ -495,7 +496,7 @@ TEST(LinkAttack, AnOversizeRequestIsRefusedByItsSizeAndNobodyKeepsItsBody) {
 // session once, so it opens nothing, and the client's live session goes on without a new handshake.
 TEST(LinkAttack, AReplayedAuthOpensNothingAndTheLiveSessionGoesOn) {
   Network net(FaultRates{}, 1);
-  ClientLink first(net.operatorId(), 7, LinkOptions{});
+  ClientLinkCore first(net.operatorId(), 7, LinkOptions{});
   const std::string auth = recordHandshake(net, first, "victim").auth;
   ASSERT_FALSE(auth.empty());
   std::vector<Outgoing> out;
@@ -504,7 +505,7 @@ TEST(LinkAttack, AReplayedAuthOpensNothingAndTheLiveSessionGoesOn) {
   out.clear();
   // The client handshakes again (a restarted link, the same client session): its first session
   // is replaced.
-  ClientLink victim(net.operatorId(), 7, LinkOptions{});
+  ClientLinkCore victim(net.operatorId(), 7, LinkOptions{});
   ASSERT_TRUE(net.request(victim, trackUpdate(0, 1), "victim").accepted());
   const std::uint64_t handshakes = net.bridge->counters().handshakes();
   ASSERT_EQ(handshakes, 2u);
@@ -520,7 +521,7 @@ TEST(LinkAttack, AReplayedAuthOpensNothingAndTheLiveSessionGoesOn) {
     EXPECT_EQ(f.refuse(), proto::RF_STALE_CHALLENGE);
     // The victim's open link ignores a refusal of a handshake it is not making.
     if (o.peer == "victim") {
-      EXPECT_NE(victim.receive(o.datagram), ClientLink::Event::kRefused);
+      EXPECT_NE(victim.receive(o.datagram), ClientLinkCore::Event::kRefused);
     }
   }
   const proto::TaskReply next = net.request(victim, trackUpdate(0, 2), "victim");
@@ -534,7 +535,7 @@ TEST(LinkAttack, AReplayedAuthOpensNothingAndTheLiveSessionGoesOn) {
 // is answered where it came from. The client loses no answer and nothing is applied twice.
 TEST(LinkAttack, AnAttackersFirstCopyOfAFrameCostsTheClientNoAnswer) {
   Network net(FaultRates{}, 1);
-  ClientLink victim(net.operatorId(), 7, LinkOptions{});
+  ClientLinkCore victim(net.operatorId(), 7, LinkOptions{});
   ASSERT_TRUE(net.request(victim, beginTask(1), "victim").accepted());
   const std::size_t applied = net.desk.sessions();
   for (std::uint64_t n = 2; n < 102; ++n) {
@@ -547,7 +548,7 @@ TEST(LinkAttack, AnAttackersFirstCopyOfAFrameCostsTheClientNoAnswer) {
     net.bridge->receive("victim", d, out, net.nowNs());
     bool acked = false;
     for (const Outgoing& o : out)
-      if (o.peer == "victim" && victim.receive(o.datagram) == ClientLink::Event::kAcked) acked = true;
+      if (o.peer == "victim" && victim.receive(o.datagram) == ClientLinkCore::Event::kAcked) acked = true;
     ASSERT_TRUE(acked) << "request " << n << ": the client's own copy got no answer";
     proto::TaskReply reply;
     ASSERT_TRUE(reply.ParseFromString(victim.answer()));
@@ -569,7 +570,7 @@ TEST(LinkAttack, AnAttackersFirstCopyOfAFrameCostsTheClientNoAnswer) {
     ASSERT_EQ(out.size(), 2u) << "request " << n;
     bool acked = false;
     for (const Outgoing& o : out)
-      if (o.peer == "victim" && victim.receive(o.datagram) == ClientLink::Event::kAcked) acked = true;
+      if (o.peer == "victim" && victim.receive(o.datagram) == ClientLinkCore::Event::kAcked) acked = true;
     ASSERT_TRUE(acked) << "request " << n << ": the client's own copy got no answer";
   }
   EXPECT_EQ(victim.retransmissions(), 0u);
@@ -612,7 +613,7 @@ TEST(LinkAttack, GarbageIsNotAnsweredAndRefusalsAreRateLimited) {
     net.bridge->receive("reflector", forgedReg(session, 2, beginTask(1), Key{}), out, net.nowNs());
   EXPECT_EQ(out.size(), 200u);
   // A client's own refusal may be among those not sent: it costs that client a retry, no more.
-  ClientLink client(net.operatorId(), 7, LinkOptions{});
+  ClientLinkCore client(net.operatorId(), 7, LinkOptions{});
   net.now += 1.0;
   EXPECT_TRUE(net.request(client, trackUpdate(0, 1), "client").accepted());
 }
@@ -626,9 +627,9 @@ TEST(LinkAttack, AKeysHandshakesEvictOnlyItsOwnSessions) {
   BridgeLimits l = limits(64, 16);
   l.sessions_per_key = 4;
   net.bridge = std::make_unique<BridgeCore>(net.keys.allowed(), l);
-  std::vector<std::unique_ptr<ClientLink>> honest;
+  std::vector<std::unique_ptr<ClientLinkCore>> honest;
   for (std::uint64_t c = 1; c <= 12; ++c) {
-    honest.push_back(std::make_unique<ClientLink>(net.operatorId(), c, LinkOptions{}));
+    honest.push_back(std::make_unique<ClientLinkCore>(net.operatorId(), c, LinkOptions{}));
     ASSERT_TRUE(net.request(*honest.back(), trackUpdate(0, 1), "op" + std::to_string(c)).accepted());
   }
   // Twelve sessions of one operator key, past its quota of four: it gave up eight of its own.
@@ -637,9 +638,9 @@ TEST(LinkAttack, AKeysHandshakesEvictOnlyItsOwnSessions) {
   // The observer's key handshakes 600 times, each a client session of its own.
   const LinkIdentity eye = net.keys.identity(net.keys.observer);
   for (std::uint64_t c = 1; c <= 600; ++c) {
-    ClientLink observer(eye, c, LinkOptions{});
+    ClientLinkCore observer(eye, c, LinkOptions{});
     observer.begin(proto::FT_SENDREQ, "");
-    ASSERT_EQ(net.exchange(observer, "eye"), ClientLink::Event::kAcked);
+    ASSERT_EQ(net.exchange(observer, "eye"), ClientLinkCore::Event::kAcked);
   }
   EXPECT_EQ(net.bridge->sessions(), 8u);  // the operator's four and the observer's four
   EXPECT_EQ(net.bridge->counters().evicted() - evicted_before, 596u) << "only the observer's own went";

@@ -12,7 +12,7 @@
 
 #include "common/kinematics.hpp"
 #include "common/task_file.hpp"
-#include "sim/harness.hpp"
+#include "harness/harness.hpp"
 #include "tests/support/build_paths.hpp"
 #include "tests/support/harness_calibration.hpp"
 #include "tests/support/test_models.hpp"

@@ -1,7 +1,7 @@
 // Bringing a harness from power-up to HOLD, as most tests of the whole controller begin.
 #pragma once
 
-#include "sim/harness.hpp"
+#include "harness/harness.hpp"
 #include "tests/support/task_builders.hpp"
 
 namespace rfms::test {

@@ -11,8 +11,8 @@
 #include <string>
 
 #include "common/mail_names.hpp"
-#include "node/mail_port.hpp"
-#include "node/transport.hpp"
+#include "runtime/mail_port.hpp"
+#include "runtime/transport.hpp"
 #include "tests/support/temp_dir.hpp"
 
 namespace rfms::test {
