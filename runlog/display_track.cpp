@@ -55,7 +55,6 @@ bool DisplayTrack::take(std::string_view record, std::uint64_t k) {
   display::sceneUpdate(model_, scene_, *picture, stamp_ns_, scene_msg_);
   frame_msg_.SerializeToString(&frames_bytes_);
   scene_msg_.SerializeToString(&scene_bytes_);
-  ++pictures_;
   return true;
 }
 

@@ -39,7 +39,6 @@ class DisplayTrack {
   const std::string& frames() const { return frames_bytes_; }
   const std::string& scene() const { return scene_bytes_; }
   std::uint64_t stamp_ns() const { return stamp_ns_; }
-  std::uint64_t pictures() const { return pictures_; }
 
  private:
   RobotModel model_;  // with the scene's tool
@@ -57,7 +56,7 @@ class DisplayTrack {
   foxglove::FrameTransforms frame_msg_;
   foxglove::SceneUpdate scene_msg_;
   std::string frames_bytes_, scene_bytes_;
-  std::uint64_t stamp_ns_ = 0, pictures_ = 0;
+  std::uint64_t stamp_ns_ = 0;
 };
 
 }  // namespace rfms

@@ -101,8 +101,9 @@ RunLogger::RunLogger(const std::string& path, const RunLogHeader& header, WhenFu
       const LoggedArm arm = armOfHeader(header_);
       display_ =
           std::make_unique<DisplayTrack>(arm.model, arm.scene, dt_ns_ * 1e-9, static_cast<int>(settings_.display_hz()));
-    } catch (const ConfigError& e) {
-      no_pictures_ = e.what();  // the mail is logged all the same; only the pictures are missing
+    } catch (const ConfigError&) {
+      // A header without a robot model that loads (a test's, an old tool's): the mail is logged all
+      // the same, only without pictures; rfms-replay info says how many a log holds.
     }
   }
   openFile(0);  // here, so that a log that cannot be created is refused before the run starts
@@ -260,7 +261,6 @@ void RunLogger::writeBatch(Batch& b) {
       if (display_ && display_->take(b.bytes, k)) {
         writer_->write(frames_channel_, display_->stamp_ns(), display_->stamp_ns(), display_->frames());
         writer_->write(scene_channel_, display_->stamp_ns(), display_->stamp_ns(), display_->scene());
-        ++pictures_;
       }
       open_bytes_ = writer_->bytesWritten();
       open_uncompressed_ = writer_->uncompressedChunkBytes();

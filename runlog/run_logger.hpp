@@ -118,10 +118,6 @@ class RunLogger {
 
   std::uint64_t dropped() const { return dropped_; }
   std::uint64_t written() const { return written_; }
-  // The pictures of the arm written so far (final after finish()), and why the log has none when
-  // the settings asked for them (a header without a robot model that loads), or "".
-  std::uint64_t pictures() const { return pictures_; }
-  const std::string& noPictures() const { return no_pictures_; }
   // What was dropped, topic by topic ("none", or "12: /rfms/jmail 10, /rfms/smail 2"), and why
   // writing stopped if it did. Any thread, any time.
   std::string dropReport() const;
@@ -171,8 +167,6 @@ class RunLogger {
   std::vector<Topic> topics_;
   std::uint16_t period_channel_ = 0, drops_channel_ = 0, frames_channel_ = 0, scene_channel_ = 0;
   std::unique_ptr<DisplayTrack> display_;  // the writer thread's; null without pictures
-  std::string no_pictures_;
-  std::atomic<std::uint64_t> pictures_{0};
   // The writer's PeriodRecords in the making: wire-format bytes, log time, mailboxes by topic.
   // A few are open at once, because a period's mail is logged interleaved with the one before
   // (lockstep: the joints' answers of k-1 after the sensors of k; realtime: late mail); the

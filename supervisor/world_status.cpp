@@ -27,7 +27,11 @@ void addPose(const std::string& name, const Transform& pose,
 // product of that equation's transforms up to and with it, which is a frame of the base because
 // the whole product is T6.
 void worldFrames(const WorldModel& world, google::protobuf::RepeatedPtrField<proto::NamedPose>& out) {
-  std::vector<bool> placed(world.values().places(), false);
+  // Each transform's name by its place, looked up once rather than for every factor.
+  std::vector<const std::string*> names(world.values().places(), nullptr);
+  for (const auto& [name, i] : world.transformIndex())
+    if (static_cast<std::size_t>(i) < names.size()) names[static_cast<std::size_t>(i)] = &name;
+  std::vector<bool> placed(names.size(), false);
   int positions = 0, transforms = 0;
   for (const auto& [name, i] : world.positionIndex()) {
     if (positions++ == kMostWorldFrames) break;
@@ -40,7 +44,7 @@ void worldFrames(const WorldModel& world, google::protobuf::RepeatedPtrField<pro
       if (a.inverse || place >= placed.size() || placed[place] || transforms == kMostWorldFrames) continue;
       placed[place] = true;
       ++transforms;
-      if (const std::string* n = nameAt(world.transformIndex(), a.transform)) addPose("transform " + *n, upto, out);
+      if (names[place] != nullptr) addPose("transform " + *names[place], upto, out);
     }
   }
 }
