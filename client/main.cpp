@@ -1,17 +1,14 @@
 // rfms-client: tasks and commands for the RFMS controller from any machine that reaches the bridge.
 //   rfms-client run TASKFILE | --example     a task file (docs/task-format.md)
 //   rfms-client status                       state, pose, moves, link counters
-//   rfms-client jog JOINT|AXIS +|- [--tool]  jog on until hold or stop (a joint: MANU)
-//   rfms-client step JOINT|AXIS +|- [--counts N | --deg D | --mm D] [--tool]   one step, then hold
-//   rfms-client calibrate | hold | free | stop | reset | power-off | estop
+//   rfms-client jog J|[tool] AXIS +|- [counts N | angle A | distance D]   the task file's jog
+//   rfms-client calibrate | hold | free | stop | reset | power-off | emergency-stop
 //   rfms-client shell                        an operator's session (client/operator_shell.hpp)
 //   rfms-client watch [--rate HZ]            the controller's state, live
 //   rfms-client watch SIGNAL... [--rate HZ]  named signals sampled by the controller (debug())
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 #include <iostream>
-#include <numbers>
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -23,6 +20,7 @@
 #include "common/error.hpp"
 #include "common/mail_codec.hpp"
 #include "common/mail_names.hpp"
+#include "common/task_file.hpp"
 
 using namespace rfms;
 
@@ -104,34 +102,11 @@ int main(int argc, char** argv) {
   auto* status = app.add_subcommand("status", "print the controller's state, pose, moves and link counters");
   auto* jog = app.add_subcommand(
       "jog",
-      "jog one joint on, 4 encoder counts a period (MANU), or the wrist along an axis at 10 mm/s or 5 deg/s, "
-      "until hold or stop");
-  std::string target, direction;
-  bool tool_frame = false;
-  const CLI::Validator targets(
-      [](std::string& t) {
-        for (const char* ok : {"1", "2", "3", "4", "5", "6", "x", "y", "z", "rx", "ry", "rz"})
-          if (t == ok) return std::string();
-        return "'" + t + "' is neither a joint 1..6 nor an axis x y z rx ry rz";
-      },
-      "JOINT|AXIS");
-  jog->add_option("TARGET", target, "a joint 1..6, or an axis x y z rx ry rz")->required()->check(targets);
-  jog->add_option("DIRECTION", direction, "+ or -")->required()->check(CLI::IsMember({"+", "-"}));
-  jog->add_flag("--tool", tool_frame, "an axis of T6's own frame, not the base's");
-  auto* step = app.add_subcommand(
-      "step", "one step of a joint (MANU; counts before calibration) or of the wrist along an axis, then hold there");
-  int step_counts = 0;
-  double step_deg = 0.0, step_mm = 0.0;
-  step->add_option("TARGET", target, "a joint 1..6, or an axis x y z rx ry rz")->required()->check(targets);
-  step->add_option("DIRECTION", direction, "+ or -")->required()->check(CLI::IsMember({"+", "-"}));
-  step->add_flag("--tool", tool_frame, "an axis of T6's own frame, not the base's");
-  step->add_option("--mm", step_mm, "the step along x, y or z, millimetres (default 1)")
-      ->check(CLI::Range(1e-6, 1000.0));
-  auto* counts_opt = step->add_option("--counts", step_counts, "the step in encoder counts (default 100)")
-                         ->check(CLI::Range(1, 1000000));
-  step->add_option("--deg", step_deg, "the step as a joint angle, degrees (a calibrated joint)")
-      ->check(CLI::Range(1e-6, 180.0))
-      ->excludes(counts_opt);
+      "jog a joint (MANU; encoder counts before calibration) or the wrist along an axis, written as the task "
+      "file's jog in millimetres and degrees: 'jog 2 +' on until hold or stop, 'jog 2 + counts 400', "
+      "'jog 3 - angle 5', 'jog tool z - distance 3' one step, then it holds");
+  std::vector<std::string> jog_words;
+  jog->add_option("WORDS", jog_words, "J|[tool] AXIS +|- [counts N | angle A | distance D]")->required();
   auto* shell = app.add_subcommand("shell", "an operator's session at this terminal: commands, task lines, live state");
   auto* watch = app.add_subcommand(
       "watch",
@@ -147,7 +122,12 @@ int main(int argc, char** argv) {
   watch->add_option("--seconds", watch_seconds, "stop after this long (0: until interrupted)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 86400.0));
-  auto* estop = app.add_subcommand("estop", "emergency stop: power off now, brakes on (EMGCY; reset to leave)");
+  auto* emergency_stop =
+      app.add_subcommand("emergency-stop", "power off now, brakes on (EMGCY; reset to leave)");
+  // Spellings rfms-client once had: refused, naming what replaced them (hidden from --help).
+  std::vector<std::pair<std::string, CLI::App*>> retired;
+  for (const char* word : {"estop", "step"})
+    retired.emplace_back(word, app.add_subcommand(word, "")->group("")->allow_extras());
   auto* calibrate = app.add_subcommand("calibrate", "find every joint's index (IDLE -> CALIB -> HOLD)");
   auto* stop = app.add_subcommand("stop", "bring the arm to rest and drop queued moves");
   auto* reset = app.add_subcommand("reset", "leave an emergency (EMGCY -> IDLE)");
@@ -165,19 +145,15 @@ int main(int argc, char** argv) {
             throw ConfigError("run: give a task file or --example, not both");
           if (watch->parsed() && watch_signals.empty() && watch_rate > 50.0)
             throw ConfigError("watch: the state is shown at most 50 times a second");
-          // What a jog or step names: a joint, or an axis (x y z rx ry rz), checked before the link.
-          const int sign = direction == "+" ? 1 : -1;
-          const bool axis = !target.empty() && !std::isdigit(static_cast<unsigned char>(target[0]));
-          const int joint = axis || target.empty() ? 0 : std::stoi(target);
-          const auto axis_id = static_cast<proto::JogAxis>(
-              axis ? proto::JA_X + (target[0] == 'r' ? 3 : 0) + (target.back() - 'x') : proto::JA_NONE);
-          const bool turn = axis_id >= proto::JA_RX;
-          if ((jog->parsed() || step->parsed()) && !axis && tool_frame)
-            throw ConfigError("--tool is for an axis, not a joint");
-          if (step->parsed() && step_mm > 0.0 && (!axis || turn))
-            throw ConfigError("--mm is for a step along x, y or z");
-          if (step->parsed() && axis && (step_counts > 0 || (step_deg > 0.0 && !turn)))
-            throw ConfigError(turn ? "a turn about an axis takes --deg" : "a step along an axis takes --mm");
+          for (const auto& [word, command] : retired)
+            if (command->parsed()) throw ConfigError("'" + word + "' is now " + retiredWord(word));
+          // A jog is parsed before the link, as the task file parses it: a bad one changes nothing.
+          proto::TaskRequest jog_request;
+          if (jog->parsed()) {
+            std::string line = "jog";
+            for (const std::string& w : jog_words) line += " " + w;
+            jog_request = parseTaskLine(line);
+          }
           // Parse the task before touching the arm: a bad file changes nothing.
           std::vector<TaskStatement> task;
           if (run->parsed()) task = example ? parseTaskFile(kExampleTask, "example task") : loadTaskFile(task_path);
@@ -229,20 +205,14 @@ int main(int argc, char** argv) {
           // Anyone may stop or emergency-stop the arm; every other command needs a task of its own,
           // opened for the command and closed after it.
           if (stop->parsed()) client.stop();
-          if (estop->parsed()) client.emergencyStop();
-          if (jog->parsed() || step->parsed() || calibrate->parsed() || reset->parsed() || power_off->parsed() ||
-              hold->parsed() || free->parsed()) {
+          if (emergency_stop->parsed()) client.emergencyStop();
+          if (jog->parsed() || calibrate->parsed() || reset->parsed() || power_off->parsed() || hold->parsed() ||
+              free->parsed()) {
             client.beginTask("rfms-client");
-            if (jog->parsed() && axis) client.jogAxis(axis_id, sign, tool_frame);
-            if (jog->parsed() && !axis) client.jog(joint, sign);
-            if (step->parsed() && axis)
-              client.jogAxis(axis_id, sign, tool_frame,
-                             turn ? (step_deg > 0.0 ? step_deg : 1.0) * std::numbers::pi / 180.0
-                                  : (step_mm > 0.0 ? step_mm : 1.0) * 1e-3);
-            if (step->parsed() && !axis && step_deg > 0.0)
-              client.jogAngle(joint, sign, step_deg * std::numbers::pi / 180.0);
-            if (step->parsed() && !axis && step_deg == 0.0)
-              client.jogCounts(joint, sign, step_counts > 0 ? step_counts : 100);
+            if (jog->parsed()) {
+              const proto::TaskReply reply = client.send(jog_request);
+              if (!reply.accepted()) throw RequestRefused("jog refused: " + reply.reason(), reply);
+            }
             if (calibrate->parsed()) client.calibrate();
             if (reset->parsed()) client.reset();
             if (power_off->parsed()) client.powerOff();

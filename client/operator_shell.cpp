@@ -1,6 +1,5 @@
 #include "client/operator_shell.hpp"
 
-#include <cctype>
 #include <cstdio>
 #include <sstream>
 
@@ -13,17 +12,9 @@ namespace rfms {
 
 namespace {
 
-const std::vector<std::string> kCommands = {"status",   "step",   "jog",   "calibrate", "hold",  "free",
-                                            "stop",     "estop",  "reset", "power-off", "units", "transform",
-                                            "position", "motion", "move",  "wait",      "help",  "quit"};
-
-// The operator's words for the task file's control statements.
-std::string controlFor(const std::string& word) {
-  if (word == "calibrate" || word == "hold" || word == "free" || word == "stop" || word == "reset") return word;
-  if (word == "estop") return "emergency_stop";
-  if (word == "power-off") return "power_off";
-  return "";
-}
+const std::vector<std::string> kCommands = {
+    "status", "jog",    "calibrate", "hold",     "free",   "stop", "emergency-stop", "reset", "power-off",
+    "units",  "transform", "position", "motion", "move",   "wait", "forget",         "help",  "quit"};
 
 }  // namespace
 
@@ -32,45 +23,16 @@ ShellLine OperatorShell::interpret(const std::string& line) {
   std::istringstream words(line);
   std::string first;
   if (!(words >> first) || first[0] == '#') return out;
-  std::string rest;
-  std::getline(words, rest);
   if (first == "quit" || first == "exit") return {ShellLine::kQuit, {}, ""};
   if (first == "help") return {ShellLine::kHelp, {}, ""};
   if (first == "status") return {ShellLine::kStatus, {}, ""};
   if (first == "at") return {ShellLine::kError, {}, "'at' times a task file; here, type the line when it is time"};
 
   // Everything else is a statement of a task file, written with the units typed so far.
-  std::string statement = line;
-  if (first == "step") {
-    statement = "control jog" + rest;
-    std::istringstream args(rest);
-    std::string target, direction, size;
-    args >> target;
-    if (target == "tool") args >> target;
-    args >> direction;
-    // A step has a size: 100 counts of a joint, 1 mm along an axis, 1 degree about one (in the
-    // units typed so far; the defaults are mm and degrees).
-    if (!(args >> size))
-      statement += target.empty() || std::isdigit(static_cast<unsigned char>(target[0])) ? " counts 100"
-                   : target[0] == 'r'                                                    ? " angle 1"
-                                                                                         : " distance 1";
-  } else if (first == "jog") {
-    std::istringstream args(rest);
-    std::string target, direction, extra;
-    args >> target;
-    if (target == "tool") args >> target;
-    args >> direction;
-    if (args >> extra) return {ShellLine::kError, {}, "jog goes on until hold or stop; for one step, say step"};
-    statement = "control jog" + rest;
-  } else if (const std::string control = controlFor(first); !control.empty()) {
-    if (!rest.empty() && rest.find_first_not_of(" \t") != std::string::npos)
-      return {ShellLine::kError, {}, first + " takes nothing after it"};
-    statement = "control " + control;
-  }
   try {
-    const std::vector<TaskStatement> parsed = parseTaskFile(units_ + "\n" + statement + "\n", "shell");
+    const std::vector<TaskStatement> parsed = parseTaskFile(units_ + "\n" + line + "\n", "shell");
     if (first == "units") {
-      units_ = statement;
+      units_ = line;
       return out;
     }
     if (parsed.size() != 1) return {ShellLine::kError, {}, "one statement a line"};
@@ -84,8 +46,7 @@ ShellLine OperatorShell::interpret(const std::string& line) {
     std::string why = e.what();
     if (const auto colon = why.find(": "); why.rfind("shell:", 0) == 0 && colon != std::string::npos)
       why = why.substr(colon + 2);
-    if (first == "step" || first == "jog")
-      why += " (" + first + " J|[tool] AXIS +|-" + (first == "step" ? " [counts N | angle A | distance D])" : ")");
+    if (first == "jog") why += " (jog J|[tool] AXIS +|- [counts N | angle A | distance D])";
     return {ShellLine::kError, {}, why};
   }
 }
@@ -116,9 +77,9 @@ std::vector<std::string> OperatorShell::completions(const std::string& first, in
   } else if (first == "position") {
     add(transforms_);
     add(std::vector<std::string>{"T6", "TL", "="});
-  } else if ((first == "step" || first == "jog") && index == 1) {
+  } else if (first == "jog" && index == 1) {
     add(std::vector<std::string>{"1", "2", "3", "4", "5", "6", "x", "y", "z", "rx", "ry", "rz", "tool"});
-  } else if (first == "step" && index == 3) {
+  } else if (first == "jog" && index == 3) {
     add(std::vector<std::string>{"counts", "angle", "distance"});
   }
   return out;
@@ -126,14 +87,14 @@ std::vector<std::string> OperatorShell::completions(const std::string& first, in
 
 const char* OperatorShell::help() {
   return "  status                              the controller's state, once\n"
-         "  step J +|- [counts N | angle A]     one step of joint J (100 counts unless told), then it holds\n"
          "  jog J +|-                           joint J on, 4 counts a period, until hold or stop\n"
-         "  step|jog [tool] AXIS +|- [distance D | angle A]\n"
+         "  jog J +|- counts N | angle A        one step of joint J, then it holds\n"
+         "  jog [tool] AXIS +|- [distance D | angle A]\n"
          "                                      the wrist along/about x y z rx ry rz of the base (or tool)\n"
-         "                                      frame: a step (1 mm or 1 deg unless told), or on until stop\n"
+         "                                      frame: on until stop, or one step of that size\n"
          "  calibrate | hold | free | stop      change the controller's state (RFMS: MANU -> CALIB -> HOLD)\n"
-         "  estop | reset | power-off           emergency stop (power off, brakes on); leave EMGCY; power off\n"
-         "  units mm deg                        the units of the lines that follow\n"
+         "  emergency-stop | reset | power-off  power off now, brakes on (EMGCY); leave EMGCY; power off\n"
+         "  units mm deg [N]                    the units of the lines that follow\n"
          "  transform | position | motion ...   define, as in a task file (docs/task-format.md)\n"
          "  move POSITION MOTION | wait         queue a move; wait for every move so far\n"
          "  help | quit                         this; leave (the shell's task is closed)\n";

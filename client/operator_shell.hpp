@@ -1,11 +1,11 @@
 // The operator's shell (rfms-client shell), its pure part: what a typed line asks for, the names
 // worth completing, and the status line. The terminal around it is client/shell_terminal.cpp.
 //
-// A line is an operator's command or any statement of a task file (docs/task-format.md):
+// A line is one of the shell's own words or any statement of a task file (docs/task-format.md),
+// spelled as there:
 //   status | help | quit
-//   step J +|- [counts N | angle A]      one step of a joint, then it holds (MANU)
-//   jog J +|-                            a joint on until hold or stop
-//   calibrate | hold | free | stop | estop | reset | power-off
+//   jog J +|- [counts N | angle A]       a joint on until hold or stop, or one step of it (MANU)
+//   calibrate | hold | free | stop | emergency-stop | reset | power-off
 //   units mm deg | transform ... | position ... | motion ... | move P M | wait
 #pragma once
 

@@ -31,8 +31,9 @@ class LineParser {
  public:
   LineParser(std::string source, int line, std::string text) : source_(std::move(source)), line_(line), in_(text) {}
 
+  // "<source>:<line>: <what>", or the reason alone for a line typed on its own (no source).
   [[noreturn]] void fail(const std::string& what) const {
-    throw ConfigError(source_ + ":" + std::to_string(line_) + ": " + what);
+    throw ConfigError(source_.empty() ? what : source_ + ":" + std::to_string(line_) + ": " + what);
   }
   bool word(std::string& out) { return static_cast<bool>(in_ >> out); }
   std::string need(const char* what) {
@@ -64,6 +65,7 @@ class LineParser {
 };
 
 constexpr const char* kAxisNames[] = {"x", "y", "z", "rx", "ry", "rz"};
+constexpr double kNewtonsPerPoundForce = 4.4482216152605;
 
 int axisIndex(const std::string& name) {
   for (int b = 0; b < 6; ++b)
@@ -95,18 +97,62 @@ std::uint32_t complianceBits(LineParser& p, const std::string& text) {
   return bits;
 }
 
-// The lengths and angles of the lines that follow, in metres and radians.
+// The units of the lines that follow: metres, radians and newtons per unit written.
 struct Units {
-  double length = 1e-3, angle = std::numbers::pi / 180.0;  // mm and degrees by default
+  double length = 1e-3, angle = std::numbers::pi / 180.0, force = 1.0;  // mm, degrees, N by default
+  std::string length_name = "mm", angle_name = "deg", force_name = "N";
+  bool force_named = false;  // whether the units line named its force unit
+
+  std::string line() const { return "units " + length_name + " " + angle_name + (force_named ? " " + force_name : ""); }
 };
 
-// units LENGTH ANGLE
+// units LENGTH ANGLE [FORCE]
 void parseUnits(LineParser& p, Units& units) {
-  const std::string l = p.need("a length unit (mm or m)"), a = p.need("an angle unit (deg or rad)");
-  if (l != "mm" && l != "m") p.fail("length unit '" + l + "': expected mm or m");
-  if (a != "deg" && a != "rad") p.fail("angle unit '" + a + "': expected deg or rad");
-  units.length = l == "mm" ? 1e-3 : 1.0;
-  units.angle = a == "deg" ? std::numbers::pi / 180.0 : 1.0;
+  units = Units{};
+  units.length_name = p.need("a length unit (mm or m)");
+  units.angle_name = p.need("an angle unit (deg or rad)");
+  if (units.length_name != "mm" && units.length_name != "m")
+    p.fail("length unit '" + units.length_name + "': expected mm or m");
+  if (units.angle_name != "deg" && units.angle_name != "rad")
+    p.fail("angle unit '" + units.angle_name + "': expected deg or rad");
+  units.length = units.length_name == "mm" ? 1e-3 : 1.0;
+  units.angle = units.angle_name == "deg" ? std::numbers::pi / 180.0 : 1.0;
+  units.force_named = p.word(units.force_name);
+  if (!units.force_named) units.force_name = "N";
+  if (units.force_name != "N" && units.force_name != "lbf")
+    p.fail("force unit '" + units.force_name + "': expected N or lbf");
+  units.force = units.force_name == "N" ? 1.0 : kNewtonsPerPoundForce;
+}
+
+// What a force-control option writes on an axis: a force (a moment about rx ry rz), a stiffness
+// or a damping.
+enum class ForceWord { kForce, kStiffness, kDamping };
+
+const char* nameOf(ForceWord word) {
+  return word == ForceWord::kForce ? "force" : word == ForceWord::kStiffness ? "stiffness" : "damping";
+}
+
+// `value`, written in the file's units, in SI (N, N m, N/m, N m/rad, N s/m, N m s/rad): a moment is
+// force × length; a stiffness force/length, about an axis of turning force × length/angle; a
+// damping the same times seconds. Task files once took these in SI whatever their units said; a
+// file whose lengths or angles make the two readings differ must name its force unit, so that an
+// old file is refused rather than read a thousand times softer or stiffer.
+double forceQuantity(LineParser& p, const Units& u, ForceWord word, int axis, double value) {
+  const bool turn = axis >= 3;
+  const std::string force = turn ? u.force_name + " " + u.length_name : u.force_name;
+  double scale = 1.0;  // from the file's lengths and angles to SI, forces aside
+  std::string unit;
+  if (word == ForceWord::kForce) {
+    scale = turn ? u.length : 1.0;
+    unit = force;
+  } else {
+    scale = turn ? u.length / u.angle : 1.0 / u.length;
+    unit = force + (word == ForceWord::kDamping ? " s" : "") + "/" + (turn ? u.angle_name : u.length_name);
+  }
+  if (scale != 1.0 && !u.force_named)
+    p.fail(std::string(nameOf(word)) + " " + kAxisNames[axis] + ": under '" + u.line() + "' it is in " + unit +
+           "; name the force unit to say so, '" + u.line() + " N' (task files once read it in SI)");
+  return value * scale * u.force;
 }
 
 // transform NAME trans X Y Z | rpy|eul X Y Z A1 A2 A3 | matrix (12 entries, row by row)
@@ -145,8 +191,10 @@ void parsePosition(LineParser& p, proto::DefinePosition& pos) {
     if (w == "=") {
       if (rhs) p.fail("a position equation has one '='");
       rhs = true;
-    } else if ((w == "tool" || w == "TL") && rhs) {  // "tool NAME" (the manual's TL) ends the equation
+    } else if (w == "TL" && rhs) {  // "TL NAME", the manual's, names the tool and ends the equation
       pos.set_tool(p.need("the tool transform's name"));
+    } else if (w == "tool" && rhs) {
+      p.fail("'tool' in a position equation is now 'TL', the manual's name: '... = OBJ TL GRIP'");
     } else {
       (rhs ? pos.add_rhs() : pos.add_lhs())->assign(w);
     }
@@ -179,7 +227,7 @@ void parseForceLaw(LineParser& p, proto::ForceControl& f) {
 // p|pd|pi ...", in any order.
 class MotionOptions {
  public:
-  MotionOptions(LineParser& p, proto::DefineMotion& m) : p_(p), m_(m) {}
+  MotionOptions(LineParser& p, const Units& units, proto::DefineMotion& m) : p_(p), units_(units), m_(m) {}
 
   void parse() {
     for (std::string w; p_.word(w);) option(w);
@@ -190,14 +238,14 @@ class MotionOptions {
     if (w == "compliance" && !once(compliance_)) {
       m_.set_compliance(m_.compliance() | complianceBits(p_, p_.need("compliance directions")));
     } else if (w == "force") {
-      const int d = axisValue("force", given_force_, m_.mutable_force()->mutable_force());
+      const int d = axisValue(ForceWord::kForce, given_force_, m_.mutable_force()->mutable_force());
       m_.mutable_force()->set_force_axes(m_.force().force_axes() | 1u << d);
       m_.set_compliance(m_.compliance() | 1u << d);
     } else if (w == "stiffness") {
-      const int d = axisValue("stiffness", given_stiffness_, m_.mutable_force()->mutable_stiffness());
+      const int d = axisValue(ForceWord::kStiffness, given_stiffness_, m_.mutable_force()->mutable_stiffness());
       m_.set_compliance(m_.compliance() | 1u << d);
     } else if (w == "damping") {
-      axisValue("damping", given_damping_, m_.mutable_force()->mutable_damping());
+      axisValue(ForceWord::kDamping, given_damping_, m_.mutable_force()->mutable_damping());
     } else if (w == "frame" && !once(frame_)) {
       const std::string f = p_.need("base or tool");
       if (f != "base" && f != "tool") p_.fail("frame '" + f + "': expected base or tool");
@@ -209,8 +257,8 @@ class MotionOptions {
     } else if (w == "compensate" && !once(compensate_)) {
       m_.set_compensation(p_.number("the compensation gain K1 (0 .. 1)"));
     } else if (w == "guard" && !once(guard_)) {
-      const double n = p_.number("guard force (N)");
-      if (!(n > 0.0)) p_.fail("guard force must be more than 0 N");
+      const double n = p_.number("guard force") * units_.force;
+      if (!(n > 0.0)) p_.fail("guard force must be more than 0");
       m_.set_guard_n(n);
     } else {
       p_.fail(
@@ -221,33 +269,35 @@ class MotionOptions {
   }
   // Whether the option was given before; marks it given.
   static bool once(bool& given) { return std::exchange(given, true); }
-  // "AXIS VALUE" of a per-axis option: the axis's index.
-  int axisValue(const char* what, std::uint32_t& given, google::protobuf::RepeatedField<double>* v) {
+  // "AXIS VALUE" of a per-axis option, the value in SI: the axis's index.
+  int axisValue(ForceWord word, std::uint32_t& given, google::protobuf::RepeatedField<double>* v) {
+    const char* what = nameOf(word);
     const std::string axis = p_.need("an axis: x, y, z, rx, ry or rz");
     const int d = axisIndex(axis);
     if (d < 0) p_.fail(std::string(what) + " axis '" + axis + "': expected x, y, z, rx, ry or rz");
     if ((given >> d) & 1u) p_.fail(std::string(what) + " " + axis + " is given twice");
     given |= 1u << d;
     if (v->empty()) v->Resize(6, 0.0);
-    v->Set(d, p_.number(what));
+    v->Set(d, forceQuantity(p_, units_, word, d, p_.number(what)));
     return d;
   }
 
   LineParser& p_;
+  const Units& units_;
   proto::DefineMotion& m_;
   bool compliance_ = false, guard_ = false, frame_ = false, law_ = false, compensate_ = false;
   std::uint32_t given_force_ = 0, given_stiffness_ = 0, given_damping_ = 0;
 };
 
 // motion NAME joint|cartesian SEGMENT_S ACCEL_S [options]
-void parseMotion(LineParser& p, proto::DefineMotion& m) {
+void parseMotion(LineParser& p, const Units& units, proto::DefineMotion& m) {
   m.set_name(p.need("a motion name"));
   const std::string mode = p.need("joint or cartesian");
   if (mode != "joint" && mode != "cartesian") p.fail("motion mode '" + mode + "': expected joint or cartesian");
   m.set_mode(mode == "joint" ? proto::MM_JOINT : proto::MM_CARTESIAN);
   m.set_segment_s(p.number("segment time (s)"));
   m.set_accel_s(p.number("acceleration time (s)"));
-  MotionOptions(p, m).parse();
+  MotionOptions(p, units, m).parse();
 }
 
 // The target of a jog: a joint 1..6, or an axis of the base frame ("tool AXIS": of T6's own frame).
@@ -294,23 +344,41 @@ void parseJog(LineParser& p, const Units& units, proto::Control& c) {
   } else {
     p.fail("jog size '" + size + "': expected counts N, angle A, distance D or the end of the line");
   }
+  // A step's size must fit what moves: counts and angles turn a joint, a distance goes along x y z,
+  // an angle turns about rx ry rz.
+  const bool along = c.axis() >= proto::JA_X && c.axis() <= proto::JA_Z, about = c.axis() >= proto::JA_RX;
+  if (c.counts() > 0 && c.joint() == 0) p.fail("jog counts: for a joint; along an axis, distance D or angle A");
+  if (c.distance() > 0.0 && !along) p.fail("jog distance: for x, y or z; a joint or rx ry rz takes an angle");
+  if (c.angle() > 0.0 && along) p.fail("jog angle: for a joint or rx, ry, rz; along x, y or z, a distance");
 }
 
-// control COMMAND [jog ...]
-void parseControl(LineParser& p, const Units& units, proto::Control& c) {
-  static const std::pair<const char*, proto::ControlCommand> kCommands[] = {
-      {"calibrate", proto::CC_CALIBRATE},
-      {"hold", proto::CC_HOLD},
-      {"free", proto::CC_FREE},
-      {"stop", proto::CC_STOP},
-      {"reset", proto::CC_RESET},
-      {"power_off", proto::CC_POWER_OFF},
-      {"emergency_stop", proto::CC_EMERGENCY_STOP}};
-  const std::string what = p.need("a control command");
-  if (what == "jog") return parseJog(p, units, c);
+// The commands that change the controller's state, each a statement of its own.
+constexpr std::pair<const char*, proto::ControlCommand> kCommands[] = {
+    {"calibrate", proto::CC_CALIBRATE}, {"hold", proto::CC_HOLD},           {"free", proto::CC_FREE},
+    {"stop", proto::CC_STOP},           {"reset", proto::CC_RESET},         {"power-off", proto::CC_POWER_OFF},
+    {"emergency-stop", proto::CC_EMERGENCY_STOP}};
+
+// Words the task language had before the task file, rfms-client, the operator's shell and the desk
+// shared one vocabulary, each with what replaced it. They are refused, naming the new spelling,
+// rather than read as aliases: one spelling a command, in every place a user writes it.
+constexpr std::pair<const char*, const char*> kRetired[] = {
+    {"estop", "'emergency-stop'"},
+    {"emergency_stop", "'emergency-stop'"},
+    {"power_off", "'power-off'"},
+    {"step", "a jog with its size: 'jog 2 + counts 100', 'jog z - distance 5', 'jog 3 - angle 2'"}};
+
+constexpr const char* kStatements =
+    "units, transform, position, motion, move, wait, at, forget, jog, calibrate, hold, free, stop, reset, "
+    "power-off or emergency-stop";
+
+// "COMMAND": one of kCommands; false if `word` is none of them.
+bool parseCommand(const std::string& word, proto::Control& c) {
   for (const auto& [name, command] : kCommands)
-    if (what == name) return c.set_command(command);
-  p.fail("control '" + what + "': expected calibrate, hold, free, stop, reset, power_off, emergency_stop or jog");
+    if (word == name) {
+      c.set_command(command);
+      return true;
+    }
+  return false;
 }
 
 // forget transform|position|motion NAME
@@ -344,7 +412,7 @@ bool parseStatement(LineParser& p, const std::string& keyword, Units& units, Tas
   else if (keyword == "position")
     parsePosition(p, *st.request.mutable_position());
   else if (keyword == "motion")
-    parseMotion(p, *st.request.mutable_motion());
+    parseMotion(p, units, *st.request.mutable_motion());
   else if (keyword == "move") {
     st.request.mutable_move()->set_position(p.need("a position name"));
     st.request.mutable_move()->set_motion(p.need("a motion name"));
@@ -352,18 +420,32 @@ bool parseStatement(LineParser& p, const std::string& keyword, Units& units, Tas
     st.kind = TaskStatement::kWait;
   else if (keyword == "at")
     parseAt(p, st);
-  else if (keyword == "control")
-    parseControl(p, units, *st.request.mutable_control());
-  else if (keyword == "forget")
+  else if (keyword == "jog")
+    parseJog(p, units, *st.request.mutable_control());
+  else if (parseCommand(keyword, *st.request.mutable_control())) {
+  } else if (keyword == "forget")
     parseForget(p, *st.request.mutable_forget());
+  else if (keyword == "control") {
+    std::string command;
+    p.word(command);
+    const std::string now = retiredWord(command);
+    p.fail("'control " + command + "' is now " + (now.empty() ? "'" + command + "'" : now) +
+           ": a command is a statement of its own");
+  } else if (const std::string now = retiredWord(keyword); !now.empty())
+    p.fail("'" + keyword + "' is now " + now);
   else
-    p.fail("unknown statement '" + keyword +
-           "': expected units, transform, position, motion, move, wait, at, control or forget");
+    p.fail("unknown statement '" + keyword + "': expected " + kStatements);
   p.end();
   return keyword != "units";
 }
 
 }  // namespace
+
+std::string retiredWord(const std::string& word) {
+  for (const auto& [old, now] : kRetired)
+    if (word == old) return now;
+  return "";
+}
 
 std::vector<TaskStatement> parseTaskFile(const std::string& text, const std::string& source) {
   std::vector<TaskStatement> out;
@@ -382,6 +464,17 @@ std::vector<TaskStatement> parseTaskFile(const std::string& text, const std::str
     if (parseStatement(p, keyword, units, st)) out.push_back(std::move(st));
   }
   return out;
+}
+
+proto::TaskRequest parseTaskLine(const std::string& line) {
+  LineParser p("", 1, line.substr(0, line.find('#')));
+  Units units;
+  TaskStatement st;
+  std::string keyword;
+  if (!p.word(keyword)) p.fail("no statement: expected " + std::string(kStatements));
+  if (!parseStatement(p, keyword, units, st) || st.kind != TaskStatement::kRequest)
+    p.fail("'" + keyword + "' asks the controller for nothing on its own");
+  return st.request;
 }
 
 std::vector<TaskStatement> loadTaskFile(const std::string& path) {

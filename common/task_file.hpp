@@ -1,26 +1,27 @@
 // The task file: a small text format for the requests of a task, with explicit units, so that a
-// task can be written by hand and run by rfms-sim (and later rfms-client). One statement a line;
-// '#' starts a comment. Lengths are millimetres and angles degrees unless a `units` line says
-// otherwise (units m rad). See docs/task-format.md.
+// task can be written by hand and run by rfms-sim, deploy/rfms run and rfms-client. One statement
+// a line; '#' starts a comment. The operator's shell (rfms-client shell), rfms-client's commands and
+// the desk's jog speak the same statements. Lengths are millimetres, angles degrees and forces
+// newtons unless a `units` line says otherwise. See docs/task-format.md.
 //
-//   units mm deg
+//   units mm deg N                             # lengths, angles, forces (N or lbf; N unless named)
 //   transform t2 trans 203.2 -126.23 203.2
 //   transform obj rpy 300 0 100  0 90 0        # x y z, then Paul's roll pitch yaw
 //   transform cam eul 0 0 500  90 180 0        # x y z, then Euler phi theta psi (ZYZ)
 //   transform m matrix r11 r12 r13 px  r21 r22 r23 py  r31 r32 r33 pz
 //   position home righty,down,flip T6 = t2
-//   position grasp righty,up,noflip Z T6 tl = conv obj tool tl  # 'tool NAME' names the tool
+//   position grasp righty,up,noflip Z T6 tl = conv obj TL tl  # 'TL NAME' names the tool
 //   motion mjnt joint 2.0 0.2
 //   motion mcartcz cartesian 20 0.5 compliance z      # compliance: none, x,y,z,rx,ry,rz or 0x..
 //   motion press cartesian 2 0.5 force z -10 law pi 0.5 20   # force control (docs/force.md):
-//       force AXIS N, stiffness AXIS K, damping AXIS D (SI: N, N m, N/m, N m/rad, N s/m),
-//       frame base|tool, law p KP | pd KP KV | pi KP KI
+//       force AXIS F, stiffness AXIS K, damping AXIS D in the file's units (N, N mm, N/mm,
+//       N mm/deg, N s/mm, N mm s/deg under units mm deg N), frame base|tool, law p KP | pd KP KV | pi KP KI
 //   move home mcartcz
 //   wait                                              # until every move so far has completed
 //   at 2.5                                            # not before 2.5 s after the statements began
-//   control calibrate | hold | free | stop | reset | power_off | emergency_stop
-//   control jog 2 +                                   # on until hold or stop; or one step:
-//   control jog 2 + counts 400 | control jog 2 - angle 5
+//   calibrate | hold | free | stop | reset | power-off | emergency-stop
+//   jog 2 +                                           # on until hold or stop; or one step:
+//   jog 2 + counts 400 | jog 2 - angle 5 | jog tool z - distance 3
 #pragma once
 
 #include <string>
@@ -43,6 +44,13 @@ struct TaskStatement {
 // Throws ConfigError "<source>:<line>: <what is wrong>" on the first bad line.
 std::vector<TaskStatement> parseTaskFile(const std::string& text, const std::string& source);
 std::vector<TaskStatement> loadTaskFile(const std::string& path);
+// One statement typed on its own, in the default units (rfms-client's jog, the desk's): its
+// request. Throws ConfigError with the reason alone; `units`, `wait` and `at` ask for nothing.
+proto::TaskRequest parseTaskLine(const std::string& line);
+
+// What replaced a word the task language no longer has ("estop": "'emergency-stop'"), for the
+// refusal that names it; empty for any other word.
+std::string retiredWord(const std::string& word);
 
 // The RFMS manual's example task, pumatask() of A.5 §2.2.
 extern const char* const kExampleTask;

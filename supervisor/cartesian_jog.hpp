@@ -1,4 +1,4 @@
-// A Cartesian jog's pose (MANU's wrist jog, `control jog AXIS`): the wrist (T6) moved along, or
+// A Cartesian jog's pose (MANU's wrist jog, `jog AXIS`): the wrist (T6) moved along, or
 // turned about its own centre around, an axis of the base frame or of T6's frame as the jog began,
 // `done` metres or radians from where it began. Whether the arm can get there (IK, and no joint
 // turning faster than its share of the speed limit) is the trajectory generator's to judge. Pure.

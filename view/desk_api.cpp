@@ -19,7 +19,10 @@ namespace {
 using Json = nlohmann::json;
 constexpr std::size_t kMostWaiting = 4;  // commands waiting for one worker
 constexpr std::size_t kMostSignals = 16;
-constexpr double kMostJogDeg = 10.0;
+// The page jogs by steps only (a page that loses its connection must not leave a jog running), each
+// at most this large.
+constexpr double kMostJogRad = 10.0 * M_PI / 180.0, kMostJogM = 0.010;
+constexpr int kMostJogCounts = 1000;
 
 HttpReply error(int status, const std::string& why) {
   return {status, Json{{"error", why}}.dump(-1, ' ', false, Json::error_handler_t::replace)};
@@ -151,20 +154,23 @@ void DeskApi::operatorCommand(const HttpRequest& r, const HttpAnswer& answer) {
       return ok();
     };
   } else if (r.path == "/api/jog") {
-    const Json j = Json::parse(r.body, nullptr, false);
-    const bool well_formed = !j.is_discarded() && j.is_object() && j.contains("joint") &&
-                             j["joint"].is_number_integer() && j.contains("direction") &&
-                             j["direction"].is_number_integer();
-    const int joint = well_formed ? j["joint"].get<int>() : 0, direction = well_formed ? j["direction"].get<int>() : 0;
-    const double deg =
-        j.is_object() && j.contains("degrees") && j["degrees"].is_number() ? j["degrees"].get<double>() : 1.0;
-    if (joint < 1 || joint > 6 || (direction != 1 && direction != -1) || !(deg > 0.0 && deg <= kMostJogDeg))
-      return answer(error(400, "jog: {\"joint\": 1..6, \"direction\": 1 or -1, \"degrees\": up to 10}"));
-    job = [joint, direction, deg](RfmsClient& c) {
+    // The task file's jog statement, e.g. "jog 2 + angle 1": one grammar wherever a user jogs.
+    proto::TaskRequest jog;
+    try {
+      jog = parseTaskLine(r.body);
+    } catch (const ConfigError& e) {
+      return answer(error(400, e.what()));
+    }
+    const proto::Control& c = jog.control();
+    const bool step = (c.counts() > 0 && c.counts() <= kMostJogCounts) ||
+                      (c.angle() > 0.0 && c.angle() <= kMostJogRad) || (c.distance() > 0.0 && c.distance() <= kMostJogM);
+    if (!jog.has_control() || c.command() != proto::CC_JOG || !step)
+      return answer(error(400, "jog: one step, e.g. 'jog 2 + angle 1': up to 1000 counts, 10 deg or 10 mm"));
+    job = [jog](RfmsClient& c) {
       c.beginTask("rfms-view");
-      c.jogAngle(joint, direction, deg * M_PI / 180.0);
+      const proto::TaskReply reply = c.send(jog);
       c.endTask();
-      return ok();
+      return reply.accepted() ? ok() : error(409, "refused: " + reply.reason());
     };
   } else {
     std::vector<TaskStatement> task;

@@ -15,7 +15,7 @@ TEST(ClientForce, BuildsWhatTheTaskFileSays) {
                                   .inToolFrame()
                                   .law(proto::FL_PI, 2.0, 30.0);
   const proto::DefineMotion m =
-      parseTaskFile("motion m cartesian 2 0.5 force z -10 damping z 40 stiffness rx 3 frame tool law pi 2 30\n", "t")
+      parseTaskFile("units m rad\nmotion m cartesian 2 0.5 force z -10 damping z 40 stiffness rx 3 frame tool law pi 2 30\n", "t")
           .front()
           .request.motion();
   EXPECT_EQ(f.compliance(), m.compliance());

@@ -10,19 +10,16 @@
 namespace rfms {
 namespace {
 
-TEST(OperatorShell, OperatorWordsBecomeControlRequests) {
+TEST(OperatorShell, CommandsAreTheTaskFilesStatementsSpelledAsThere) {
   OperatorShell sh;
-  ShellLine l = sh.interpret("step 2 + counts 400");
+  ShellLine l = sh.interpret("jog 2 + counts 400");
   ASSERT_EQ(l.kind, ShellLine::kRequest) << l.error;
   EXPECT_EQ(l.request.control().command(), proto::CC_JOG);
   EXPECT_EQ(l.request.control().joint(), 2);
   EXPECT_EQ(l.request.control().counts(), 400);
-  l = sh.interpret("step 3 -");  // a step has a size: 100 counts unless told
-  EXPECT_EQ(l.request.control().counts(), 100);
-  EXPECT_EQ(l.request.control().direction(), -1);
   l = sh.interpret("jog 1 +");  // on until hold or stop
   EXPECT_EQ(l.request.control().counts(), 0);
-  EXPECT_EQ(sh.interpret("estop").request.control().command(), proto::CC_EMERGENCY_STOP);
+  EXPECT_EQ(sh.interpret("emergency-stop").request.control().command(), proto::CC_EMERGENCY_STOP);
   EXPECT_EQ(sh.interpret("power-off").request.control().command(), proto::CC_POWER_OFF);
   EXPECT_EQ(sh.interpret("calibrate").request.control().command(), proto::CC_CALIBRATE);
   EXPECT_EQ(sh.interpret("  ").kind, ShellLine::kNothing);
@@ -30,26 +27,30 @@ TEST(OperatorShell, OperatorWordsBecomeControlRequests) {
   EXPECT_EQ(sh.interpret("wait").kind, ShellLine::kWait);
   EXPECT_EQ(sh.interpret("status").kind, ShellLine::kStatus);
   EXPECT_EQ(sh.interpret("quit").kind, ShellLine::kQuit);
+  // The shell's spellings of old are refused as the task file refuses them, naming the new.
+  EXPECT_EQ(sh.interpret("estop").error, "'estop' is now 'emergency-stop'");
+  EXPECT_NE(sh.interpret("step 3 -").error.find("'step' is now a jog with its size"), std::string::npos);
+  EXPECT_NE(sh.interpret("control hold").error.find("is now 'hold'"), std::string::npos);
 }
 
-TEST(OperatorShell, TheWristStepsOneMillimetreOrDegreeAlongAnAxisUnlessTold) {
+TEST(OperatorShell, TheWristJogsAlongAnAxisOnOrByAStepInTheUnitsTypedSoFar) {
   OperatorShell sh;
-  ShellLine l = sh.interpret("step z -");
+  ShellLine l = sh.interpret("jog z - distance 1");
   ASSERT_EQ(l.kind, ShellLine::kRequest) << l.error;
   EXPECT_EQ(l.request.control().axis(), proto::JA_Z);
   EXPECT_NEAR(l.request.control().distance(), 0.001, 1e-15);
-  l = sh.interpret("step tool ry +");
+  l = sh.interpret("jog tool ry + angle 1");
   ASSERT_EQ(l.kind, ShellLine::kRequest) << l.error;
   EXPECT_TRUE(l.request.control().tool_frame());
   EXPECT_NEAR(l.request.control().angle(), 3.141592653589793 / 180, 1e-15);
-  l = sh.interpret("step x + distance 5");
-  EXPECT_NEAR(l.request.control().distance(), 0.005, 1e-15);
   l = sh.interpret("jog tool x -");
   ASSERT_EQ(l.kind, ShellLine::kRequest) << l.error;
-  EXPECT_EQ(l.request.control().distance(), 0.0);
-  EXPECT_EQ(sh.interpret("jog x - distance 3").kind, ShellLine::kError);  // a jog has no size
-  const auto axes = sh.completions("step", 1, "r");
+  EXPECT_EQ(l.request.control().distance(), 0.0);  // on until stop
+  sh.interpret("units m rad");
+  EXPECT_NEAR(sh.interpret("jog x + distance 0.002").request.control().distance(), 0.002, 1e-15);
+  const auto axes = sh.completions("jog", 1, "r");
   EXPECT_EQ(axes, (std::vector<std::string>{"rx", "ry", "rz"}));
+  EXPECT_EQ(sh.completions("jog", 3, "c"), std::vector<std::string>{"counts"});
 }
 
 TEST(OperatorShell, TaskLinesUseTheUnitsTypedSoFarAndBadLinesSayWhy) {
@@ -63,9 +64,9 @@ TEST(OperatorShell, TaskLinesUseTheUnitsTypedSoFarAndBadLinesSayWhy) {
   ASSERT_TRUE(decode(sh.interpret("transform t trans 1 0 0").request.transform().value(), t));
   EXPECT_NEAR(t.translation().x(), 1.0, 1e-12);
   EXPECT_NE(sh.interpret("mve a b").error.find("unknown statement 'mve'"), std::string::npos);
-  EXPECT_NE(sh.interpret("jog 2 + 40").error.find("say step"), std::string::npos);
-  EXPECT_NE(sh.interpret("step 9 +").error.find("1..6"), std::string::npos);
-  EXPECT_NE(sh.interpret("hold now").error.find("takes nothing"), std::string::npos);
+  EXPECT_NE(sh.interpret("jog 2 + 40").error.find("jog size '40'"), std::string::npos);
+  EXPECT_NE(sh.interpret("jog 9 +").error.find("1..6"), std::string::npos);
+  EXPECT_NE(sh.interpret("hold now").error.find("unexpected 'now'"), std::string::npos);
   EXPECT_EQ(sh.interpret("at 3").kind, ShellLine::kError);
   EXPECT_EQ(sh.interpret("units cm deg").kind, ShellLine::kError);
 }

@@ -591,7 +591,7 @@ TEST(Cluster, AnEmergencyLeavesEveryNodesLastPeriodsWithoutARunLog) {
   const fs::path task = run.path / "estop.task";
   std::ofstream(task) << "units mm deg\ntransform t2 trans 203.2 -126.23 203.2\n"
                          "position home righty,down,flip T6 = t2 TL T6\nmotion mjnt joint 2.0 0.2\n"
-                         "move home mjnt\nat 0.5\ncontrol emergency_stop\n";
+                         "move home mjnt\nat 0.5\nemergency-stop\n";
   const test::Outcome r = test::runCommand(
       kRfms, "run --task " + task.string() + " --config " + config + " --run-dir " + run.path.string() + " -- --no-log",
       300);

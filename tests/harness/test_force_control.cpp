@@ -98,7 +98,7 @@ TEST(ForceControl, FromTheAirTheProbeComesDownAndSettlesWithoutHittingTheLimit) 
 // table; the arm yields along z, stopping on the table and pressing with the spring's force, while
 // x and y stay stiff.
 TEST(ForceControl, AnImpedanceAxisYieldsAsItsSpringWhileTheOthersStayStiff) {
-  const Contact c = pressWith("motion m cartesian 3 0.5 stiffness z 500");
+  const Contact c = pressWith("motion m cartesian 3 0.5 stiffness z 0.5");
   ASSERT_FALSE(c.emergency);
   ASSERT_TRUE(c.completed);
   EXPECT_GT(c.height_mm, 20.0);  // well above the path: it yielded
@@ -166,7 +166,7 @@ TEST(ForceControl, ForceControlNeedsASensorAndASetpointBelowTheLimit) {
   EXPECT_NE(none.reason().find("needs a force sensor"), std::string::npos) << none.reason();
   // An impedance needs none.
   EXPECT_TRUE(
-      bare.request(parseTaskFile("motion i cartesian 2 0.2 stiffness z 500\n", "t").front().request).accepted());
+      bare.request(parseTaskFile("units m rad\nmotion i cartesian 2 0.2 stiffness z 500\n", "t").front().request).accepted());
   Harness sensed(test::puma260(), proto::ControllerSettings{},
                  loadScene(std::string(RFMS_SCENES_DIR) + "/table.textproto"));
   const proto::TaskReply over =

@@ -245,26 +245,29 @@ TEST(BridgeProcess, TheOperatorJogsBeforeCalibrationCalibratesStopsAndResets) {
     return r;
   };
   auto state = [&] { return run(eye, "status").out; };
-  run(op, "step 2 + --counts 400");
+  run(op, "jog 2 + counts 400");
   EXPECT_NE(state().find("state RT_MANU"), std::string::npos) << state();
   EXPECT_NE(state().find("not calibrated"), std::string::npos);
-  const test::Outcome deg = test::runCommand(kBin + "/rfms-client", op + "step 2 + --deg 2", 60);
+  const test::Outcome deg = test::runCommand(kBin + "/rfms-client", op + "jog 2 + angle 2", 60);
   EXPECT_EQ(deg.code, 1);
   EXPECT_NE(deg.err.find("not calibrated: jog it by counts"), std::string::npos) << deg.err;
   run(op, "calibrate");
   // The wrist along the base's z, then stopped: the controller is back in HOLD.
-  run(op, "step z - --mm 1");
+  run(op, "jog z - distance 1");
   EXPECT_NE(state().find("state RT_SETP"), std::string::npos) << state();
   run(op, "stop");
   for (int n = 0; n < 100 && state().find("state RT_HOLD") == std::string::npos; ++n)
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   EXPECT_NE(state().find("state RT_HOLD"), std::string::npos) << state();
-  const test::Outcome mixed = test::runCommand(kBin + "/rfms-client", op + "step z - --deg 2", 60);
-  EXPECT_EQ(mixed.code, 2);  // refused before the link: a step along an axis takes --mm
-  EXPECT_NE(mixed.err.find("takes --mm"), std::string::npos) << mixed.err;
-  run(op, "step 3 - --deg 2");
+  const test::Outcome mixed = test::runCommand(kBin + "/rfms-client", op + "jog z - counts 2", 60);
+  EXPECT_EQ(mixed.code, 2);  // refused before the link, as the task file refuses it
+  EXPECT_NE(mixed.err.find("jog"), std::string::npos) << mixed.err;
+  const test::Outcome old = test::runCommand(kBin + "/rfms-client", op + "step 3 - --deg 2", 60);
+  EXPECT_EQ(old.code, 2);  // a spelling rfms-client once had: refused, naming the new one
+  EXPECT_NE(old.err.find("'step' is now a jog with its size"), std::string::npos) << old.err;
+  run(op, "jog 3 - angle 2");
   EXPECT_NE(state().find("state RT_MANU"), std::string::npos) << state();
-  run(eye, "estop");  // anyone admitted may
+  run(eye, "emergency-stop");  // anyone admitted may
   const std::string stopped = state();
   EXPECT_NE(stopped.find("state RT_EMGCY"), std::string::npos) << stopped;
   EXPECT_NE(stopped.find("emergency: "), std::string::npos) << stopped;
@@ -373,7 +376,7 @@ TEST(BridgeProcess, AnOperatorAtTheShellJogsCalibratesMovesStopsAndResets) {
   Terminal t(c.run, kBin + "/rfms-client --bridge " + c.bridge() + " --key " + c.key() + " shell");
   ASSERT_TRUE(t.shows("rfms>", 20)) << t.screen();  // the screen as read has no trailing blanks
   EXPECT_TRUE(t.shows("not calibrated", 10)) << t.screen();
-  t.type("step 2 + counts 400");
+  t.type("jog 2 + counts 400");
   EXPECT_TRUE(t.shows("RFMS MANU", 20)) << t.screen();
   t.type("calibrate");
   ASSERT_TRUE(t.shows("RFMS HOLD  calibrated", 120)) << t.screen();
@@ -387,7 +390,7 @@ TEST(BridgeProcess, AnOperatorAtTheShellJogsCalibratesMovesStopsAndResets) {
   EXPECT_TRUE(t.shows("moves 1/1", 10)) << t.screen();
   t.type("move nowhere mj");
   EXPECT_TRUE(t.shows("refused: ", 20)) << t.screen();
-  t.type("estop");
+  t.type("emergency-stop");
   EXPECT_TRUE(t.shows("RFMS EMGCY", 20)) << t.screen();
   t.type("reset");
   EXPECT_TRUE(t.shows("RFMS IDLE", 20)) << t.screen();

@@ -22,7 +22,7 @@ namespace rfms::test {
 // The probe leans 30 degrees (rpy 0 150 0); its ball touches the default table when T6 is about
 // 143 mm below the shoulder. `above` is 23 mm clear of it, `below` 27 mm into it: where the paths aim.
 constexpr const char* kPlaces =
-    "units mm deg\n"
+    "units mm deg N\n"
     "transform above rpy 220 -126.24 -120 0 150 0\n"
     "transform below rpy 220 -126.24 -170 0 150 0\n"
     "position p_above righty,down,flip T6 = above\n"

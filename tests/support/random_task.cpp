@@ -136,13 +136,13 @@ void force(Writer& w) {
 // Cartesian jog runs on until a stop ends it.
 void jog(Writer& w) {
   w.sync();
-  w.request("control stop");
+  w.request("stop");
   w.after(1.0);
-  w.request("control jog {} {} angle {:.1f}", 1 + w.pick(6), w.pick(2) == 0 ? "+" : "-", w.uniform(0.5, 3.0));
+  w.request("jog {} {} angle {:.1f}", 1 + w.pick(6), w.pick(2) == 0 ? "+" : "-", w.uniform(0.5, 3.0));
   w.after(1.5);
-  w.request("control jog {}{} {}", w.pick(2) == 0 ? "" : "tool ", "xyz"[w.pick(3)], w.pick(2) == 0 ? "+" : "-");
+  w.request("jog {}{} {}", w.pick(2) == 0 ? "" : "tool ", "xyz"[w.pick(3)], w.pick(2) == 0 ? "+" : "-");
   w.after(w.uniform(0.2, 0.6));
-  w.request("control stop");
+  w.request("stop");
   w.after(0.5);
 }
 
@@ -157,7 +157,7 @@ void track(Writer& w) {
     w.request("transform t{} rpy {:.2f} {:.2f} {:.2f} 0 150 0", p, x + 2.0 * i, y, -90.0 + 1.0 * i);
   }
   w.after(0.3);
-  w.request("control stop");
+  w.request("stop");
   w.after(1.5);  // STOP turns to HOLD once the arm is at rest
 }
 
@@ -169,7 +169,7 @@ void stop(Writer& w) {
   w.sync();
   w.request("move p{} {}", p, m);
   w.after(w.uniform(0.3, 1.2));
-  w.request("control stop");
+  w.request("stop");
   w.after(1.5);  // STOP turns to HOLD once the arm is at rest
 }
 
@@ -218,7 +218,7 @@ RandomTask randomTask(std::uint32_t seed, int episodes) {
     episode(w);
     ++task.episodes[name];
   }
-  w.request("control emergency_stop");
+  w.request("emergency-stop");
   task.requests = w.requests();
   task.text = std::move(w.text());
   return task;

@@ -21,7 +21,7 @@ struct RandomTask {
   int requests = 0;
 };
 
-// `episodes` episodes in random order, then `control emergency_stop`.
+// `episodes` episodes in random order, then `emergency-stop`.
 RandomTask randomTask(std::uint32_t seed, int episodes);
 
 }  // namespace rfms::test

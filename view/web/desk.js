@@ -302,7 +302,7 @@ for (let j = 1; j <= 6; ++j)
     const b = document.createElement("button");
     b.textContent = `${j}${d > 0 ? "+" : "−"}`;
     b.title = `joint ${j}, 1 degree ${d > 0 ? "up" : "down"}`;
-    b.onclick = () => command("jog", { joint: j, direction: d, degrees: 1 });
+    b.onclick = () => command("jog", `jog ${j} ${d > 0 ? "+" : "-"} angle 1`);
     $("jog").appendChild(b);
   }
 $("watch").onsubmit = (e) => {
