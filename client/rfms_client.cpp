@@ -3,9 +3,11 @@
 #include <chrono>
 #include <thread>
 
+#include "client/motion_request.hpp"
 #include "common/mail_codec.hpp"
 #include "common/mail_names.hpp"
 #include "common/number_text.hpp"
+#include "common/task_file.hpp"
 
 namespace rfms {
 
@@ -79,91 +81,8 @@ void RfmsClient::position(const std::string& name, const ArmConfig& config, cons
 
 void RfmsClient::motion(const std::string& name, const Motion& m) {
   proto::TaskRequest r;
-  proto::DefineMotion& record = *r.mutable_motion();
-  record.set_name(name);
-  record.set_segment_s(m.segment_s);
-  record.set_accel_s(m.accel_s);
-  record.set_mode(static_cast<proto::MotionMode>(m.mode));
-  record.set_compliance(m.compliance | (m.force ? m.force->compliance() : 0u));
-  record.set_track(m.track);
-  record.set_guard_n(m.guard_n);
-  record.set_compensation(m.compensation);
-  if (m.force) *record.mutable_force() = m.force->message();
+  *r.mutable_motion() = motionRecordOf(name, m);
   require(r, "motion '" + name + "'");
-}
-
-void RfmsClient::motion(const std::string& name, double segment_s, double accel_s, Mode mode,
-                        std::uint32_t compliance) {
-  motion(name, Motion{.segment_s = segment_s, .accel_s = accel_s, .mode = mode, .compliance = compliance});
-}
-
-void RfmsClient::trackingMotion(const std::string& name, double segment_s, double accel_s, Mode mode,
-                                std::uint32_t compliance) {
-  motion(name,
-         Motion{.segment_s = segment_s, .accel_s = accel_s, .mode = mode, .compliance = compliance, .track = true});
-}
-
-namespace {
-// The index 0..5 of a single compliance bit; anything else is a programming error.
-int axisOf(RfmsClient::Compliance axis) {
-  for (int d = 0; d < 6; ++d)
-    if (static_cast<std::uint32_t>(axis) == 1u << d) return d;
-  throw std::invalid_argument("RfmsClient::Force: an axis is one of kX kY kZ kRx kRy kRz");
-}
-
-void setAxis(google::protobuf::RepeatedField<double>* v, int d, double value) {
-  if (v->empty()) v->Resize(6, 0.0);
-  v->Set(d, value);
-}
-}  // namespace
-
-RfmsClient::Force& RfmsClient::Force::press(Compliance axis, double setpoint) {
-  const int d = axisOf(axis);
-  setAxis(f_.mutable_force(), d, setpoint);
-  f_.set_force_axes(f_.force_axes() | axis);
-  compliance_ |= axis;
-  return *this;
-}
-
-RfmsClient::Force& RfmsClient::Force::spring(Compliance axis, double stiffness, double damping) {
-  const int d = axisOf(axis);
-  setAxis(f_.mutable_stiffness(), d, stiffness);
-  if (damping != 0.0) setAxis(f_.mutable_damping(), d, damping);
-  compliance_ |= axis;
-  return *this;
-}
-
-RfmsClient::Force& RfmsClient::Force::damp(Compliance axis, double damping) {
-  setAxis(f_.mutable_damping(), axisOf(axis), damping);
-  return *this;
-}
-
-RfmsClient::Force& RfmsClient::Force::inToolFrame() {
-  f_.set_frame(proto::CF_TOOL);
-  return *this;
-}
-
-RfmsClient::Force& RfmsClient::Force::law(proto::ForceLaw law, double kp, double kv_or_ki) {
-  f_.set_law(law);
-  f_.set_kp(kp);
-  f_.set_kv(law == proto::FL_PD ? kv_or_ki : 0.0);
-  f_.set_ki(law == proto::FL_PI ? kv_or_ki : 0.0);
-  return *this;
-}
-
-void RfmsClient::forceMotion(const std::string& name, double segment_s, double accel_s, const Force& force, Mode mode) {
-  motion(name, Motion{.segment_s = segment_s, .accel_s = accel_s, .mode = mode, .force = force});
-}
-
-void RfmsClient::guardedMotion(const std::string& name, double segment_s, double accel_s, double guard_n, Mode mode) {
-  motion(name, Motion{.segment_s = segment_s, .accel_s = accel_s, .mode = mode, .guard_n = guard_n});
-}
-
-void RfmsClient::compensatedMotion(const std::string& name, double segment_s, double accel_s, double k1, Mode mode,
-                                   std::uint32_t compliance) {
-  motion(
-      name,
-      Motion{.segment_s = segment_s, .accel_s = accel_s, .mode = mode, .compliance = compliance, .compensation = k1});
 }
 
 std::uint64_t RfmsClient::move(const std::string& position, const std::string& motion) {
@@ -215,14 +134,10 @@ void RfmsClient::waitAll(double timeout_s) {
   if (last_move_ > 0) wait(last_move_, timeout_s);
 }
 
-void RfmsClient::control(proto::ControlCommand command, int joint, int direction, int counts, double angle) {
+void RfmsClient::control(proto::ControlCommand command) {
   proto::TaskRequest r;
   r.mutable_control()->set_command(command);
-  r.mutable_control()->set_joint(joint);
-  r.mutable_control()->set_direction(direction);
-  r.mutable_control()->set_counts(counts);
-  r.mutable_control()->set_angle(angle);
-  require(r, std::string("control ") + proto::ControlCommand_Name(command));
+  require(r, commandName(command));
 }
 
 void RfmsClient::calibrate() {
@@ -240,23 +155,10 @@ void RfmsClient::calibrate() {
 
 void RfmsClient::hold() { control(proto::CC_HOLD); }
 void RfmsClient::free() { control(proto::CC_FREE); }
-void RfmsClient::jog(int joint, int direction) { control(proto::CC_JOG, joint, direction); }
-void RfmsClient::jogCounts(int joint, int direction, int counts) { control(proto::CC_JOG, joint, direction, counts); }
-void RfmsClient::jogAngle(int joint, int direction, double angle) {
-  control(proto::CC_JOG, joint, direction, 0, angle);
-}
-void RfmsClient::jogAxis(proto::JogAxis axis, int direction, bool tool_frame, double size) {
+void RfmsClient::jog(const Jog& j) {
   proto::TaskRequest r;
-  proto::Control& c = *r.mutable_control();
-  c.set_command(proto::CC_JOG);
-  c.set_axis(axis);
-  c.set_direction(direction);
-  c.set_tool_frame(tool_frame);
-  if (axis >= proto::JA_RX)
-    c.set_angle(size);
-  else
-    c.set_distance(size);
-  require(r, std::string("jog along ") + proto::JogAxis_Name(axis));
+  *r.mutable_control() = jogControlOf(j);
+  require(r, "jog");
 }
 void RfmsClient::watch(const std::vector<std::string>& signals, double rate_hz) {
   proto::TaskRequest r;

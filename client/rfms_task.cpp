@@ -220,8 +220,8 @@ MOT* makemot(double segment, double accel, int mode, int compliance) {
     return nullptr;
   }
   if (!attempt("motion " + n, [&](RfmsClient& c) {
-        c.motion(n, segment, accel, mode == CAR ? RfmsClient::kCartesian : RfmsClient::kJoint,
-                 static_cast<std::uint32_t>(compliance));
+        c.motion(n, (mode == CAR ? Motion::cartesian(segment, accel) : Motion::joint(segment, accel))
+                        .complying(static_cast<std::uint32_t>(compliance)));
       }))
     return nullptr;
   return handleFor(s.motions, s.motion_by_name, n);

@@ -441,6 +441,13 @@ bool parseStatement(LineParser& p, const std::string& keyword, Units& units, Tas
 
 }  // namespace
 
+std::string commandName(proto::ControlCommand command) {
+  if (command == proto::CC_JOG) return "jog";
+  for (const auto& [name, c] : kCommands)
+    if (c == command) return name;
+  return proto::ControlCommand_Name(command);
+}
+
 std::string retiredWord(const std::string& word) {
   for (const auto& [old, now] : kRetired)
     if (word == old) return now;

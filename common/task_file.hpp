@@ -48,6 +48,8 @@ std::vector<TaskStatement> loadTaskFile(const std::string& path);
 // request. Throws ConfigError with the reason alone; `units`, `wait` and `at` ask for nothing.
 proto::TaskRequest parseTaskLine(const std::string& line);
 
+// A command's one name, as task files, rfms-client and the shell write it ("emergency-stop").
+std::string commandName(proto::ControlCommand command);
 // What replaced a word the task language no longer has ("estop": "'emergency-stop'"), for the
 // refusal that names it; empty for any other word.
 std::string retiredWord(const std::string& word);

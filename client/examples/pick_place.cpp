@@ -33,8 +33,8 @@ int main(int argc, char** argv) {
     arm.position("at_pick", config, {"T6"}, {"table", "pick"});
     arm.position("above_drop", config, {"T6"}, {"table", "drop", "lift"});
     arm.position("at_drop", config, {"T6"}, {"table", "drop"});
-    arm.motion("approach", 2.0, 0.3, RfmsClient::kJoint);
-    arm.motion("straight", 1.0, 0.2, RfmsClient::kCartesian);
+    arm.motion("approach", rfms::Motion::joint(2.0, 0.3));
+    arm.motion("straight", rfms::Motion::cartesian(1.0, 0.2));
     arm.wait(arm.move("above_pick", "approach"));
     for (int c = 1; c <= cycles; ++c) {
       arm.wait(arm.move("at_pick", "straight"));

@@ -21,10 +21,10 @@ int main(int argc, char** argv) {
     arm.calibrate();
     arm.transform("t2", rfms::trans(0.2032, -0.12623, 0.2032));  // home
     arm.position("home", rfms::ArmConfig{.righty = true, .up = false, .flip = true}, {"T6"}, {"t2"});
-    arm.motion("mjnt", 2.0, 0.2, RfmsClient::kJoint);
-    arm.motion("mcart", 4.0, 0.3, RfmsClient::kCartesian);
-    arm.motion("mcartcz", 20.0, 0.5, RfmsClient::kCartesian, RfmsClient::kZ);
-    arm.motion("mcartcx", 15.0, 0.5, RfmsClient::kCartesian, RfmsClient::kX);
+    arm.motion("mjnt", rfms::Motion::joint(2.0, 0.2));
+    arm.motion("mcart", rfms::Motion::cartesian(4.0, 0.3));
+    arm.motion("mcartcz", rfms::Motion::cartesian(20.0, 0.5).complying(rfms::kZ));
+    arm.motion("mcartcx", rfms::Motion::cartesian(15.0, 0.5).complying(rfms::kX));
     arm.move("home", "mcartcz");
     arm.wait(arm.move("home", "mjnt"));
     arm.endTask();

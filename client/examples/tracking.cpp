@@ -49,8 +49,8 @@ int main(int argc, char** argv) {
     };
     arm.transform("obj", object(0.0));
     arm.position("follow", {.righty = true, .up = false, .flip = true}, {"T6"}, {"obj"});
-    arm.motion("reach", 2.0, 0.3, RfmsClient::kJoint);
-    arm.trackingMotion("track", 0.5, 0.1, RfmsClient::kCartesian);
+    arm.motion("reach", rfms::Motion::joint(2.0, 0.3));
+    arm.motion("track", rfms::Motion::cartesian(0.5, 0.1).tracking());
     arm.wait(arm.move("follow", "reach"));
     const std::uint64_t tracking = arm.move("follow", "track");
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from typing import Iterable, Iterator, Optional, Sequence
+from typing import Iterable, Iterator, Optional, Sequence, Union
 
 import numpy as np
 
@@ -218,13 +218,12 @@ class Client:
     def emergency_stop(self) -> None:
         self._c.emergency_stop()
 
-    def jog(self, joint: int, direction: int, counts: int = 0, angle: float = 0.0) -> None:
-        """Jogs joint 1..6 (+1/-1): on until hold()/stop(), or one step of `counts` or `angle` rad."""
-        self._c.jog(joint, direction, counts, angle)
-
-    def jog_axis(self, axis: str, direction: int, tool_frame: bool = False, size: float = 0.0) -> None:
-        """Moves the wrist along or about x y z rx ry rz; size > 0: one step of that many m or rad."""
-        self._c.jog_axis(axis, direction, tool_frame, size)
+    def jog(self, target: Union[int, str], direction: int, *, counts: int = 0, angle: float = 0.0,
+            distance: float = 0.0, tool_frame: bool = False) -> None:
+        """A jog, as a task file's `jog` says it: joint 1..6 or an axis 'x' 'y' 'z' 'rx' 'ry' 'rz'
+        (of the base frame, or T6's own with tool_frame), direction +1/-1; without a step's size
+        (counts, angle in rad, distance in m) on until hold()/stop(), with one a step."""
+        self._c.jog(target, direction, counts, angle, distance, tool_frame)
 
     # Watching -------------------------------------------------------------------------------
     def watch(self, signals: Sequence[str], rate_hz: float, *, until: Optional[int] = None,

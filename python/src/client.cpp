@@ -8,6 +8,7 @@
 #include <deque>
 #include <mutex>
 #include <thread>
+#include <variant>
 
 #include "client/rfms_client.hpp"
 #include "common/mail_codec.hpp"
@@ -28,28 +29,19 @@ std::uint32_t axisBit(const std::string& axis) {
   throw py::value_error("'" + axis + "' is not an axis: x, y, z, rx, ry or rz");
 }
 
-RfmsClient::Compliance axisOf(const std::string& axis) { return static_cast<RfmsClient::Compliance>(axisBit(axis)); }
+Axis axisOf(const std::string& axis) { return static_cast<Axis>(axisBit(axis)); }
 
-RfmsClient::Mode modeOf(const std::string& mode) {
-  if (mode == "joint") return RfmsClient::kJoint;
-  if (mode == "cartesian") return RfmsClient::kCartesian;
+Motion::Mode modeOf(const std::string& mode) {
+  if (mode == "joint") return Motion::kJoint;
+  if (mode == "cartesian") return Motion::kCartesian;
   throw py::value_error("a motion's mode is 'joint' or 'cartesian', not '" + mode + "'");
 }
 
-proto::ForceLaw lawOf(const std::string& law) {
-  if (law == "p") return proto::FL_P;
-  if (law == "pd") return proto::FL_PD;
-  if (law == "pi") return proto::FL_PI;
+ForceLaw lawOf(const std::string& law) {
+  if (law == "p") return ForceLaw::kP;
+  if (law == "pd") return ForceLaw::kPD;
+  if (law == "pi") return ForceLaw::kPI;
   throw py::value_error("a force law is 'p', 'pd' or 'pi', not '" + law + "'");
-}
-
-proto::JogAxis jogAxisOf(const std::string& axis) {
-  const std::uint32_t bit = axisBit(axis);
-  static const proto::JogAxis kAxes[] = {proto::JA_X,  proto::JA_Y,  proto::JA_Z,
-                                         proto::JA_RX, proto::JA_RY, proto::JA_RZ};
-  for (int d = 0; d < 6; ++d)
-    if (bit == 1u << d) return kAxes[d];
-  return proto::JA_NONE;
 }
 
 // The samples a watch has delivered and nobody has taken yet: bounded, so that a program that
@@ -160,7 +152,6 @@ ClientOptions optionsOf(const std::string& bridge, const std::string& key, doubl
 }
 
 void bindForce(py::module_& m) {
-  using Force = RfmsClient::Force;
   py::class_<Force>(m, "Force",
                     "Force and impedance control for a motion (docs/force.md), e.g. Force().press('z', -10.0).")
       .def(py::init<>())
@@ -199,24 +190,16 @@ void bindControls(py::class_<Client>& c) {
       .def("emergency_stop", [](Client& x) { x.call([](RfmsClient& r) { r.emergencyStop(); }); })
       .def(
           "jog",
-          [](Client& x, int joint, int direction, int counts, double angle) {
-            x.call([&](RfmsClient& r) {
-              if (counts > 0)
-                r.jogCounts(joint, direction, counts);
-              else if (angle > 0.0)
-                r.jogAngle(joint, direction, angle);
-              else
-                r.jog(joint, direction);
-            });
+          [](Client& x, const std::variant<int, std::string>& target, int direction, int counts, double angle,
+             double distance, bool tool_frame) {
+            Jog j = std::holds_alternative<int>(target) ? Jog::ofJoint(std::get<int>(target), direction)
+                                                         : Jog::along(axisOf(std::get<std::string>(target)), direction);
+            j.counts(counts).angle(angle).distance(distance);
+            if (tool_frame) j.inToolFrame();
+            x.call([&](RfmsClient& r) { r.jog(j); });
           },
-          py::arg("joint"), py::arg("direction"), py::arg("counts") = 0, py::arg("angle") = 0.0)
-      .def(
-          "jog_axis",
-          [](Client& x, const std::string& axis, int direction, bool tool_frame, double size) {
-            const proto::JogAxis a = jogAxisOf(axis);
-            x.call([&](RfmsClient& r) { r.jogAxis(a, direction, tool_frame, size); });
-          },
-          py::arg("axis"), py::arg("direction"), py::arg("tool_frame") = false, py::arg("size") = 0.0);
+          py::arg("target"), py::arg("direction"), py::arg("counts") = 0, py::arg("angle") = 0.0,
+          py::arg("distance") = 0.0, py::arg("tool_frame") = false);
 }
 
 }  // namespace
@@ -248,14 +231,14 @@ void bindClient(py::module_& m) {
       .def("motion",
            [](Client& x, const std::string& name, double segment_s, double accel_s, const std::string& mode,
               const std::vector<std::string>& compliance, bool track, double guard_n, double compensation,
-              std::optional<RfmsClient::Force> force) {
-             RfmsClient::Motion motion{.segment_s = segment_s,
-                                       .accel_s = accel_s,
-                                       .mode = modeOf(mode),
-                                       .track = track,
-                                       .guard_n = guard_n,
-                                       .compensation = compensation,
-                                       .force = std::move(force)};
+              std::optional<Force> force) {
+             Motion motion{.mode = modeOf(mode),
+                           .segment_s = segment_s,
+                           .accel_s = accel_s,
+                           .track = track,
+                           .guard_n = guard_n,
+                           .compensation = compensation,
+                           .force = std::move(force)};
              for (const std::string& a : compliance) motion.compliance |= axisBit(a);
              x.call([&](RfmsClient& r) { r.motion(name, motion); });
            })
