@@ -66,7 +66,9 @@ proto::ForceControl forceControlOf(const Force& f) {
   out.set_force_axes(f.force_axes);
   if (f.tool_frame) out.set_frame(proto::CF_TOOL);
   if (f.chosen_law) {
-    out.set_law(*f.chosen_law == ForceLaw::kP ? proto::FL_P : *f.chosen_law == ForceLaw::kPD ? proto::FL_PD : proto::FL_PI);
+    out.set_law(*f.chosen_law == ForceLaw::kP    ? proto::FL_P
+                : *f.chosen_law == ForceLaw::kPD ? proto::FL_PD
+                                                 : proto::FL_PI);
     out.set_kp(f.kp);
     out.set_kv(f.kv);
     out.set_ki(f.ki);

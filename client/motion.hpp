@@ -61,7 +61,9 @@ struct Motion {
   double compensation = 0.0;  // k1 of a compliant wrist, 0 .. 1
   std::optional<Force> force{};
 
-  static Motion joint(double segment_s, double accel_s) { return {.mode = kJoint, .segment_s = segment_s, .accel_s = accel_s}; }
+  static Motion joint(double segment_s, double accel_s) {
+    return {.mode = kJoint, .segment_s = segment_s, .accel_s = accel_s};
+  }
   static Motion cartesian(double segment_s, double accel_s) {
     return {.mode = kCartesian, .segment_s = segment_s, .accel_s = accel_s};
   }
@@ -95,13 +97,13 @@ struct Motion {
 // A jog of one joint (MANU; encoder counts before calibration) or of the wrist along or about an
 // axis of the base frame, or of T6's own: without a size on until hold or stop, with one a step.
 struct Jog {
-  int joint = 0;          // 1..6; 0 for an axis
+  int joint = 0;           // 1..6; 0 for an axis
   std::uint32_t axis = 0;  // one Axis bit when joint is 0
-  int direction = 1;      // +1 or -1
+  int direction = 1;       // +1 or -1
   bool tool_frame = false;
-  int step_counts = 0;          // a step of a joint, in encoder counts
-  double step_angle = 0.0;      // a step of a joint or about rx ry rz, radians
-  double step_distance = 0.0;   // a step along x y z, metres
+  int step_counts = 0;         // a step of a joint, in encoder counts
+  double step_angle = 0.0;     // a step of a joint or about rx ry rz, radians
+  double step_distance = 0.0;  // a step along x y z, metres
 
   static Jog ofJoint(int joint, int direction) { return {.joint = joint, .direction = direction}; }
   static Jog along(Axis axis, int direction) { return {.axis = axis, .direction = direction}; }

@@ -23,9 +23,9 @@
 #include <string>
 #include <vector>
 
+#include "client/motion.hpp"
 #include "common/error.hpp"
 #include "common/ik_puma.hpp"
-#include "client/motion.hpp"
 #include "common/transform.hpp"
 #include "net_bridge/udp_link_client.hpp"
 #include "proto/task.pb.h"

@@ -353,10 +353,13 @@ void parseJog(LineParser& p, const Units& units, proto::Control& c) {
 }
 
 // The commands that change the controller's state, each a statement of its own.
-constexpr std::pair<const char*, proto::ControlCommand> kCommands[] = {
-    {"calibrate", proto::CC_CALIBRATE}, {"hold", proto::CC_HOLD},           {"free", proto::CC_FREE},
-    {"stop", proto::CC_STOP},           {"reset", proto::CC_RESET},         {"power-off", proto::CC_POWER_OFF},
-    {"emergency-stop", proto::CC_EMERGENCY_STOP}};
+constexpr std::pair<const char*, proto::ControlCommand> kCommands[] = {{"calibrate", proto::CC_CALIBRATE},
+                                                                       {"hold", proto::CC_HOLD},
+                                                                       {"free", proto::CC_FREE},
+                                                                       {"stop", proto::CC_STOP},
+                                                                       {"reset", proto::CC_RESET},
+                                                                       {"power-off", proto::CC_POWER_OFF},
+                                                                       {"emergency-stop", proto::CC_EMERGENCY_STOP}};
 
 // Words the task language had before the task file, rfms-client, the operator's shell and the desk
 // shared one vocabulary, each with what replaced it. They are refused, naming the new spelling,

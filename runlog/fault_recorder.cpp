@@ -4,6 +4,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include "common/thread_role.hpp"
+
 namespace rfms {
 
 namespace {
@@ -91,6 +93,7 @@ void FaultRecorder::fault(std::uint64_t k, const char* why, const char* culprit)
 }
 
 void FaultRecorder::writer() {
+  belowThePeriod("rfms-fault-rec", 10);  // it writes files
   for (;;) {
     const bool last = stopping_.load();
     if (state_.load(std::memory_order_acquire) == kFaulted) {

@@ -3,9 +3,6 @@
 #include <google/protobuf/descriptor.pb.h>
 #include <google/protobuf/wire_format_lite.h>
 
-#include <pthread.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -21,6 +18,7 @@
 
 #include "common/controller_settings.hpp"
 #include "common/error.hpp"
+#include "common/thread_role.hpp"
 #include "display/scene_messages.hpp"
 #include "proto/cluster.pb.h"
 #include "runlog/display_track.hpp"
@@ -310,11 +308,8 @@ const std::string& RunLogger::storedRecord(const std::string& record) {
 }
 
 void RunLogger::drain() {
-  // Below the nodes: the writer is never what makes a period late. A thread inherits its
-  // creator's policy, so a SCHED_FIFO node's writer would otherwise compete at the node's priority.
-  sched_param normal{};
-  pthread_setschedparam(pthread_self(), SCHED_OTHER, &normal);
-  setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
+  // Below the nodes: the writer is never what makes a period late.
+  belowThePeriod("rfms-log-writer", 10);
   for (Batch& b : batches_) b.bytes.reserve(64 * 1024);
   stored_.reserve(64 * 1024);
   RecordRing::Record r;

@@ -7,6 +7,8 @@
 
 #include <zmq_addon.hpp>
 
+#include "common/thread_role.hpp"
+
 namespace rfms {
 
 namespace {
@@ -43,6 +45,7 @@ CurveGuard::~CurveGuard() {
 }
 
 void CurveGuard::serve(zmq::socket_t zap) {
+  belowThePeriod("rfms-curve-zap", 10);  // it answers connections, not periods
   try {
     while (answer(zap)) {
     }

@@ -15,6 +15,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "common/thread_role.hpp"
+
 namespace rfms {
 
 namespace {
@@ -29,7 +31,7 @@ std::shared_ptr<spdlog::logger> makeNodeLogger(const std::string& node) {
   // Lines are written by spdlog's own thread: the period's thread only queues a formatted line and
   // never waits on a terminal or a file; a flood overwrites the oldest queued lines instead of
   // blocking the period.
-  spdlog::init_thread_pool(8192, 1);
+  spdlog::init_thread_pool(8192, 1, [] { belowThePeriod("rfms-log-lines", 10); });
   auto log = spdlog::create_async_nb<spdlog::sinks::stderr_color_sink_mt>(node);
   log->set_pattern("[%H:%M:%S.%e] [%n] %^%l%$: %v");
   return log;

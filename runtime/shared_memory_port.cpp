@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "common/error.hpp"
+#include "common/thread_role.hpp"
 #include "runtime/doorbell.hpp"
 #include "runtime/mail_wait.hpp"
 #include "runtime/private_directory.hpp"
@@ -135,6 +136,7 @@ void SharedMemoryPort::passUntil(Clock::time_point deadline) {
 }
 
 void SharedMemoryPort::relay() {
+  nameThisThread("rfms-mail-relay");  // at the node's own class: it carries the mail
   const std::span<zmq::socket_t* const> sockets = links_->inbound();
   while (!stop_.load(std::memory_order_relaxed)) {
     // A tenth of a second at most, so that the port's end is seen.

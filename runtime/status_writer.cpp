@@ -3,11 +3,14 @@
 #include <cstdio>
 #include <fstream>
 
+#include "common/thread_role.hpp"
+
 namespace rfms {
 
 StatusWriter::StatusWriter(std::string path, std::function<std::string()> text, std::chrono::milliseconds every)
     : path_(std::move(path)), text_(std::move(text)), every_(every) {
   thread_ = std::thread([this] {
+    belowThePeriod("rfms-status", 10);  // it writes a file
     std::unique_lock lock(mutex_);
     while (!wake_.wait_for(lock, every_, [this] { return stopping_; })) write();
   });

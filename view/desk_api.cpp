@@ -11,6 +11,7 @@
 #include "client/rfms_client.hpp"
 #include "common/error.hpp"
 #include "common/task_file.hpp"
+#include "common/thread_role.hpp"
 
 namespace rfms::view {
 
@@ -45,7 +46,10 @@ std::unique_ptr<RfmsClient> bridgeClient(const std::string& bridge, const std::s
 struct DeskApi::Worker {
   using Job = std::function<HttpReply(RfmsClient&)>;
   Worker(std::string bridge, std::string key) : bridge_(std::move(bridge)), key_(std::move(key)) {
-    thread_ = std::thread([this] { run(); });
+    thread_ = std::thread([this] {
+      nameThisThread("rfms-desk-work");
+      run();
+    });
   }
   ~Worker() {
     {
@@ -163,7 +167,8 @@ void DeskApi::operatorCommand(const HttpRequest& r, const HttpAnswer& answer) {
     }
     const proto::Control& c = jog.control();
     const bool step = (c.counts() > 0 && c.counts() <= kMostJogCounts) ||
-                      (c.angle() > 0.0 && c.angle() <= kMostJogRad) || (c.distance() > 0.0 && c.distance() <= kMostJogM);
+                      (c.angle() > 0.0 && c.angle() <= kMostJogRad) ||
+                      (c.distance() > 0.0 && c.distance() <= kMostJogM);
     if (!jog.has_control() || c.command() != proto::CC_JOG || !step)
       return answer(error(400, "jog: one step, e.g. 'jog 2 + angle 1': up to 1000 counts, 10 deg or 10 mm"));
     job = [jog](RfmsClient& c) {

@@ -4,6 +4,7 @@
 
 #include "client/rfms_client.hpp"
 #include "common/error.hpp"
+#include "common/thread_role.hpp"
 #include "view/desk_api.hpp"
 
 namespace rfms::view {
@@ -11,7 +12,10 @@ namespace rfms::view {
 StatusPoll::StatusPoll(std::string bridge, std::string key, std::shared_ptr<spdlog::logger> log,
                        std::chrono::milliseconds every)
     : bridge_(std::move(bridge)), key_(std::move(key)), log_(std::move(log)), every_(every) {
-  thread_ = std::thread([this] { run(); });
+  thread_ = std::thread([this] {
+    nameThisThread("rfms-status-pol");
+    run();
+  });
 }
 
 StatusPoll::~StatusPoll() {

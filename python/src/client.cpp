@@ -193,7 +193,7 @@ void bindControls(py::class_<Client>& c) {
           [](Client& x, const std::variant<int, std::string>& target, int direction, int counts, double angle,
              double distance, bool tool_frame) {
             Jog j = std::holds_alternative<int>(target) ? Jog::ofJoint(std::get<int>(target), direction)
-                                                         : Jog::along(axisOf(std::get<std::string>(target)), direction);
+                                                        : Jog::along(axisOf(std::get<std::string>(target)), direction);
             j.counts(counts).angle(angle).distance(distance);
             if (tool_frame) j.inToolFrame();
             x.call([&](RfmsClient& r) { r.jog(j); });

@@ -1,6 +1,5 @@
 #include "supervisor/shell/background_loop.hpp"
 
-#include <pthread.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
@@ -10,6 +9,7 @@
 #include <stdexcept>
 #include <zmq.hpp>
 
+#include "common/thread_role.hpp"
 #include "runtime/node_shell.hpp"
 
 namespace rfms {
@@ -128,9 +128,8 @@ void BackgroundLoop::waitForRoom() {
 }
 
 void BackgroundLoop::run() {
-  // Below the period: a thread inherits its creator's policy, and the period's is SCHED_FIFO.
-  sched_param normal{};
-  pthread_setschedparam(pthread_self(), SCHED_OTHER, &normal);
+  // Below the period, at the default niceness: clients wait on what it answers.
+  belowThePeriod("rfms-background", 0);
   for (;;) {
     const std::uint64_t seen = to_background_.load(std::memory_order_acquire);
     if (quit_.load(std::memory_order_acquire)) return;

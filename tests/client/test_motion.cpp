@@ -14,8 +14,7 @@ TEST(ClientMotion, AForceBuildsWhatTheTaskFileSays) {
   const Force f = Force().press(kZ, -10.0).damp(kZ, 40.0).spring(kRx, 3.0).inToolFrame().law(ForceLaw::kPI, 2.0, 30.0);
   const proto::DefineMotion m =
       parseTaskFile(
-          "units m rad\nmotion m cartesian 2 0.5 force z -10 damping z 40 stiffness rx 3 frame tool law pi 2 30\n",
-          "t")
+          "units m rad\nmotion m cartesian 2 0.5 force z -10 damping z 40 stiffness rx 3 frame tool law pi 2 30\n", "t")
           .front()
           .request.motion();
   const proto::DefineMotion built = motionRecordOf("m", Motion::cartesian(2, 0.5).withForce(f));
@@ -31,7 +30,8 @@ TEST(ClientMotion, OneMotionComposesWhatTheTaskFileCombines) {
       "motion c cartesian 2 0.2 guard 5 compensate 0.5\n"
       "motion d joint 3 0.4\n";
   const std::vector<TaskStatement> task = parseTaskFile(text, "t");
-  const Motion built[] = {Motion::cartesian(20, 0.5).complying(kZ), Motion::cartesian(0.5, 0.1).tracking().complying(kX),
+  const Motion built[] = {Motion::cartesian(20, 0.5).complying(kZ),
+                          Motion::cartesian(0.5, 0.1).tracking().complying(kX),
                           Motion::cartesian(2, 0.2).guarded(5).compensating(0.5), Motion::joint(3, 0.4)};
   for (std::size_t i = 0; i < 4; ++i)
     EXPECT_EQ(motionRecordOf(task[i].request.motion().name(), built[i]).SerializeAsString(),
