@@ -22,13 +22,13 @@ void putAxes(google::protobuf::RepeatedField<double>* out, const std::array<doub
 
 }  // namespace
 
-Force& Force::press(Axis axis, double value) {
+Force& Force::press(CartesianAxis axis, double value) {
   setpoint[static_cast<std::size_t>(indexOf(axis, "Force::press"))] = value;
   force_axes |= axis;
   return *this;
 }
 
-Force& Force::spring(Axis axis, double k, double d) {
+Force& Force::spring(CartesianAxis axis, double k, double d) {
   const auto i = static_cast<std::size_t>(indexOf(axis, "Force::spring"));
   stiffness[i] = k;
   spring_axes |= axis;
@@ -39,7 +39,7 @@ Force& Force::spring(Axis axis, double k, double d) {
   return *this;
 }
 
-Force& Force::damp(Axis axis, double d) {
+Force& Force::damp(CartesianAxis axis, double d) {
   damping[static_cast<std::size_t>(indexOf(axis, "Force::damp"))] = d;
   damped_axes |= axis;
   return *this;

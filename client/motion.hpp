@@ -20,7 +20,7 @@ namespace rfms {
 
 // The axes of a compliance frame: translations along, and rotations about, x y z. As bits they
 // are the manual's compliance bits (the base frame's axes unless a force says the tool's).
-enum Axis : std::uint32_t { kX = 1, kY = 2, kZ = 4, kRx = 8, kRy = 16, kRz = 32 };
+enum CartesianAxis : std::uint32_t { kX = 1, kY = 2, kZ = 4, kRx = 8, kRy = 16, kRz = 32 };
 
 // A.1's force laws, written on the force the tool applies (docs/force.md).
 enum class ForceLaw { kP, kPD, kPI };
@@ -30,19 +30,19 @@ enum class ForceLaw { kP, kPD, kPI };
 class Force {
  public:
   // The tool applies this force (N) or moment (N m) along the axis, by the force law.
-  Force& press(Axis axis, double setpoint);
+  Force& press(CartesianAxis axis, double setpoint);
   // A stiffness (N/m, N m/rad) to the path along the axis, and a damper (N s/m, N m s/rad).
-  Force& spring(Axis axis, double stiffness, double damping = 0.0);
-  Force& damp(Axis axis, double damping);
+  Force& spring(CartesianAxis axis, double stiffness, double damping = 0.0);
+  Force& damp(CartesianAxis axis, double damping);
   Force& inToolFrame();
   // kv (s) for PD, ki (1/s) for PI; unused for P. Without a call: PI, kp 1, ki 40 /s.
   Force& law(ForceLaw law, double kp, double kv_or_ki = 0.0);
 
   // Each axis's value by index 0..5 (x y z rx ry rz); 0 where none was given.
   std::array<double, 6> setpoint{}, stiffness{}, damping{};
-  std::uint32_t force_axes = 0;   // Axis bits under force control
-  std::uint32_t spring_axes = 0;  // Axis bits given a stiffness
-  std::uint32_t damped_axes = 0;  // Axis bits given a damping
+  std::uint32_t force_axes = 0;   // CartesianAxis bits under force control
+  std::uint32_t spring_axes = 0;  // CartesianAxis bits given a stiffness
+  std::uint32_t damped_axes = 0;  // CartesianAxis bits given a damping
   bool tool_frame = false;
   std::optional<ForceLaw> chosen_law;  // none: the controller's default
   double kp = 0.0, kv = 0.0, ki = 0.0;
@@ -55,7 +55,7 @@ struct Motion {
   Mode mode = kJoint;
   double segment_s = 1.0;
   double accel_s = 0.2;
-  std::uint32_t compliance = 0;  // Axis bits; a force's own axes are added to them
+  std::uint32_t compliance = 0;  // CartesianAxis bits; a force's own axes are added to them
   bool track = false;
   double guard_n = 0.0;       // 0: not guarded
   double compensation = 0.0;  // k1 of a compliant wrist, 0 .. 1
@@ -67,7 +67,7 @@ struct Motion {
   static Motion cartesian(double segment_s, double accel_s) {
     return {.mode = kCartesian, .segment_s = segment_s, .accel_s = accel_s};
   }
-  // The servo leaves these axes (Axis bits) to the arm; the move comes to rest where it yielded.
+  // The servo leaves these axes (CartesianAxis bits) to the arm; the move comes to rest where it yielded.
   Motion& complying(std::uint32_t axes) {
     compliance |= axes;
     return *this;
@@ -98,7 +98,7 @@ struct Motion {
 // axis of the base frame, or of T6's own: without a size on until hold or stop, with one a step.
 struct Jog {
   int joint = 0;           // 1..6; 0 for an axis
-  std::uint32_t axis = 0;  // one Axis bit when joint is 0
+  std::uint32_t axis = 0;  // one CartesianAxis bit when joint is 0
   int direction = 1;       // +1 or -1
   bool tool_frame = false;
   int step_counts = 0;         // a step of a joint, in encoder counts
@@ -106,7 +106,7 @@ struct Jog {
   double step_distance = 0.0;  // a step along x y z, metres
 
   static Jog ofJoint(int joint, int direction) { return {.joint = joint, .direction = direction}; }
-  static Jog along(Axis axis, int direction) { return {.axis = axis, .direction = direction}; }
+  static Jog along(CartesianAxis axis, int direction) { return {.axis = axis, .direction = direction}; }
   Jog& counts(int n) {
     step_counts = n;
     return *this;

@@ -220,7 +220,7 @@ MOT* makemot(double segment, double accel, int mode, int compliance) {
     return nullptr;
   }
   if (!attempt("motion " + n, [&](RfmsClient& c) {
-        c.motion(n, (mode == CAR ? Motion::cartesian(segment, accel) : Motion::joint(segment, accel))
+        c.motion(n, (mode == CAR ? rfms::Motion::cartesian(segment, accel) : rfms::Motion::joint(segment, accel))
                         .complying(static_cast<std::uint32_t>(compliance)));
       }))
     return nullptr;

@@ -346,7 +346,7 @@ void parseJog(LineParser& p, const Units& units, proto::Control& c) {
   }
   // A step's size must fit what moves: counts and angles turn a joint, a distance goes along x y z,
   // an angle turns about rx ry rz.
-  const bool along = c.axis() >= proto::JA_X && c.axis() <= proto::JA_Z, about = c.axis() >= proto::JA_RX;
+  const bool along = c.axis() >= proto::JA_X && c.axis() <= proto::JA_Z;
   if (c.counts() > 0 && c.joint() == 0) p.fail("jog counts: for a joint; along an axis, distance D or angle A");
   if (c.distance() > 0.0 && !along) p.fail("jog distance: for x, y or z; a joint or rx ry rz takes an angle");
   if (c.angle() > 0.0 && along) p.fail("jog angle: for a joint or rx, ry, rz; along x, y or z, a distance");

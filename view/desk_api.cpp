@@ -171,10 +171,10 @@ void DeskApi::operatorCommand(const HttpRequest& r, const HttpAnswer& answer) {
                       (c.distance() > 0.0 && c.distance() <= kMostJogM);
     if (!jog.has_control() || c.command() != proto::CC_JOG || !step)
       return answer(error(400, "jog: one step, e.g. 'jog 2 + angle 1': up to 1000 counts, 10 deg or 10 mm"));
-    job = [jog](RfmsClient& c) {
-      c.beginTask("rfms-view");
-      const proto::TaskReply reply = c.send(jog);
-      c.endTask();
+    job = [jog](RfmsClient& client) {
+      client.beginTask("rfms-view");
+      const proto::TaskReply reply = client.send(jog);
+      client.endTask();
       return reply.accepted() ? ok() : error(409, "refused: " + reply.reason());
     };
   } else {

@@ -29,7 +29,7 @@ std::uint32_t axisBit(const std::string& axis) {
   throw py::value_error("'" + axis + "' is not an axis: x, y, z, rx, ry or rz");
 }
 
-Axis axisOf(const std::string& axis) { return static_cast<Axis>(axisBit(axis)); }
+CartesianAxis axisOf(const std::string& axis) { return static_cast<CartesianAxis>(axisBit(axis)); }
 
 Motion::Mode modeOf(const std::string& mode) {
   if (mode == "joint") return Motion::kJoint;

@@ -19,7 +19,7 @@ TEST(ClientMotion, AForceBuildsWhatTheTaskFileSays) {
           .request.motion();
   const proto::DefineMotion built = motionRecordOf("m", Motion::cartesian(2, 0.5).withForce(f));
   EXPECT_EQ(built.SerializeAsString(), m.SerializeAsString());
-  EXPECT_THROW(Force().press(static_cast<Axis>(kX | kY), 1.0), std::invalid_argument);
+  EXPECT_THROW(Force().press(static_cast<CartesianAxis>(kX | kY), 1.0), std::invalid_argument);
 }
 
 TEST(ClientMotion, OneMotionComposesWhatTheTaskFileCombines) {

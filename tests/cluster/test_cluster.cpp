@@ -25,6 +25,7 @@
 #include "runlog/run_logger.hpp"
 #include "runtime/mail_segment.hpp"
 #include "tests/support/build_paths.hpp"
+#include "tests/support/cluster_run.hpp"
 #include "tests/support/files.hpp"
 #include "tests/support/free_ports.hpp"
 #include "tests/support/process_group.hpp"
@@ -68,30 +69,8 @@ test::Outcome verifyRunLog(const fs::path& log) {
   return test::runCommand(kBin + "/rfms-replay", "verify " + log.string(), 300);
 }
 
-// A fresh run directory, short enough for ipc paths, removed afterwards.
-struct RunDir {
-  fs::path path;
-  explicit RunDir(const std::string& name) : path(test::makeUniqueDir("rfms-" + name)) {}
-  ~RunDir() {
-    test::runCommand(kRfms, "down " + path.string(), 60);  // whatever the test did, nothing stays
-    fs::remove_all(path);
-  }
-};
-
-// A configuration like the shipped one, with some lines replaced and the robot path made absolute.
-std::string configWith(const fs::path& dir, const std::string& name,
-                       const std::vector<std::pair<std::string, std::string>>& replacements) {
-  std::string text = readFile(std::string(RFMS_SOURCE_DIR) + "/deploy/clusters/local.textproto");
-  text.replace(text.find("../robots"), 9, std::string(RFMS_SOURCE_DIR) + "/deploy/robots");
-  text.replace(text.find("../scenes"), 9, std::string(RFMS_SOURCE_DIR) + "/deploy/scenes");
-  for (const auto& [from, to] : replacements) {
-    const auto at = text.find(from);
-    EXPECT_NE(at, std::string::npos) << from;
-    if (at != std::string::npos) text.replace(at, from.size(), to);
-  }
-  std::ofstream(dir / name) << text;
-  return (dir / name).string();
-}
+using test::configWith;
+using test::RunDir;
 
 std::string harnessDigest(const std::string& task = kExampleTask) {
   const RobotModel model = loadRobotModel(std::string(RFMS_SOURCE_DIR) + "/deploy/robots/puma260.textproto");
