@@ -122,8 +122,7 @@ int main(int argc, char** argv) {
   watch->add_option("--seconds", watch_seconds, "stop after this long (0: until interrupted)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 86400.0));
-  auto* emergency_stop =
-      app.add_subcommand("emergency-stop", "power off now, brakes on (EMGCY; reset to leave)");
+  auto* emergency_stop = app.add_subcommand("emergency-stop", "power off now, brakes on (EMGCY; reset to leave)");
   // Spellings rfms-client once had: refused, naming what replaced them (hidden from --help).
   std::vector<std::pair<std::string, CLI::App*>> retired;
   for (const char* word : {"estop", "step"})

@@ -12,9 +12,9 @@ namespace rfms {
 
 namespace {
 
-const std::vector<std::string> kCommands = {
-    "status", "jog",    "calibrate", "hold",     "free",   "stop", "emergency-stop", "reset", "power-off",
-    "units",  "transform", "position", "motion", "move",   "wait", "forget",         "help",  "quit"};
+const std::vector<std::string> kCommands = {"status",         "jog",   "calibrate", "hold",   "free",      "stop",
+                                            "emergency-stop", "reset", "power-off", "units",  "transform", "position",
+                                            "motion",         "move",  "wait",      "forget", "help",      "quit"};
 
 }  // namespace
 

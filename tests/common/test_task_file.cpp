@@ -173,8 +173,8 @@ TEST(TaskFile, ForcesMomentsStiffnessAndDampingFollowTheFilesUnits) {
       "t.task");
   const double deg = std::numbers::pi / 180, lbf = 4.4482216152605;
   const proto::ForceControl& a = task[0].request.motion().force();
-  EXPECT_EQ(a.force(2), -10.0);                   // N
-  EXPECT_NEAR(a.force(5), 0.5, 1e-15);            // N mm: 0.5 N m
+  EXPECT_EQ(a.force(2), -10.0);         // N
+  EXPECT_NEAR(a.force(5), 0.5, 1e-15);  // N mm: 0.5 N m
   EXPECT_EQ(task[0].request.motion().guard_n(), 3.0);
   const proto::ForceControl& b = task[1].request.motion().force();
   EXPECT_NEAR(b.stiffness(0), 2000.0, 1e-9);      // N/mm
@@ -183,8 +183,8 @@ TEST(TaskFile, ForcesMomentsStiffnessAndDampingFollowTheFilesUnits) {
   EXPECT_NEAR(b.damping(4), 1e-3 / deg, 1e-15);   // N mm s/deg in N m s/rad
   const proto::ForceControl& c = task[2].request.motion().force();
   EXPECT_NEAR(c.force(0), 2 * lbf, 1e-12);
-  EXPECT_NEAR(c.force(3), lbf, 1e-12);            // lbf m
-  EXPECT_NEAR(c.stiffness(1), 10 * lbf, 1e-12);   // lbf/m
+  EXPECT_NEAR(c.force(3), lbf, 1e-12);           // lbf m
+  EXPECT_NEAR(c.stiffness(1), 10 * lbf, 1e-12);  // lbf/m
   EXPECT_NEAR(task[2].request.motion().guard_n(), lbf, 1e-12);
   EXPECT_EQ(task[3].request.motion().force().stiffness(2), 2000.0);  // SI needs no force unit named
   EXPECT_EQ(task[3].request.motion().force().force(5), 0.5);
@@ -205,16 +205,18 @@ TEST(TaskFile, ForcesMomentsStiffnessAndDampingFollowTheFilesUnits) {
 
 TEST(TaskFile, SpellingsTheLanguageOnceHadAreRefusedNamingTheirReplacement) {
   const auto task = parseTaskFile("calibrate\nhold\nfree\nstop\nreset\npower-off\nemergency-stop\n", "t");
-  const proto::ControlCommand want[] = {proto::CC_CALIBRATE, proto::CC_HOLD,      proto::CC_FREE,
-                                        proto::CC_STOP,      proto::CC_RESET,     proto::CC_POWER_OFF,
+  const proto::ControlCommand want[] = {proto::CC_CALIBRATE,     proto::CC_HOLD,  proto::CC_FREE,
+                                        proto::CC_STOP,          proto::CC_RESET, proto::CC_POWER_OFF,
                                         proto::CC_EMERGENCY_STOP};
   ASSERT_EQ(task.size(), 7u);
   for (std::size_t i = 0; i < task.size(); ++i) EXPECT_EQ(task[i].request.control().command(), want[i]) << i;
 
-  EXPECT_EQ(refusal("control calibrate\n"), "t.task:1: 'control calibrate' is now 'calibrate': a command is a "
-                                             "statement of its own");
-  EXPECT_EQ(refusal("control emergency_stop\n"), "t.task:1: 'control emergency_stop' is now 'emergency-stop': a "
-                                                  "command is a statement of its own");
+  EXPECT_EQ(refusal("control calibrate\n"),
+            "t.task:1: 'control calibrate' is now 'calibrate': a command is a "
+            "statement of its own");
+  EXPECT_EQ(refusal("control emergency_stop\n"),
+            "t.task:1: 'control emergency_stop' is now 'emergency-stop': a "
+            "command is a statement of its own");
   EXPECT_EQ(refusal("control jog 2 +\n"), "t.task:1: 'control jog' is now 'jog': a command is a statement of its own");
   EXPECT_EQ(refusal("estop\n"), "t.task:1: 'estop' is now 'emergency-stop'");
   EXPECT_EQ(refusal("emergency_stop\n"), "t.task:1: 'emergency_stop' is now 'emergency-stop'");
@@ -261,9 +263,8 @@ TEST(TaskFile, ErrorsNameTheLine) {
   EXPECT_NE(refusal("at -1\n").find("t.task:1: at -1"), std::string::npos);
   // 2.9 used to jog joint 2, and 9999999999 to convert out of int's range (undefined behaviour).
   for (const char* joint : {"2.9", "9999999999", "0", "7", "-1e300"})
-    EXPECT_NE(
-        refusal(std::string("jog ") + joint + " +\n").find("t.task:1: jog: the joint must be a whole number"),
-        std::string::npos)
+    EXPECT_NE(refusal(std::string("jog ") + joint + " +\n").find("t.task:1: jog: the joint must be a whole number"),
+              std::string::npos)
         << joint;
   EXPECT_NE(refusal("at soon\n").find("'soon' is not a number"), std::string::npos);
 }

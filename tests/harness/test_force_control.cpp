@@ -166,7 +166,8 @@ TEST(ForceControl, ForceControlNeedsASensorAndASetpointBelowTheLimit) {
   EXPECT_NE(none.reason().find("needs a force sensor"), std::string::npos) << none.reason();
   // An impedance needs none.
   EXPECT_TRUE(
-      bare.request(parseTaskFile("units m rad\nmotion i cartesian 2 0.2 stiffness z 500\n", "t").front().request).accepted());
+      bare.request(parseTaskFile("units m rad\nmotion i cartesian 2 0.2 stiffness z 500\n", "t").front().request)
+          .accepted());
   Harness sensed(test::puma260(), proto::ControllerSettings{},
                  loadScene(std::string(RFMS_SCENES_DIR) + "/table.textproto"));
   const proto::TaskReply over =
