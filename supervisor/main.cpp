@@ -80,11 +80,17 @@ int runSupervisor(Options& o, NodeContext& c) {
     c.log.info("serving remote tasks on {}", s.config.supervisor_tasks());
   }
   if (o.run_for_s > 0.0) loop.setPeriodLimit(static_cast<std::uint64_t>(o.run_for_s / loop.dt()));
+  EventFile events(c.options.run_dir + "/events.jsonl");
+  if (!events.ok()) c.log.warn("cannot write {}/events.jsonl: the run goes on without it", c.options.run_dir);
+  loop.setEventFile(&events);
   MailDigest digest;
   {
     const StatusWriter status(c.options.run_dir + "/status.txt", [&] { return stats.statusText(run_log.get()); });
     loop.run(script.get(), o.digest_path.empty() ? nullptr : &digest);
-    loop.stopCluster(stopRequested() ? "supervisor stopped by signal" : (script ? "task finished" : "run ended"));
+    const std::string ended =
+        stopRequested() ? "supervisor stopped by signal" : (script ? "task finished" : "run ended");
+    loop.stopCluster(ended);
+    events.stopped(loop.periods(), ended);
     if (run_log) {
       run_log->finish();
       c.log.info("run log {}: {}", o.log_path, run_log->describe(stats.periods()));

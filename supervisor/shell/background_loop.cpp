@@ -207,6 +207,7 @@ void BackgroundLoop::followEvents() {
   for (const SupervisorEvent* e = events_.front(); e != nullptr; e = events_.front()) {
     if (script_ != nullptr) script_->note(*e);
     if (remote_ != nullptr) remote_->note(*e);
+    if (event_file_ != nullptr) event_file_->note(*e);
     switch (e->kind) {
       case SupervisorEvent::kStateChanged:
         log_.info("period {}: state {}", e->period, proto::RtState_Name(e->state).substr(3));

@@ -24,6 +24,7 @@
 
 #include "common/spsc_queue.hpp"
 #include "runtime/cluster_config.hpp"
+#include "supervisor/shell/event_file.hpp"
 #include "supervisor/shell/log_tap.hpp"
 #include "supervisor/shell/remote_port.hpp"
 #include "supervisor/supervisor.hpp"
@@ -63,6 +64,9 @@ class BackgroundLoop {
   bool stopping() const { return stopping_.load(std::memory_order_acquire); }
   // The background thread failed (its reason logged): the run must end.
   bool failed() const { return failed_.load(std::memory_order_acquire); }
+  // Where the events it follows are also written, one JSON line each (null: nowhere). Set while
+  // the background is idle, before begin().
+  void setEventFile(EventFile* file) { event_file_ = file; }
 
  private:
   void run();
@@ -89,6 +93,7 @@ class BackgroundLoop {
   spdlog::logger& log_;
   RemotePort* remote_ = nullptr;  // set by begin(), while the background is idle
   TaskScript* script_ = nullptr;
+  EventFile* event_file_ = nullptr;
   const bool in_step_;  // lockstep or paced: the period waits for the background
 
   SpscQueue<SupervisorEvent> events_{4096};

@@ -41,6 +41,8 @@ class ClusterLoop {
 
   // Serve remote clients (rfms-bridge) through this port, every period.
   void setRemotePort(RemotePort* port) { remote_ = port; }
+  // The run's events as JSON lines (RUN_DIR/events.jsonl), written by the background.
+  void setEventFile(EventFile* file) { background_.setEventFile(file); }
   // Without a task: stop after this many periods (0: run until a stop signal).
   void setPeriodLimit(std::uint64_t periods) { period_limit_ = periods; }
 

@@ -50,19 +50,6 @@ bool waitForText(const fs::path& p, const std::string& text, std::chrono::second
   return false;
 }
 
-// Waits for `text` in a node's log; false at once when `unless` appears first.
-bool waitForTextUnless(const fs::path& p, const std::string& text, const std::string& unless,
-                       std::chrono::seconds timeout) {
-  const auto end = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < end) {
-    const std::string s = readFile(p);
-    if (s.find(text) != std::string::npos) return true;
-    if (s.find(unless) != std::string::npos) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return false;
-}
-
 // `rfms-replay verify` of a run's log: its exit code (0 identical, 3 identical as far as the log
 // goes), with what it printed for a failure message.
 test::Outcome verifyRunLog(const fs::path& log) {
@@ -70,7 +57,37 @@ test::Outcome verifyRunLog(const fs::path& log) {
 }
 
 using test::configWith;
+using test::eventsText;
+using test::isEvent;
 using test::RunDir;
+using test::waitForEvent;
+using Json = nlohmann::json;
+
+// The run's first move has started; fails, saying why, when an emergency came first: a busy
+// machine can stall a realtime cluster past its watchdog before the test's case begins, and then
+// the case did not run. A test that needs the move fails rather than skipping.
+::testing::AssertionResult moveStarted(const fs::path& run, std::chrono::seconds timeout) {
+  const std::optional<Json> e = waitForEvent(
+      run, [](const Json& j) { return isEvent(j, "MOVE_STARTED") || isEvent(j, "EMERGENCY") || isEvent(j, "stopped"); },
+      timeout);
+  if (!e)
+    return ::testing::AssertionFailure() << "no move started within " << timeout.count() << " s; events:\n"
+                                         << eventsText(run) << "supervisor.log:\n"
+                                         << readFile(run / "supervisor.log");
+  if (!isEvent(*e, "MOVE_STARTED"))
+    return ::testing::AssertionFailure()
+           << "the run ended or went to EMGCY (" << e->value("reason", "") << ", " << e->value("node", "")
+           << ") before its first move started: the case could not run. On a loaded machine a realtime cluster "
+              "stalled past its watchdog; events:\n"
+           << eventsText(run);
+  return ::testing::AssertionSuccess();
+}
+
+// The first emergency of the run, once it is in the event file.
+std::optional<Json> emergency(const fs::path& run, std::chrono::seconds timeout) {
+  return waitForEvent(
+      run, [](const Json& j) { return isEvent(j, "EMERGENCY"); }, timeout);
+}
 
 std::string harnessDigest(const std::string& task = kExampleTask) {
   const RobotModel model = loadRobotModel(std::string(RFMS_SOURCE_DIR) + "/deploy/robots/puma260.textproto");
@@ -212,11 +229,7 @@ TEST_P(NodeFault, IsAnEmergencyNamingItTheArmComesToRestAndTheLogVerifies) {
       60);
   ASSERT_EQ(up.code, 0) << up.err;
   const fs::path log = run.path / "supervisor.log";
-  if (!waitForTextUnless(log, "move #1 started", "EMGCY", std::chrono::seconds(120))) {
-    if (f.clock == "realtime" && readFile(log).find("EMGCY") != std::string::npos)
-      GTEST_SKIP() << "this busy machine sent the realtime run to EMGCY before the move:\n" << readFile(log);
-    FAIL() << readFile(log);
-  }
+  ASSERT_TRUE(moveStarted(run.path, std::chrono::seconds(120)));
   const pid_t victim = std::stoi(readFile(run.path / (f.node + ".pid")));
   ASSERT_EQ(kill(victim, f.signal), 0);
   if (f.signal == SIGSTOP) {
@@ -224,19 +237,20 @@ TEST_P(NodeFault, IsAnEmergencyNamingItTheArmComesToRestAndTheLogVerifies) {
     ASSERT_EQ(kill(victim, SIGCONT), 0);
   }
 
-  const std::string name = f.node == "joint3" ? "joint 3" : f.node;
+  const std::string node = f.node == "joint3" ? "NODE_JOINT3" : f.node == "math" ? "NODE_MATH" : "NODE_ARM";
   // A paused joint is named either way it shows first: silent (its J_MAIL missing too), or the
   // arm's power lost for want of its torque command (its J_MAIL came, its command missed the arm's
   // period). Either is an emergency naming it; neither is a silent power drop.
-  ASSERT_TRUE(waitForText(log, "EMGCY: ", std::chrono::seconds(60))) << readFile(log);
-  const std::string text = readFile(log);
-  const bool silent = text.find("EMGCY: node silent (" + name + ")") != std::string::npos;
-  const bool unpowered =
-      f.node == "joint3" && f.signal == SIGSTOP &&
-      text.find("EMGCY: the arm lost its power (a torque command missing) (joint 3)") != std::string::npos;
-  EXPECT_TRUE(silent || unpowered) << text;
+  const std::optional<Json> e = emergency(run.path, std::chrono::seconds(60));
+  ASSERT_TRUE(e) << "no emergency after the fault; events:\n" << eventsText(run.path) << readFile(log);
+  EXPECT_EQ(e->value("node", ""), node) << eventsText(run.path);
+  const std::string reason = e->value("reason", "");
+  EXPECT_TRUE(reason == "ER_NODE_SILENT" || (f.node == "joint3" && f.signal == SIGSTOP && reason == "ER_POWER_LOST"))
+      << eventsText(run.path);
   // The task ends after the emergency; the supervisor stops the cluster.
-  EXPECT_TRUE(waitForText(log, "stopped the cluster", std::chrono::seconds(60))) << readFile(log);
+  EXPECT_TRUE(waitForEvent(
+      run.path, [](const Json& j) { return isEvent(j, "stopped"); }, std::chrono::seconds(60)))
+      << eventsText(run.path) << readFile(log);
   if (!(f.node == "arm" && f.signal == SIGKILL)) {
     EXPECT_TRUE(waitForText(run.path / "arm.log", "the power is off, fastest joint 0 rad/s", std::chrono::seconds(10)))
         << readFile(run.path / "arm.log");
@@ -282,17 +296,21 @@ TEST_P(ShortPause, OfAnyPacedNodeIsRiddenOutAndTheRunCompletes) {
                                                 " --task " + task.string() + " --run-dir " + run.path.string(),
                                             60);
   ASSERT_EQ(up.code, 0) << up.err;
-  const fs::path log = run.path / "supervisor.log";
-  ASSERT_TRUE(waitForTextUnless(log, "move #1 started", "EMGCY", std::chrono::seconds(120))) << readFile(log);
+  ASSERT_TRUE(moveStarted(run.path, std::chrono::seconds(120)));
   const pid_t victim = std::stoi(readFile(run.path / (node + ".pid")));
   ASSERT_EQ(kill(victim, SIGSTOP), 0);
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the pause itself
   ASSERT_EQ(kill(victim, SIGCONT), 0);
-  ASSERT_TRUE(waitForText(log, "stopped the cluster after", std::chrono::seconds(180))) << readFile(log);
-  const std::string text = readFile(log);
-  EXPECT_EQ(text.find("EMGCY"), std::string::npos) << text;
-  EXPECT_NE(text.find("move #1 completed"), std::string::npos) << text;
-  EXPECT_NE(text.find(": task finished"), std::string::npos) << text;
+  const std::optional<Json> end = waitForEvent(
+      run.path, [](const Json& j) { return isEvent(j, "stopped"); }, std::chrono::seconds(180));
+  ASSERT_TRUE(end) << eventsText(run.path) << readFile(run.path / "supervisor.log");
+  EXPECT_EQ((*end)["stopped"].value("why", ""), "task finished") << eventsText(run.path);
+  const std::vector<Json> events = test::runEvents(run.path);
+  EXPECT_TRUE(std::none_of(events.begin(), events.end(), [](const Json& j) { return isEvent(j, "EMERGENCY"); }))
+      << eventsText(run.path);
+  EXPECT_TRUE(std::any_of(events.begin(), events.end(), [](const Json& j) {
+    return isEvent(j, "MOVE_COMPLETED") && j.value("move_id", "") == "1";
+  })) << eventsText(run.path);
   EXPECT_EQ(readFile(run.path / "arm.log").find("watchdog"), std::string::npos) << readFile(run.path / "arm.log");
   test::runCommand(kRfms, "down " + run.path.string(), 60);
   const test::Outcome v = verifyRunLog(run.path / "run.mcap");
@@ -317,12 +335,17 @@ TEST(Cluster, TheRealtimeArmTakesItsPowerOffWhenTheSupervisorIsKilled) {
       kRfms, "up --clock realtime --config " + config + " --task " + task.string() + " --run-dir " + run.path.string(),
       60);
   ASSERT_EQ(up.code, 0) << up.err;
-  const fs::path log = run.path / "supervisor.log";
-  if (!waitForTextUnless(log, "state CALIB", "EMGCY", std::chrono::seconds(120))) {
-    if (readFile(log).find("EMGCY") != std::string::npos)
-      GTEST_SKIP() << "this busy machine sent the realtime run to EMGCY before calibration:\n" << readFile(log);
-    FAIL() << readFile(log);
-  }
+  const std::optional<Json> calib = waitForEvent(
+      run.path,
+      [](const Json& j) {
+        return (isEvent(j, "STATE_CHANGED") && j.value("state", "") == "RT_CALIB") || isEvent(j, "EMERGENCY");
+      },
+      std::chrono::seconds(120));
+  ASSERT_TRUE(calib) << "calibration did not begin; events:\n" << eventsText(run.path);
+  ASSERT_FALSE(isEvent(*calib, "EMERGENCY"))
+      << "the run went to EMGCY before calibration: the case could not run. On a loaded machine a realtime "
+         "cluster stalled past its watchdog; events:\n"
+      << eventsText(run.path);
   ASSERT_EQ(kill(std::stoi(readFile(run.path / "supervisor.pid")), SIGKILL), 0);
   const fs::path arm = run.path / "arm.log";
   EXPECT_TRUE(waitForText(arm, "watchdog: no new torque command from joint 1,2,3,4,5,6 for 1000 periods: power off",
@@ -376,11 +399,7 @@ TEST_P(LostSupervisor, EveryNodeGoesSafeAndExitsWithinTheOrphanTimeout) {
       kRfms, "up --config " + config + " --task " + task.string() + " --run-dir " + run.path.string(), 60);
   ASSERT_EQ(up.code, 0) << up.err;
   const fs::path log = run.path / "supervisor.log";
-  if (!waitForTextUnless(log, "move #1 started", "EMGCY", std::chrono::seconds(120))) {
-    if (clock == "realtime" && readFile(log).find("EMGCY") != std::string::npos)
-      GTEST_SKIP() << "this busy machine sent the realtime run to EMGCY before the move:\n" << readFile(log);
-    FAIL() << readFile(log);
-  }
+  ASSERT_TRUE(moveStarted(run.path, std::chrono::seconds(120)));
   std::vector<pid_t> nodes;
   for (const char* n : {"arm", "math", "joint1", "joint2", "joint3", "joint4", "joint5", "joint6"})
     nodes.push_back(std::stoi(readFile(run.path / (std::string(n) + ".pid"))));
@@ -406,7 +425,7 @@ TEST_P(LostSupervisor, EveryNodeGoesSafeAndExitsWithinTheOrphanTimeout) {
     ASSERT_EQ(kill(supervisor, SIGCONT), 0) << "the paused supervisor ran on and ended:\n" << readFile(log);
     // Its nodes gone, it names the first silence it sees: in realtime often the arm's lost power
     // (the arm's sensors and a joint's answers from before the pause are still queued).
-    EXPECT_TRUE(waitForText(log, "EMGCY: ", std::chrono::seconds(60))) << readFile(log);
+    EXPECT_TRUE(emergency(run.path, std::chrono::seconds(60))) << eventsText(run.path) << readFile(log);
     EXPECT_TRUE(allGoneWithin({supervisor}, std::chrono::seconds(60))) << readFile(log);
   }
   const test::Outcome down = test::runCommand(kRfms, "down " + run.path.string(), 60);
@@ -457,8 +476,7 @@ TEST(Cluster, ARunKilledOutrightLeavesNothingThatStopsTheNext) {
       test::runCommand(kRfms, "up --clock paced --task " + task.string() + " --run-dir " + killed.path.string(), 60)
           .code,
       0);
-  ASSERT_TRUE(waitForText(killed.path / "supervisor.log", "move #1 started", std::chrono::seconds(120)))
-      << readFile(killed.path / "supervisor.log");
+  ASSERT_TRUE(moveStarted(killed.path, std::chrono::seconds(120)));
   const fs::path segment = fs::read_symlink(killed.path / "mailboxes");
   std::vector<pid_t> nodes;
   for (const char* n : {"supervisor", "arm", "math", "joint1", "joint2", "joint3", "joint4", "joint5", "joint6"})
@@ -519,7 +537,7 @@ struct SmallFilesystem {
 // it goes.
 TEST(Cluster, ADiskThatFillsStopsALogThatTheRunRequiresAndTheArmComesToRest) {
   SmallFilesystem small;
-  if (!small.ok) GTEST_SKIP() << "needs root to mount an 8 MiB tmpfs";
+  if (!small.ok) FAIL() << "this case needs root, to mount an 8 MiB tmpfs (deploy/test runs as root)";
   RunDir run("disk-full");
   const std::string config =
       configWith(run.path, "required.textproto", {{"seed: 1", "seed: 1 log { required: true }"}});
@@ -549,15 +567,19 @@ TEST(Cluster, DownMidMoveBringsTheArmToRestFirst) {
   std::ofstream(task) << "transform t rpy 180 -126.24 250 0 90 0\nposition p righty,down,flip T6 = t\n"
                          "motion slow joint 8 1\nmove p slow\n";
   ASSERT_EQ(test::runCommand(kRfms, "up --task " + task.string() + " --run-dir " + run.path.string(), 60).code, 0);
-  const fs::path log = run.path / "supervisor.log";
-  ASSERT_TRUE(waitForText(log, "move #1 started", std::chrono::seconds(120))) << readFile(log);
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ASSERT_TRUE(moveStarted(run.path, std::chrono::seconds(120)));
   const test::Outcome down = test::runCommand(kRfms, "down " + run.path.string(), 60);
   EXPECT_EQ(down.code, 0) << down.err;
-  const std::string sup = readFile(log);
-  EXPECT_NE(sup.find("stop requested: bringing the arm to rest"), std::string::npos) << sup;
-  EXPECT_NE(sup.find("state STOP"), std::string::npos) << sup;
-  EXPECT_NE(sup.find("state IDLE"), std::string::npos) << sup;
+  // Brought to rest (STOP), then its power off (IDLE), before the cluster stopped.
+  std::vector<std::string> states;
+  for (const Json& j : test::runEvents(run.path))
+    if (isEvent(j, "STATE_CHANGED")) states.push_back(j.value("state", ""));
+  const auto stop = std::find(states.begin(), states.end(), "RT_STOP");
+  EXPECT_NE(stop, states.end()) << eventsText(run.path);
+  EXPECT_NE(std::find(stop, states.end(), "RT_IDLE"), states.end()) << eventsText(run.path);
+  const std::vector<Json> events = test::runEvents(run.path);
+  ASSERT_FALSE(events.empty());
+  EXPECT_EQ(events.back()["stopped"].value("why", ""), "supervisor stopped by signal") << eventsText(run.path);
   EXPECT_NE(readFile(run.path / "arm.log").find("the power is off, fastest joint 0 rad/s"), std::string::npos)
       << readFile(run.path / "arm.log");
 }
@@ -705,7 +727,7 @@ TEST(Cluster, ANodeWithAKeyTheClusterDoesNotListIsRefusedAndNamed) {
 // authorised client key), and joint 3 placed on it; deploy/rfms starts and stops it over ssh.
 TEST(Cluster, AJointStartedOverSsh) {
   if (geteuid() != 0 || !fs::exists("/usr/sbin/sshd") || std::system("command -v ssh-keygen >/dev/null") != 0)
-    GTEST_SKIP() << "needs root and openssh-server (deploy/install-deps --for-tests installs it)";
+    FAIL() << "this case needs root and openssh-server (deploy/install-deps --for-tests installs it)";
   RunDir run("ssh");
   const fs::path d = run.path;
   ASSERT_EQ(
@@ -793,7 +815,7 @@ class Namespace {
 
 TEST(Cluster, AJointInAnotherNetworkNamespace) {
   Namespace ns;
-  if (!ns.ok()) GTEST_SKIP() << "cannot create network namespaces here (needs root and iproute2)";
+  if (!ns.ok()) FAIL() << "this case needs network namespaces: root and iproute2 (deploy/test runs as root)";
   RunDir run("netns");
   // Ports the kernel has free now: one another program holds on every address would fail the
   // bind on the veth's address as well.
@@ -825,8 +847,10 @@ TEST(Cluster, RealtimeClockRunsAndReportsItsTiming) {
                              60)
                 .code,
             0);
-  const fs::path log = run.path / "supervisor.log";
-  EXPECT_TRUE(waitForText(log, "stopped the cluster after", std::chrono::seconds(60))) << readFile(log);
+  const std::optional<Json> end = waitForEvent(
+      run.path, [](const Json& j) { return isEvent(j, "stopped"); }, std::chrono::seconds(60));
+  ASSERT_TRUE(end) << eventsText(run.path) << readFile(run.path / "supervisor.log");
+  EXPECT_EQ((*end)["stopped"].value("periods", 0), 2000) << eventsText(run.path);  // 2 s at 1 kHz, by count
   // The supervisor finishes its run log, then writes the stats: on a busy machine, a while later.
   EXPECT_TRUE(waitForText(run.path / "stats.json", "\"joint 6\"", std::chrono::seconds(60)));
   const std::string stats = readFile(run.path / "stats.json");

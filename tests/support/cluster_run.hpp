@@ -1,12 +1,19 @@
-// What a process test needs to start a cluster of its own: a run directory that is cleaned up
-// whatever the test did, and a cluster file like the shipped one with some lines changed.
+// What a process test needs to start a cluster of its own — a run directory that is cleaned up
+// whatever the test did, a cluster file like the shipped one with some lines changed — and to
+// follow it by the supervisor's structured events rather than its log's sentences.
 #pragma once
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -41,6 +48,43 @@ inline std::string configWith(const std::filesystem::path& dir, const std::strin
   }
   std::ofstream(dir / name) << text;
   return (dir / name).string();
+}
+
+// The supervisor's events of a run so far, RUN_DIR/events.jsonl (supervisor/shell/event_file.hpp):
+// each line's JSON, in order. A line still being written is left for the next read.
+inline std::vector<nlohmann::json> runEvents(const std::filesystem::path& run) {
+  std::vector<nlohmann::json> out;
+  std::istringstream lines(readFile(run / "events.jsonl"));
+  for (std::string line; std::getline(lines, line);) {
+    nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+    if (!j.is_discarded()) out.push_back(std::move(j));
+  }
+  return out;
+}
+
+// Whether `e` is an event of this kind (MOVE_STARTED, MOVE_COMPLETED, MOVE_ABORTED, STATE_CHANGED,
+// EMERGENCY), or the run's end ("stopped").
+inline bool isEvent(const nlohmann::json& e, const std::string& kind) {
+  return kind == "stopped" ? e.contains("stopped") : e.value("kind", "") == kind;
+}
+
+// The events as lines, for a failure's message.
+inline std::string eventsText(const std::filesystem::path& run) {
+  const std::string text = readFile(run / "events.jsonl");
+  return text.empty() ? "(no events: " + (run / "events.jsonl").string() + " is empty or missing)\n" : text;
+}
+
+// The first event `want` accepts, once it is in the file; nothing after `timeout`.
+inline std::optional<nlohmann::json> waitForEvent(const std::filesystem::path& run,
+                                                  const std::function<bool(const nlohmann::json&)>& want,
+                                                  std::chrono::seconds timeout) {
+  const auto end = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    for (const nlohmann::json& e : runEvents(run))
+      if (want(e)) return e;
+    if (std::chrono::steady_clock::now() > end) return std::nullopt;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
 }
 
 }  // namespace rfms::test
