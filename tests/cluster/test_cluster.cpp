@@ -63,9 +63,9 @@ using test::RunDir;
 using test::waitForEvent;
 using Json = nlohmann::json;
 
-// The run's first move has started; fails, saying why, when an emergency came first: a busy
-// machine can stall a realtime cluster past its watchdog before the test's case begins, and then
-// the case did not run. A test that needs the move fails rather than skipping.
+// The run's first move has started; fails, saying why, when an emergency or the run's end came
+// first (a node that never answers; a busy machine that stalled a realtime cluster past its
+// watchdog): the case did not run, and a test that needs the move fails rather than skipping.
 ::testing::AssertionResult moveStarted(const fs::path& run, std::chrono::seconds timeout) {
   const std::optional<Json> e = waitForEvent(
       run, [](const Json& j) { return isEvent(j, "MOVE_STARTED") || isEvent(j, "EMERGENCY") || isEvent(j, "stopped"); },
@@ -75,11 +75,12 @@ using Json = nlohmann::json;
                                          << eventsText(run) << "supervisor.log:\n"
                                          << readFile(run / "supervisor.log");
   if (!isEvent(*e, "MOVE_STARTED"))
-    return ::testing::AssertionFailure()
-           << "the run ended or went to EMGCY (" << e->value("reason", "") << ", " << e->value("node", "")
-           << ") before its first move started: the case could not run. On a loaded machine a realtime cluster "
-              "stalled past its watchdog; events:\n"
-           << eventsText(run);
+    return ::testing::AssertionFailure() << (isEvent(*e, "stopped")
+                                                 ? "the run stopped"
+                                                 : "the run went to EMGCY (" + e->value("reason", "") + ", " +
+                                                       e->value("node", "") + ") at period " + e->value("period", ""))
+                                         << " before its first move started: the case could not run; events:\n"
+                                         << eventsText(run);
   return ::testing::AssertionSuccess();
 }
 
