@@ -84,6 +84,15 @@ using Json = nlohmann::json;
   return ::testing::AssertionSuccess();
 }
 
+// The summary a task's run printed with the supervisor's --json (its line of JSON among the rest).
+Json summaryOf(const std::string& out) {
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);)
+    if (line.starts_with("{\"sim_time_s\"")) return Json::parse(line, nullptr, false);
+  ADD_FAILURE() << "no JSON summary in what the run printed:\n" << out;
+  return Json::object();
+}
+
 // The first emergency of the run, once it is in the event file.
 std::optional<Json> emergency(const fs::path& run, std::chrono::seconds timeout) {
   return waitForEvent(
@@ -122,13 +131,18 @@ TEST(Cluster, LockstepClusterExchangesTheHarnessesMailboxes) {
   const std::string config =
       configWith(run.path, "patient.textproto", {{"lockstep_timeout_ms: 100", "lockstep_timeout_ms: 5000"}});
   const fs::path digest = run.path / "digest";
-  const test::Outcome r = test::runCommand(
-      kRfms,
-      "run --example --config " + config + " --run-dir " + run.path.string() + " -- --mail-digest " + digest.string(),
-      300);
+  const test::Outcome r = test::runCommand(kRfms,
+                                           "run --example --config " + config + " --run-dir " + run.path.string() +
+                                               " -- --json --mail-digest " + digest.string(),
+                                           300);
   ASSERT_EQ(r.code, 0) << r.out << r.err << readFile(run.path / "supervisor.log");
-  EXPECT_NE(r.out.find("#2 home       mjnt"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("arm=0 math=0 joint 1=0 joint 2=0 joint 3=0 joint 4=0 joint 5=0 joint 6=0"), std::string::npos);
+  const Json summary = summaryOf(r.out);
+  ASSERT_EQ(summary.value("moves", Json::array()).size(), 2u) << r.out;
+  EXPECT_EQ(summary["moves"][1].value("motion", ""), "mjnt") << r.out;
+  EXPECT_TRUE(summary["moves"][1].value("completed", false)) << r.out;
+  const Json misses = summary.value("misses", Json::object());
+  EXPECT_EQ(misses.size(), 8u) << r.out;
+  for (const auto& [node, count] : misses.items()) EXPECT_EQ(count, 0) << node << " missed its period: " << r.out;
   const std::string cluster = readFile(digest);
   ASSERT_EQ(cluster.size(), 17u) << cluster;
   EXPECT_EQ(cluster.substr(0, 16), harnessDigest());
@@ -157,10 +171,10 @@ TEST(Cluster, ALockstepTaskWithMoreRequestsThanTheLinkHoldsStillExchangesTheHarn
   const fs::path digest = run.path / "digest";
   const test::Outcome r = test::runCommand(kRfms,
                                            "run --task " + task_file.string() + " --config " + config + " --run-dir " +
-                                               run.path.string() + " -- --mail-digest " + digest.string(),
+                                               run.path.string() + " -- --json --mail-digest " + digest.string(),
                                            300);
   ASSERT_EQ(r.code, 0) << r.out << r.err << readFile(run.path / "supervisor.log");
-  EXPECT_EQ(r.out.find("refused"), std::string::npos) << r.out;
+  EXPECT_EQ(summaryOf(r.out).value("refused", -1), 0) << r.out;
   const std::string cluster = readFile(digest);
   ASSERT_EQ(cluster.size(), 17u) << cluster;
   EXPECT_EQ(cluster.substr(0, 16), harnessDigest(task));
@@ -179,10 +193,16 @@ TEST(Cluster, LockstepClusterUnderForceControlExchangesTheHarnessesMailboxes) {
   const std::string task = std::string(RFMS_SOURCE_DIR) + "/examples/slide.task";
   const test::Outcome r = test::runCommand(kRfms,
                                            "run --task " + task + " --config " + config + " --run-dir " +
-                                               run.path.string() + " -- --mail-digest " + digest.string(),
+                                               run.path.string() + " -- --json --mail-digest " + digest.string(),
                                            300);
   ASSERT_EQ(r.code, 0) << r.out << r.err << readFile(run.path / "supervisor.log");
-  EXPECT_NE(r.out.find("force 10.00 N: error p50"), std::string::npos) << r.out;
+  // The slide held its 10 N (the force figures of its move).
+  const Json moves = summaryOf(r.out).value("moves", Json::array());
+  const auto slide =
+      std::find_if(moves.begin(), moves.end(), [](const Json& m) { return m.value("motion", "") == "slide"; });
+  ASSERT_NE(slide, moves.end()) << r.out;
+  EXPECT_EQ((*slide)["force"].value("setpoint_n", 0.0), 10.0) << r.out;
+  EXPECT_TRUE((*slide)["force"].value("held", false)) << r.out;
   const std::string cluster = readFile(digest);
   ASSERT_EQ(cluster.size(), 17u) << cluster;
   EXPECT_EQ(cluster.substr(0, 16), harnessDigest(readFile(task)));
