@@ -610,7 +610,7 @@ TEST(Cluster, DownMidMoveBringsTheArmToRestFirst) {
 TEST(Cluster, AnEmergencyLeavesEveryNodesLastPeriodsWithoutARunLog) {
   RunDir run("fault-record");
   const std::string config = configWith(run.path, "c.textproto", {});
-  const fs::path task = run.path / "estop.task";
+  const fs::path task = run.path / "emergency-stop.task";
   std::ofstream(task) << "units mm deg\ntransform t2 trans 203.2 -126.23 203.2\n"
                          "position home righty,down,flip T6 = t2 TL T6\nmotion mjnt joint 2.0 0.2\n"
                          "move home mjnt\nat 0.5\nemergency-stop\n";

@@ -317,11 +317,11 @@ TEST(RemoteDesk, MovingTheArmNeedsATaskOfOnesOwnAndAnObserverMayOnlyLookAndStop)
   const proto::TaskReply observer = desk.accept(begin, core.background(), 3);
   EXPECT_FALSE(observer.accepted());
   EXPECT_NE(observer.reason().find("observer"), std::string::npos);
-  proto::TaskRequest estop = numbered(2);
-  estop.set_session(2);
-  estop.set_role(proto::CR_OBSERVER);
-  estop.mutable_control()->set_command(proto::CC_EMERGENCY_STOP);
-  EXPECT_TRUE(desk.accept(estop, core.background(), 4).accepted());
+  proto::TaskRequest stop_request = numbered(2);
+  stop_request.set_session(2);
+  stop_request.set_role(proto::CR_OBSERVER);
+  stop_request.mutable_control()->set_command(proto::CC_EMERGENCY_STOP);
+  EXPECT_TRUE(desk.accept(stop_request, core.background(), 4).accepted());
   // With a task of its own, an operator's request reaches the core (which judges it by its state).
   proto::TaskRequest own = operatorRequest(1, 3);
   own.mutable_begin()->set_name("work");
