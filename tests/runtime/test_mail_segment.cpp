@@ -43,7 +43,7 @@ TEST(MailSegment, OnlyThisUserMayOpenItsDirectoryOrItself) {
 
 // A second user, as root can become one: the segment's directory does not let it in.
 TEST(MailSegment, AnotherUserCannotOpenIt) {
-  if (geteuid() != 0) GTEST_SKIP() << "needs root, to become another user (nobody) for the attempt";
+  if (geteuid() != 0) FAIL() << "this case needs root, to become another user (nobody) for the attempt";
   RunDir run;
   const std::string path = MailSegment::pathFor(run.path.string());
   const MailSegment segment = MailSegment::open(path);

@@ -92,6 +92,19 @@ def desk(tmp_path_factory):
                 seen["stopped_after_s"] = time.monotonic() - t0
                 seen["rtstate"] = arm.status().rtstate
                 seen["answer"] = page("text answer")["text"]
+            # The page's jog button sends the task file's jog statement (the task above closed, the
+            # arm at rest in HOLD); a jog with no step's size, which the page never sends, is
+            # refused before the link.
+            with rfms.connect(c.bridge, c.key(), task=None) as eye:
+                deadline = time.monotonic() + 30
+                while eye.status().rtstate != "HOLD" and time.monotonic() < deadline:
+                    time.sleep(0.1)
+            page("click jog2plus")
+            deadline = time.monotonic() + 30
+            while not page("text answer")["text"].startswith("jog:") and time.monotonic() < deadline:
+                time.sleep(0.1)
+            seen["jog_button"] = page("text answer")["text"]
+            seen["jog_unsized"] = page('command jog "jog 2 +"')["status"]
             c.down()
             log = rfms.open_log(str(c.run / "run.mcap"))
             seen["columns"] = log.signals([f"jmail.{j}.angle" for j in range(1, 7)])
@@ -105,6 +118,11 @@ def desk(tmp_path_factory):
 def test_operator_commands_need_the_token(desk):
     assert desk["without_token"] == 403
     assert desk["calibrate"] == 200
+
+
+def test_the_jog_button_sends_the_task_files_jog(desk):
+    assert desk["jog_button"] == "jog: 200 done", desk["jog_button"]
+    assert desk["jog_unsized"] == 400
 
 
 def test_the_pose_drawn_is_the_arm_of_its_period(desk):

@@ -301,6 +301,7 @@ for (let j = 1; j <= 6; ++j)
   for (const d of [-1, 1]) {
     const b = document.createElement("button");
     b.textContent = `${j}${d > 0 ? "+" : "−"}`;
+    b.id = `jog${j}${d > 0 ? "plus" : "minus"}`;
     b.title = `joint ${j}, 1 degree ${d > 0 ? "up" : "down"}`;
     b.onclick = () => command("jog", `jog ${j} ${d > 0 ? "+" : "-"} angle 1`);
     $("jog").appendChild(b);
