@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <optional>
 #include <sstream>
 #include <utility>
 
@@ -374,14 +375,11 @@ constexpr const char* kStatements =
     "units, transform, position, motion, move, wait, at, forget, jog, calibrate, hold, free, stop, reset, "
     "power-off or emergency-stop";
 
-// "COMMAND": one of kCommands; false if `word` is none of them.
-bool parseCommand(const std::string& word, proto::Control& c) {
+// The command `word` names, if it is one of kCommands.
+std::optional<proto::ControlCommand> commandNamed(const std::string& word) {
   for (const auto& [name, command] : kCommands)
-    if (word == name) {
-      c.set_command(command);
-      return true;
-    }
-  return false;
+    if (word == name) return command;
+  return std::nullopt;
 }
 
 // forget transform|position|motion NAME
@@ -425,8 +423,9 @@ bool parseStatement(LineParser& p, const std::string& keyword, Units& units, Tas
     parseAt(p, st);
   else if (keyword == "jog")
     parseJog(p, units, *st.request.mutable_control());
-  else if (parseCommand(keyword, *st.request.mutable_control())) {
-  } else if (keyword == "forget")
+  else if (const std::optional<proto::ControlCommand> named = commandNamed(keyword))
+    st.request.mutable_control()->set_command(*named);
+  else if (keyword == "forget")
     parseForget(p, *st.request.mutable_forget());
   else if (keyword == "control") {
     std::string command;

@@ -92,7 +92,7 @@ TEST(BridgeProcess, AClientRunsATaskFileOnAPacedCluster) {
   const auto task = loadTaskFile(std::string(RFMS_SOURCE_DIR) + "/examples/line.task");
   const RemoteTaskResult r = runRemoteTask(client, task, "line");
   EXPECT_TRUE(r.ok()) << r.failure << (r.refused.empty() ? "" : r.refused.front());
-  EXPECT_EQ(r.moves.size(), 2u);
+  ASSERT_EQ(r.moves.size(), 2u);  // r.moves.back() below
   const proto::ArmStatus s = client.status();
   EXPECT_TRUE(s.calibrated());
   EXPECT_EQ(s.ended_through(), r.moves.back());
