@@ -6,6 +6,15 @@
 //                                               supervisor's wall clock) to its arrival here
 //   node view_viewers.cjs URL SECONDS stall     subscribe to every channel, then never read again
 "use strict";
+if (process.argv[2] === "--help") {
+  // This file's opening comment is its usage.
+  const lines = require("fs").readFileSync(__filename, "utf8").split("\n").slice(1);
+  for (const l of lines) {
+    if (!l.startsWith("//")) break;
+    console.log(l.replace(/^\/\/ ?/, ""));
+  }
+  process.exit(0);
+}
 const path = require("path");
 const { createRequire } = require("module");
 const web = createRequire(path.join(__dirname, "..", "view", "web", "package.json"));

@@ -1,6 +1,7 @@
 """The docs stay true of the tree: every path of the repository they name exists, and every
-program they tell a user to run from build/bin exists and answers --help; every script they run
-from bench/, deploy/ or tools/ is there and executable. Run by ctest (docs.paths_and_programs)."""
+program they tell a user to run from build/bin exists and answers --help, and takes every option
+a shell block gives it; every script they run from bench/, deploy/ or tools/ is there and
+executable. Run by ctest (docs.paths_and_programs)."""
 
 import os
 import pathlib
@@ -62,6 +63,58 @@ def test_every_built_program_a_page_runs_answers_help(program):
     assert r.returncode == 0 and r.stdout.strip(), f"{program} --help: exit {r.returncode}\n{r.stderr}"
 
 
+def command_lines(text: str):
+    """Each build/bin program a shell block runs, with the words that follow it on its line (up to
+    a pipe, a redirection, `&&`, `;` or a comment), continuation lines joined."""
+    for block in re.findall(r"```(?:sh|bash)\n(.*?)```", text, re.S):
+        for line in block.replace("\\\n", " ").splitlines():
+            for m in re.finditer(r"(?:^|[\s;(=|&])build/bin/([A-Za-z0-9_.-]+)((?:\s+[^\s|;&>#<]+)*)", line):
+                yield m.group(1), m.group(2).split()
+
+
+def help_of(program: str, words):
+    """The program's --help, and its subcommand's when a word is one ("rfms-client run",
+    "rfms-model --robot FILE demo")."""
+    exe = str(BIN / program)
+    text = subprocess.run([exe, "--help"], capture_output=True, text=True, timeout=60,
+                          stdin=subprocess.DEVNULL).stdout
+    sub = re.search(r"^Subcommands:\n((?:\s+\S.*\n?)+)", text, re.M)
+    names = set(re.findall(r"^\s+([a-z][\w-]*)", sub.group(1), re.M)) if sub else set()
+    for w in words:
+        if w in names:
+            text += subprocess.run([exe, w, "--help"], capture_output=True, text=True, timeout=60,
+                                   stdin=subprocess.DEVNULL).stdout
+            break
+    return text
+
+
+def unknown_options(program: str, words):
+    """The options a command line gives that the program's help does not list."""
+    given = []
+    for w in words:
+        if w == "--":  # what follows goes to another program
+            break
+        m = re.match(r"^(--[A-Za-z0-9][A-Za-z0-9_-]*)", w)
+        if m and not PLACEHOLDER.search(w.split("=")[0]):
+            given.append(m.group(1))
+    if not given:
+        return []
+    listed = set(re.findall(r"(?<![\w-])(--[A-Za-z0-9][A-Za-z0-9_-]*)", help_of(program, words)))
+    return [o for o in given if o not in listed]
+
+
+COMMANDS = sorted({(d.relative_to(ROOT).as_posix(), program, " ".join(words))
+                   for d in DOCS for program, words in command_lines(d.read_text())})
+
+
+@pytest.mark.parametrize("doc,program,words", COMMANDS, ids=lambda x: x if isinstance(x, str) else "")
+def test_every_option_a_shell_block_gives_a_program_is_one_it_takes(doc, program, words):
+    if not (BIN / program).is_file():
+        pytest.fail(f"{doc}: build/bin/{program} is not built")
+    wrong = unknown_options(program, words.split())
+    assert not wrong, f"{doc}: 'build/bin/{program} {words}': {program} --help lists no {wrong}"
+
+
 @pytest.mark.parametrize("script", [p for p in NAMED if not p.startswith("build/bin/")])
 def test_every_script_a_page_runs_is_there(script):
     path = ROOT / script
@@ -70,9 +123,38 @@ def test_every_script_a_page_runs_is_there(script):
         assert os.access(path, os.X_OK), f"{script} is not executable"
 
 
+SCRIPTS = sorted(p.relative_to(ROOT).as_posix() for d in ("deploy", "bench", "tools") for p in (ROOT / d).iterdir()
+                 if p.is_file() and os.access(p, os.X_OK))
+
+
+def handles_help(text: str) -> bool:
+    """A script that answers --help before it does anything: bash through deploy/lib/usage.sh,
+    Python through argparse, node by looking for it first."""
+    return "lib/usage.sh" in text or "argparse" in text or 'process.argv[2] === "--help"' in text
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_every_script_answers_help_and_does_nothing_else(script):
+    text = (ROOT / script).read_text()
+    # Not run unless it handles --help: a script that does not would start its job (a build, the
+    # test suite) on the word.
+    assert handles_help(text), f"{script} does not answer --help (source deploy/lib/usage.sh first thing)"
+    r = subprocess.run([str(ROOT / script), "--help"], capture_output=True, text=True, timeout=30,
+                       stdin=subprocess.DEVNULL)
+    assert r.returncode == 0 and r.stdout.strip(), f"{script} --help: exit {r.returncode}\n{r.stdout}{r.stderr}"
+
+
 def test_the_check_catches_a_wrong_path_and_a_missing_program():
     text = "See `tests/common/no_such_test.cpp` and run:\n```sh\nbuild/bin/rfms-no-such-tool --x\n```\n"
     assert [p for p in quoted_paths(text) if not exists(p)] == ["tests/common/no_such_test.cpp"]
     assert "build/bin/rfms-no-such-tool" in programs(text)
     assert not (BIN / "rfms-no-such-tool").exists()
     assert list(quoted_paths("`runlog/mcap_writer` and `RUN_DIR/run.mcap`")) == ["runlog/mcap_writer"]
+
+
+def test_the_option_check_catches_an_option_a_program_does_not_take():
+    text = "```sh\nbuild/bin/rfms-sim --no-such-option 3 \\\n  --json > out.json\n```\n"
+    [(program, words)] = list(command_lines(text))
+    assert (program, words) == ("rfms-sim", ["--no-such-option", "3", "--json"])
+    assert unknown_options(program, words) == ["--no-such-option"]
+    assert unknown_options("rfms-client", ["run", "--example", "--", "--nothing"]) == []
