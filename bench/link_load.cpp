@@ -13,10 +13,11 @@
 
 #include <CLI/CLI.hpp>
 
-#include "client/rfms_client.hpp"
+#include "client/task_link.hpp"
 #include "common/command_line.hpp"
 #include "common/mail_codec.hpp"
 #include "common/statistics.hpp"
+#include "common/transform.hpp"
 
 using rfms::percentile;
 
@@ -66,7 +67,7 @@ int main(int argc, char** argv) {
     try {
       for (int i = 0; i < sessions; ++i) {
         const auto t0 = Clock::now();
-        rfms::RfmsClient client(options);
+        rfms::TaskLink client(options);
         client.status();
         ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
       }
@@ -91,7 +92,7 @@ int main(int argc, char** argv) {
       try {
         rfms::ClientOptions o = options;
         o.fault_seed = options.fault_seed + static_cast<std::uint64_t>(c);
-        rfms::RfmsClient client(o);
+        rfms::TaskLink client(o);
         std::vector<double> lat, del;
         const std::string name = "load" + std::to_string(c);
         for (int n = 1; n <= count; ++n) {

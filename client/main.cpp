@@ -16,6 +16,7 @@
 
 #include "client/remote_task.hpp"
 #include "client/shell_terminal.hpp"
+#include "client/task_link.hpp"
 #include "common/command_line.hpp"
 #include "common/error.hpp"
 #include "common/mail_codec.hpp"
@@ -26,44 +27,39 @@ using namespace rfms;
 
 namespace {
 
-void printStatus(const proto::ArmStatus& s) {
-  Transform t6;
-  const bool pose = decode(s.t6(), t6);
-  std::cout << "period " << s.period() << ", state " << proto::RtState_Name(s.rtstate()) << ", trajectory "
-            << proto::TrajState_Name(s.traj_state()) << (s.calibrated() ? ", calibrated" : ", not calibrated") << "\n";
-  if (s.rtstate() == proto::RT_EMGCY)
-    std::cout << "emergency: " << describe(s.reason()) << " (" << nodeName(s.reason_node()) << ")\n";
-  if (pose)
-    std::cout << "T6 position (mm): " << t6.translation().x() * 1e3 << " " << t6.translation().y() * 1e3 << " "
-              << t6.translation().z() * 1e3 << "\n";
-  std::cout << "moves: last accepted " << s.last_move_id() << ", ended through " << s.ended_through() << ", queued "
-            << s.moves_queued() << (s.task().empty() ? "" : ", task '" + s.task() + "'") << "\n";
-  if (s.has_running()) {
-    const proto::RunningMove& r = s.running();
-    Transform target;
-    std::cout << "running: move " << r.id() << " to " << r.position() << " by " << r.motion() << ", " << r.elapsed_s()
-              << " of " << r.duration_s() << " s";
-    if (decode(r.target(), target))
-      std::cout << ", target T6 (mm) " << target.translation().x() * 1e3 << " " << target.translation().y() * 1e3 << " "
-                << target.translation().z() * 1e3;
-    std::cout << "\n";
+std::string mm(const Vec3& p) {
+  return std::to_string(p.x() * 1e3) + " " + std::to_string(p.y() * 1e3) + " " + std::to_string(p.z() * 1e3);
+}
+
+void printStatus(const ArmStatus& s) {
+  std::cout << "period " << s.period << ", state " << nameOf(s.state) << ", trajectory " << nameOf(s.segment)
+            << (s.calibrated ? ", calibrated" : ", not calibrated") << "\n";
+  if (s.state == ArmState::kEmgcy)
+    std::cout << "emergency: " << describe(s.reason) << " (" << nameOf(s.reason_node) << ")\n";
+  std::cout << "T6 position (mm): " << mm(s.t6.translation()) << "\n";
+  std::cout << "moves: last accepted " << s.last_move_id << ", ended through " << s.ended_through << ", queued "
+            << s.moves_queued << (s.task.empty() ? "" : ", task '" + s.task + "'") << "\n";
+  if (s.running) {
+    const RunningMove& r = *s.running;
+    std::cout << "running: move " << r.id << " to " << r.position << " by " << r.motion << ", " << r.elapsed_s << " of "
+              << r.duration_s << " s, target T6 (mm) " << mm(r.target.translation()) << "\n";
   }
-  if (!s.jog_stopped().empty()) std::cout << "the last jog along an axis stopped short: " << s.jog_stopped() << "\n";
-  if (s.contact_wrench_size() == 6) {
-    const auto& w = s.contact_wrench();
+  if (!s.jog_stopped.empty()) std::cout << "the last jog along an axis stopped short: " << s.jog_stopped << "\n";
+  if (s.contact_wrench.size() == 6) {
+    const auto& w = s.contact_wrench;
     std::cout << "contact on the tool (N, base axes): " << w[0] << " " << w[1] << " " << w[2]
               << "; moment (N m): " << w[3] << " " << w[4] << " " << w[5]
-              << (s.wrench_saturated() != 0 ? "; the sensor is at its range" : "") << "\n";
+              << (s.wrench_saturated != 0 ? "; the sensor is at its range" : "") << "\n";
   }
-  const auto& l = s.link();
-  std::cout << "link: frames in " << l.frames_in() << ", out " << l.frames_out() << ", retransmissions "
-            << l.retransmissions() << ", duplicates " << l.duplicates() << ", checksum failures "
-            << l.checksum_failures() << ", malformed " << l.malformed() << ", queue " << l.queue_depth()
-            << ", withheld " << l.withheld() << ", clients " << l.clients() << "\n";
-  std::cout << "sessions: " << l.handshakes() << " opened, " << l.evicted() << " evicted, " << l.refused()
-            << " handshakes refused, " << l.forged() << " forged frames, " << l.unknown_sessions()
-            << " frames of unknown sessions, " << l.refusals_unsent() << " refusals not sent (past their rate)\n";
-  if (l.insecure()) std::cout << "WARNING: the bridge runs --insecure: it admits any key\n";
+  const LinkCounters& l = s.link;
+  std::cout << "link: frames in " << l.frames_in << ", out " << l.frames_out << ", retransmissions "
+            << l.retransmissions << ", duplicates " << l.duplicates << ", checksum failures " << l.checksum_failures
+            << ", malformed " << l.malformed << ", queue " << l.queue_depth << ", withheld " << l.withheld
+            << ", clients " << l.clients << "\n";
+  std::cout << "sessions: " << l.handshakes << " opened, " << l.evicted << " evicted, " << l.refused
+            << " handshakes refused, " << l.forged << " forged frames, " << l.unknown_sessions
+            << " frames of unknown sessions, " << l.refusals_unsent << " refusals not sent (past their rate)\n";
+  if (l.insecure) std::cout << "WARNING: the bridge runs --insecure: it admits any key\n";
 }
 
 }  // namespace
@@ -168,30 +164,27 @@ int main(int argc, char** argv) {
             for (const auto& caution : r.warnings) std::cout << "  warning: " << caution << "\n";
             if (!r.failure.empty()) std::cout << "  failed: " << r.failure << "\n";
             // What the task's moves report: force held, yield, guard met (the status keeps the last 64 ended).
-            const proto::ArmStatus after = client.status();
-            for (const proto::MoveOutcome& o : after.recent_ended()) {
-              if (o.has_force() && std::find(r.moves.begin(), r.moves.end(), o.id()) != r.moves.end()) {
-                const proto::ForceFigures& f = o.force();
-                std::cout << "  move " << o.id() << ": force " << f.setpoint_n() << " N, error p50 " << f.error_p50_n()
-                          << " N, p99 " << f.error_p99_n() << " N, max " << f.error_max_n() << " N, peak " << f.peak_n()
+            const ArmStatus after = client.status();
+            for (const MoveOutcome& o : after.recent_ended) {
+              if (std::find(r.moves.begin(), r.moves.end(), o.id) == r.moves.end()) continue;
+              if (o.force) {
+                const ForceFigures& f = *o.force;
+                std::cout << "  move " << o.id << ": force " << f.setpoint_n << " N, error p50 " << f.error_p50_n
+                          << " N, p99 " << f.error_p99_n << " N, max " << f.error_max_n << " N, peak " << f.peak_n
                           << " N, "
-                          << (f.settle_s() >= 0.0 ? "settled in " + std::to_string(f.settle_s()) + " s" : "not settled")
+                          << (f.settle_s >= 0.0 ? "settled in " + std::to_string(f.settle_s) + " s" : "not settled")
                           << "\n";
               }
-              if (o.yielded_m_size() == 3 && std::find(r.moves.begin(), r.moves.end(), o.id()) != r.moves.end())
-                std::cout << "  move " << o.id() << ": yielded (" << o.yielded_m(0) * 1e3 << ", "
-                          << o.yielded_m(1) * 1e3 << ", " << o.yielded_m(2) * 1e3
+              if (o.yielded_m)
+                std::cout << "  move " << o.id << ": yielded (" << o.yielded_m->x() * 1e3 << ", "
+                          << o.yielded_m->y() * 1e3 << ", " << o.yielded_m->z() * 1e3
                           << ") mm from its path's end, and rests there\n";
-              Transform at;
-              if (!o.guard_tripped() || o.contact_force_size() != 3 || !decode(o.contact_pose(), at) ||
-                  std::find(r.moves.begin(), r.moves.end(), o.id()) == r.moves.end())
-                continue;
-              const Vec3 f(o.contact_force(0), o.contact_force(1), o.contact_force(2));
-              std::cout << "  move " << o.id() << ": guard met, " << f.norm() << " N at tool point ("
-                        << at.translation().x() * 1e3 << ", " << at.translation().y() * 1e3 << ", "
-                        << at.translation().z() * 1e3 << ") mm\n";
+              if (o.guard_tripped)
+                std::cout << "  move " << o.id << ": guard met, " << o.contact_force.norm() << " N at tool point ("
+                          << o.contact_pose.translation().x() * 1e3 << ", " << o.contact_pose.translation().y() * 1e3
+                          << ", " << o.contact_pose.translation().z() * 1e3 << ") mm\n";
             }
-            const auto& c = client.link().counts();
+            const auto& c = client.wire().link().counts();
             std::cout << "link: " << c.retransmissions << " retransmissions, " << c.handshakes << " handshakes, "
                       << c.bad_checksums << " bad checksums received\n";
             return r.ok() ? 0 : 1;
@@ -209,8 +202,7 @@ int main(int argc, char** argv) {
               free->parsed()) {
             client.beginTask("rfms-client");
             if (jog->parsed()) {
-              const proto::TaskReply reply = client.send(jog_request);
-              if (!reply.accepted()) throw RequestRefused("jog refused: " + reply.reason(), reply);
+              client.wire().require(jog_request, "jog");
             }
             if (calibrate->parsed()) client.calibrate();
             if (reset->parsed()) client.reset();

@@ -4,8 +4,6 @@
 #include <sstream>
 
 #include "common/error.hpp"
-#include "common/mail_codec.hpp"
-#include "common/mail_names.hpp"
 #include "common/task_file.hpp"
 
 namespace rfms {
@@ -100,24 +98,16 @@ const char* OperatorShell::help() {
          "  help | quit                         this; leave (the shell's task is closed)\n";
 }
 
-std::string statusLine(const proto::ArmStatus& s, std::size_t width) {
+std::string statusLine(const ArmStatus& s, std::size_t width) {
   char text[256];
-  Transform t6;
-  const bool pose = decode(s.t6(), t6);
-  const std::string state = proto::RtState_Name(s.rtstate()).substr(3);
   std::string emergency;
-  if (s.rtstate() == proto::RT_EMGCY)
-    emergency = std::string("  (") + describe(s.reason()) + ", " + nodeName(s.reason_node()) + ")";
-  if (pose) {
-    std::snprintf(text, sizeof text, "RFMS %-5s %s  T6 %.1f %.1f %.1f mm  moves %llu/%llu%s%s", state.c_str(),
-                  s.calibrated() ? "calibrated" : "not calibrated", 1e3 * t6.translation().x(),
-                  1e3 * t6.translation().y(), 1e3 * t6.translation().z(),
-                  static_cast<unsigned long long>(s.ended_through()), static_cast<unsigned long long>(s.last_move_id()),
-                  s.task().empty() ? "" : ("  task " + s.task()).c_str(), emergency.c_str());
-  } else {
-    std::snprintf(text, sizeof text, "RFMS %-5s %s%s", state.c_str(), s.calibrated() ? "calibrated" : "not calibrated",
-                  emergency.c_str());
-  }
+  if (s.state == ArmState::kEmgcy)
+    emergency = std::string("  (") + describe(s.reason) + ", " + nameOf(s.reason_node) + ")";
+  const Vec3 p = 1e3 * s.t6.translation();
+  std::snprintf(text, sizeof text, "RFMS %-5s %s  T6 %.1f %.1f %.1f mm  moves %llu/%llu%s%s", nameOf(s.state),
+                s.calibrated ? "calibrated" : "not calibrated", p.x(), p.y(), p.z(),
+                static_cast<unsigned long long>(s.ended_through), static_cast<unsigned long long>(s.last_move_id),
+                s.task.empty() ? "" : ("  task " + s.task).c_str(), emergency.c_str());
   std::string line = text;
   if (line.size() > width) line.resize(width);
   return line;

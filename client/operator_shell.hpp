@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "client/arm_status.hpp"
 #include "proto/task.pb.h"
 
 namespace rfms {
@@ -41,6 +42,6 @@ class OperatorShell {
 };
 
 // One line of state for the top of the operator's screen, at most `width` characters.
-std::string statusLine(const proto::ArmStatus& s, std::size_t width);
+std::string statusLine(const ArmStatus& s, std::size_t width);
 
 }  // namespace rfms

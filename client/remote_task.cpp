@@ -1,5 +1,7 @@
 #include "client/remote_task.hpp"
 
+#include "client/task_link.hpp"
+
 #include <chrono>
 #include <thread>
 
@@ -29,7 +31,7 @@ RemoteTaskResult runRemoteTask(RfmsClient& client, const std::vector<TaskStateme
         continue;
       }
       ++r.requests;
-      const proto::TaskReply reply = client.send(s.request);
+      const proto::TaskReply reply = client.wire().send(s.request);
       if (!reply.accepted())
         r.refused.push_back("line " + std::to_string(s.line) + ": " + reply.reason());
       else if (reply.move_id() > 0)

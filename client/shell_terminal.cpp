@@ -19,6 +19,7 @@
 
 #include "client/operator_shell.hpp"
 #include "client/signal_watcher.hpp"
+#include "client/task_link.hpp"
 
 namespace rfms {
 
@@ -75,13 +76,13 @@ void say(const std::string& text) {
 // `wait`: until every move so far has ended.
 void waitForMoves(RfmsClient& client, std::uint64_t last_move) {
   for (;;) {
-    const proto::ArmStatus st = client.status();
-    if (st.ended_through() >= last_move) {
-      say(st.rtstate() == proto::RT_EMGCY ? "stopped by an emergency" : "every move has ended");
+    const ArmStatus st = client.status();
+    if (st.ended_through >= last_move) {
+      say(st.state == ArmState::kEmgcy ? "stopped by an emergency" : "every move has ended");
       return;
     }
-    if (st.rtstate() == proto::RT_EMGCY || st.rtstate() == proto::RT_IDLE) {
-      say("the moves were dropped (" + proto::RtState_Name(st.rtstate()).substr(3) + ")");
+    if (st.state == ArmState::kEmgcy || st.state == ArmState::kIdle) {
+      say(std::string("the moves were dropped (") + nameOf(st.state) + ")");
       return;
     }
     std::this_thread::sleep_for(kRefresh);
@@ -154,7 +155,7 @@ int runOperatorShell(RfmsClient& client, const ClientOptions& options) {
         case ShellLine::kStatus: say(statusLine(client.status(), 1000)); break;
         case ShellLine::kWait: waitForMoves(client, last_move); break;
         case ShellLine::kRequest: {
-          const proto::TaskReply reply = client.send(line.request);
+          const proto::TaskReply reply = client.wire().send(line.request);
           if (!reply.accepted()) {
             say("refused: " + reply.reason());
             break;

@@ -32,23 +32,23 @@ void SignalWatcher::run(double poll_s) {
   WatchedSample sample;
   for (auto next = Clock::now(); !stop_; next += period) {
     try {
-      const proto::ArmStatus s = client_.status();
-      if (s.watched_size() == 0) {  // ended by the controller (it went unasked too long): ask again
+      const ArmStatus s = client_.status();
+      if (s.watched.empty()) {  // ended by the controller (it went unasked too long): ask again
         client_.watch(signals_, rate_hz_ > 0.0 ? rate_hz_.load() : 1.0);
         continue;
       }
-      rate_hz_ = s.watch_rate_hz();
-      dropped_ = s.samples_dropped();
-      for (const proto::SignalSample& x : s.samples()) {
-        sample.period = x.period();
-        sample.time_s = static_cast<double>(x.period()) * s.dt_ms() * 1e-3;
-        sample.values.assign(x.values().begin(), x.values().end());
+      rate_hz_ = s.watch_rate_hz;
+      dropped_ = s.samples_dropped;
+      for (const SignalSample& x : s.samples) {
+        sample.period = x.period;
+        sample.time_s = static_cast<double>(x.period) * s.dt_ms * 1e-3;
+        sample.values = x.values;
         ++received_;
         on_sample_(sample);
       }
       // A full answer (ArmStatus: at most 4096 values) leaves more waiting: ask again at once.
       constexpr std::size_t kAnswerValues = 4096;
-      if ((static_cast<std::size_t>(s.samples_size()) + 1) * signals_.size() > kAnswerValues)
+      if ((s.samples.size() + 1) * signals_.size() > kAnswerValues)
         next = Clock::now();
       else
         std::this_thread::sleep_until(next);

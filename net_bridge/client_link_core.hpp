@@ -11,14 +11,10 @@
 #include <string_view>
 
 #include "net_bridge/link_keys.hpp"
+#include "net_bridge/link_options.hpp"
 #include "proto/link.pb.h"
 
 namespace rfms {
-
-struct LinkOptions {
-  double timeout_s = 0.02;  // wait this long for an ACK before sending again
-  int max_tries = 100;      // sends of one frame before the link gives up
-};
 
 // Who the client is: its key pair, and the bridge's public key when it is known (a client's key
 // file holds it). Unpinned, the client takes the key the bridge shows: only for a bridge started

@@ -9,6 +9,7 @@
 
 #include "client/remote_task.hpp"
 #include "client/rfms_client.hpp"
+#include "client/task_link.hpp"
 #include "common/error.hpp"
 #include "common/task_file.hpp"
 #include "common/thread_role.hpp"
@@ -173,7 +174,7 @@ void DeskApi::operatorCommand(const HttpRequest& r, const HttpAnswer& answer) {
       return answer(error(400, "jog: one step, e.g. 'jog 2 + angle 1': up to 1000 counts, 10 deg or 10 mm"));
     job = [jog](RfmsClient& client) {
       client.beginTask("rfms-view");
-      const proto::TaskReply reply = client.send(jog);
+      const proto::TaskReply reply = client.wire().send(jog);
       client.endTask();
       return reply.accepted() ? ok() : error(409, "refused: " + reply.reason());
     };

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "client/rfms_client.hpp"
+#include "client/task_link.hpp"
 #include "common/error.hpp"
 #include "common/thread_role.hpp"
 #include "view/desk_api.hpp"
@@ -39,7 +40,7 @@ void StatusPoll::run() {
     std::chrono::milliseconds pause = every_;
     try {
       if (!client) client = bridgeClient(bridge_, key_);
-      display::WorldPicture picture = display::worldPictureOf(client->status());
+      display::WorldPicture picture = display::worldPictureOf(client->wire().status());
       std::lock_guard lock(mutex_);
       newest_ = std::move(picture);
       if (failing) log_->info("the supervisor's status comes again: the world model's frames are back");

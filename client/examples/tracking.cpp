@@ -15,7 +15,6 @@
 
 #include "client/rfms_client.hpp"
 #include "common/command_line.hpp"
-#include "common/mail_codec.hpp"
 #include "common/statistics.hpp"
 
 using rfms::percentile;
@@ -66,18 +65,13 @@ int main(int argc, char** argv) {
       if (Clock::now() >= next_poll) {
         // How far the arm trails the object, seen through its encoders.
         next_poll += std::chrono::milliseconds(50);
-        const rfms::proto::ArmStatus s = arm.status();
-        dt_ms = s.dt_ms() > 0 ? s.dt_ms() : dt_ms;
-        rfms::Transform t6;
-        if (rfms::decode(s.t6(), t6) && t > 1.0)
-          trail_mm.push_back((t6.translation() - object(t).translation()).norm() * 1e3);
+        const rfms::ArmStatus s = arm.status();
+        dt_ms = s.dt_ms > 0 ? s.dt_ms : dt_ms;
+        if (t > 1.0) trail_mm.push_back((s.t6.translation() - object(t).translation()).norm() * 1e3);
       }
-      rfms::proto::TaskRequest r;
-      r.mutable_transform()->set_name("obj");
-      rfms::encode(object(t), *r.mutable_transform()->mutable_value());
-      const rfms::proto::TaskReply reply = arm.send(r);
-      if (!reply.accepted()) throw std::runtime_error("update refused: " + reply.reason());
-      if (reply.arrival_to_setpoint_ms() > 0) delay_ms.push_back(reply.arrival_to_setpoint_ms());
+      // A refused update throws RequestRefused, which ends the example with its reason.
+      const rfms::Applied applied = arm.transform("obj", object(t));
+      if (applied.arrival_to_setpoint_ms > 0) delay_ms.push_back(applied.arrival_to_setpoint_ms);
       ++updates;
       next_update += std::chrono::duration_cast<Clock::duration>(step);
       std::this_thread::sleep_until(next_update);

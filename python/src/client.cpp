@@ -11,6 +11,7 @@
 #include <variant>
 
 #include "client/rfms_client.hpp"
+#include "client/task_link.hpp"
 #include "common/mail_codec.hpp"
 #include "common/number_text.hpp"
 #include "python/src/arrays.hpp"
@@ -71,7 +72,7 @@ struct SampleStore {
 class Client {
  public:
   explicit Client(const ClientOptions& o) : client_(o) {
-    client_.onStatus([this](const proto::ArmStatus& s) { store_.keep(s); });
+    client_.wire().onStatus([this](const proto::ArmStatus& s) { store_.keep(s); });
   }
 
   // Runs fn on the client with the GIL released (another Python thread may run meanwhile) and
@@ -84,7 +85,7 @@ class Client {
   }
 
   py::dict status() {
-    proto::ArmStatus s = call([](RfmsClient& c) { return c.status(); });
+    proto::ArmStatus s = call([](RfmsClient& c) { return c.wire().status(); });
     s.clear_samples();
     return toDict(s);
   }
@@ -94,8 +95,8 @@ class Client {
     using Clock = std::chrono::steady_clock;
     const auto deadline = Clock::now() + std::chrono::duration<double>(timeout_s);
     for (;;) {
-      if (call([&](RfmsClient& c) { return c.status().ended_through() >= move; }))
-        return toDict(call([&](RfmsClient& c) { return c.wait(move, 0.0); }));  // ended: its outcome
+      if (call([&](RfmsClient& c) { return c.wire().status().ended_through() >= move; }))
+        return toDict(call([&](RfmsClient& c) { return c.wire().wait(move, 0.0); }));  // ended: its outcome
       if (Clock::now() > deadline)
         throw MoveFailed("move " + std::to_string(move) + " has not ended after " + numberText(timeout_s) + " s");
       if (PyErr_CheckSignals() != 0) throw py::error_already_set();
@@ -270,7 +271,7 @@ void bindClient(py::module_& m) {
           [](Client& x, int n) {
             // The benchmark's peer (bench/rfms-bench-python): n status round trips from C++.
             return x.call([&](RfmsClient& r) {
-              return secondsPerCall(n, [&] { return static_cast<double>(r.status().period()); });
+              return secondsPerCall(n, [&] { return static_cast<double>(r.wire().status().period()); });
             });
           },
           py::arg("n"))

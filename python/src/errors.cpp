@@ -32,7 +32,7 @@ void registerErrors() {
     try {
       std::rethrow_exception(p);
     } catch (const RequestRefused& e) {
-      setError("RequestRefused", py::make_tuple(e.what(), e.reply().reason()));
+      setError("RequestRefused", py::make_tuple(e.what(), e.reason()));
     } catch (const MoveFailed& e) {
       setError("MoveFailed", py::make_tuple(e.what()));
     } catch (const LinkError& e) {

@@ -84,16 +84,16 @@ TEST(OperatorShell, CompletesCommandsAndTheNamesItSawAccepted) {
 }
 
 TEST(OperatorShell, TheStatusLineFitsAndNamesAnEmergency) {
-  proto::ArmStatus s;
-  s.set_rtstate(proto::RT_EMGCY);
-  s.set_reason(proto::ER_OPERATOR);
-  s.set_reason_node(proto::NODE_SUPERVISOR);
-  encode(trans(0.2032, -0.12623, 0.2032), *s.mutable_t6());
-  s.set_task("shell");
+  const ArmStatus s{.state = ArmState::kEmgcy,
+                    .reason = EmergencyReason::kOperator,
+                    .reason_node = ClusterNode::kSupervisor,
+                    .t6 = trans(0.2032, -0.12623, 0.2032),
+                    .task = "shell"};
   const std::string line = statusLine(s, 200);
   EXPECT_NE(line.find("RFMS EMGCY"), std::string::npos) << line;
   EXPECT_NE(line.find("T6 203.2 -126.2 203.2 mm"), std::string::npos) << line;
   EXPECT_NE(line.find("task shell"), std::string::npos) << line;
+  EXPECT_NE(line.find("(emergency stop requested, supervisor)"), std::string::npos) << line;
   EXPECT_LE(statusLine(s, 40).size(), 40u);
 }
 

@@ -14,6 +14,7 @@
 #include "client/remote_task.hpp"
 #include "client/rfms_task.h"
 #include "client/signal_watcher.hpp"
+#include "client/task_link.hpp"
 #include "common/mail_codec.hpp"
 #include "net_bridge/udp_socket.hpp"
 #include "tests/support/build_paths.hpp"
@@ -93,15 +94,14 @@ TEST(BridgeProcess, AClientRunsATaskFileOnAPacedCluster) {
   const RemoteTaskResult r = runRemoteTask(client, task, "line");
   EXPECT_TRUE(r.ok()) << r.failure << (r.refused.empty() ? "" : r.refused.front());
   ASSERT_EQ(r.moves.size(), 2u);  // r.moves.back() below
-  const proto::ArmStatus s = client.status();
-  EXPECT_TRUE(s.calibrated());
-  EXPECT_EQ(s.ended_through(), r.moves.back());
-  EXPECT_EQ(s.task(), "");  // closed
+  const ArmStatus s = client.status();
+  EXPECT_TRUE(s.calibrated);
+  EXPECT_EQ(s.state, ArmState::kHold) << nameOf(s.state);
+  EXPECT_EQ(s.ended_through, r.moves.back());
+  EXPECT_EQ(s.task, "");  // closed
   // The arm is where the task's last position put it (low: 220, -126.24, -20 mm).
-  Transform t6;
-  ASSERT_TRUE(decode(s.t6(), t6));
-  EXPECT_NEAR(t6.translation().z(), -0.020, 0.001);
-  EXPECT_GT(s.link().frames_in(), 0u);
+  EXPECT_NEAR(s.t6.translation().z(), -0.020, 0.001);
+  EXPECT_GT(s.link.frames_in, 0u);
   c.expectTheLogVerifies();
 }
 
@@ -122,11 +122,11 @@ TEST(BridgeProcess, ABridgeKilledAndRestartedMidStreamLosesNothingAndAppliesNoth
     proto::TaskRequest r;
     r.mutable_transform()->set_name("track");
     encode(trans(0.001 * static_cast<double>(n), 0.0, 0.0), *r.mutable_transform()->mutable_value());
-    const proto::TaskReply reply = client.send(r);
+    const proto::TaskReply reply = client.wire().send(r);
     ASSERT_TRUE(reply.accepted()) << reply.reason();
     ASSERT_EQ(reply.handled(), n) << "request " << n;
   }
-  EXPECT_GE(client.link().counts().handshakes, 2u);
+  EXPECT_GE(client.wire().link().counts().handshakes, 2u);
   c.expectTheLogVerifies();
 }
 
@@ -148,11 +148,10 @@ TEST(BridgeProcess, TheManualsPumataskCompiledAsCRunsOnAPacedCluster) {
   EXPECT_EQ(r.code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("pumatask: done, 0 call(s) refused"), std::string::npos) << r.out;
   RfmsClient client(quickLink(c));
-  const proto::ArmStatus s = client.status();
-  EXPECT_EQ(s.ended_through(), 2u);
-  EXPECT_EQ(s.task(), "");  // closed by the manual's main()
-  Transform arm;            // not "t6": that name is the manual's, the handle of the arm's own transform
-  ASSERT_TRUE(decode(s.t6(), arm));
+  const ArmStatus s = client.status();
+  EXPECT_EQ(s.ended_through, 2u);
+  EXPECT_EQ(s.task, "");  // closed by the manual's main()
+  Transform arm = s.t6;   // not "t6": that name is the manual's, the handle of the arm's own transform
   EXPECT_LT((arm.translation() - Vec3(0.2032, -0.12623, 0.2032)).norm(), 1e-3) << arm.translation().transpose();
 
   ASSERT_EQ(rfms_open(c.bridge().c_str(), c.key().c_str(), "c-api"), 0) << rfms_last_refusal();
@@ -174,7 +173,7 @@ TEST(BridgeProcess, TheManualsPumataskCompiledAsCRunsOnAPacedCluster) {
   EXPECT_EQ(rfms_refusals(), refused + 1);
   EXPECT_NE(std::string(rfms_last_refusal()).find("p_far"), std::string::npos) << rfms_last_refusal();
   EXPECT_EQ(rfms_close(), 0);
-  ASSERT_TRUE(decode(client.status().t6(), arm));
+  arm = client.status().t6;
   EXPECT_NEAR(arm.translation().z(), 0.230, 1e-3);
   c.expectTheLogVerifies();
 }
@@ -406,7 +405,7 @@ TEST(BridgeProcess, AnOperatorAtTheShellJogsCalibratesMovesStopsAndResets) {
   for (int n = 0; n < 100 && t.running(); ++n) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   EXPECT_FALSE(t.running());
   RfmsClient client(quickLink(c));
-  EXPECT_EQ(client.status().task(), "");  // the shell closed its task
+  EXPECT_EQ(client.status().task, "");  // the shell closed its task
 }
 
 TEST(BridgeProcess, WithoutKeysItStartsOnlyWhenToldInsecureAndThenOnLoopbackOnly) {
