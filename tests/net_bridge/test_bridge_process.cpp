@@ -78,10 +78,10 @@ struct Cluster {
   }
 };
 
-ClientOptions quickLink(const Cluster& c) {
+ClientOptions quickLink(const Cluster& c, const std::string& who = "operator") {
   ClientOptions o;
   o.bridge = c.bridge();
-  o.key_file = c.key();
+  o.key_file = c.key(who);
   o.link.timeout_s = 0.02;
   o.link.max_tries = 500;  // 10 s: long enough to ride out a bridge restart
   return o;
@@ -96,7 +96,6 @@ TEST(BridgeProcess, AClientRunsATaskFileOnAPacedCluster) {
   ASSERT_EQ(r.moves.size(), 2u);  // r.moves.back() below
   const ArmStatus s = client.status();
   EXPECT_TRUE(s.calibrated);
-  EXPECT_EQ(s.state, ArmState::kHold) << nameOf(s.state);
   EXPECT_EQ(s.ended_through, r.moves.back());
   EXPECT_EQ(s.task, "");  // closed
   // The arm is where the task's last position put it (low: 220, -126.24, -20 mm).
@@ -251,21 +250,25 @@ TEST(BridgeProcess, TheOperatorJogsBeforeCalibrationCalibratesStopsAndResets) {
     EXPECT_EQ(r.code, 0) << what << ": " << r.err;
     return r;
   };
-  auto state = [&] { return run(eye, "status").out; };
+  // The states as the observer's program sees them (the library's status); rfms-client's printed
+  // form once, at the emergency.
+  RfmsClient observer(quickLink(c, "observer"));
+  auto state = [&] { return observer.status(); };
   run(op, "jog 2 + counts 400");
-  EXPECT_NE(state().find("state RT_MANU"), std::string::npos) << state();
-  EXPECT_NE(state().find("not calibrated"), std::string::npos);
+  EXPECT_EQ(state().state, ArmState::kManu) << nameOf(state().state);
+  EXPECT_FALSE(state().calibrated);
   const test::Outcome deg = test::runCommand(kBin + "/rfms-client", op + "jog 2 + angle 2", 60);
   EXPECT_EQ(deg.code, 1);
   EXPECT_NE(deg.err.find("not calibrated: jog it by counts"), std::string::npos) << deg.err;
   run(op, "calibrate");
+  EXPECT_TRUE(state().calibrated);
   // The wrist along the base's z, then stopped: the controller is back in HOLD.
   run(op, "jog z - distance 1");
-  EXPECT_NE(state().find("state RT_SETP"), std::string::npos) << state();
+  EXPECT_EQ(state().state, ArmState::kSetp) << nameOf(state().state);
   run(op, "stop");
-  for (int n = 0; n < 100 && state().find("state RT_HOLD") == std::string::npos; ++n)
+  for (int n = 0; n < 100 && state().state != ArmState::kHold; ++n)
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  EXPECT_NE(state().find("state RT_HOLD"), std::string::npos) << state();
+  EXPECT_EQ(state().state, ArmState::kHold) << nameOf(state().state);
   const test::Outcome mixed = test::runCommand(kBin + "/rfms-client", op + "jog z - counts 2", 60);
   EXPECT_EQ(mixed.code, 2);  // refused before the link, as the task file refuses it
   EXPECT_NE(mixed.err.find("jog"), std::string::npos) << mixed.err;
@@ -273,13 +276,17 @@ TEST(BridgeProcess, TheOperatorJogsBeforeCalibrationCalibratesStopsAndResets) {
   EXPECT_EQ(old.code, 2);  // a spelling rfms-client once had: refused, naming the new one
   EXPECT_NE(old.err.find("'step' is now a jog with its size"), std::string::npos) << old.err;
   run(op, "jog 3 - angle 2");
-  EXPECT_NE(state().find("state RT_MANU"), std::string::npos) << state();
+  EXPECT_EQ(state().state, ArmState::kManu) << nameOf(state().state);
   run(eye, "emergency-stop");  // anyone admitted may
-  const std::string stopped = state();
-  EXPECT_NE(stopped.find("state RT_EMGCY"), std::string::npos) << stopped;
-  EXPECT_NE(stopped.find("emergency: "), std::string::npos) << stopped;
+  const ArmStatus stopped = state();
+  EXPECT_EQ(stopped.state, ArmState::kEmgcy) << nameOf(stopped.state);
+  EXPECT_EQ(stopped.reason, EmergencyReason::kOperator) << describe(stopped.reason);
+  EXPECT_EQ(stopped.reason_node, ClusterNode::kSupervisor) << nameOf(stopped.reason_node);
+  const std::string printed = run(eye, "status").out;
+  EXPECT_NE(printed.find("state EMGCY"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("emergency: emergency stop requested (supervisor)"), std::string::npos) << printed;
   run(op, "reset");
-  EXPECT_NE(state().find("state RT_IDLE"), std::string::npos) << state();
+  EXPECT_EQ(state().state, ArmState::kIdle) << nameOf(state().state);
   // watch: a line a sample when not on a terminal, for as long as told.
   const std::string watched = run(eye, "watch --rate 10 --seconds 0.5").out;
   EXPECT_GE(std::count(watched.begin(), watched.end(), '\n'), 3) << watched;
