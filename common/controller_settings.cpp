@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <regex>
 #include <sstream>
 
 #include "common/error.hpp"
@@ -44,6 +45,14 @@ std::uint64_t parseUnsigned(const std::string& path, const std::string& text, st
 std::string lower(std::string s) {
   for (char& c : s) c = c == '-' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
+}
+
+// An enumeration's value as people type it: "paper-extrapolated" for PAPER_EXTRAPOLATED.
+std::string spoken(std::string name) {
+  name = lower(std::move(name));
+  for (char& c : name)
+    if (c == '_') c = '-';
+  return name;
 }
 
 void setScalar(gp::Message& m, const gp::FieldDescriptor* f, const std::string& path, const std::string& text) {
@@ -84,7 +93,7 @@ void setScalar(gp::Message& m, const gp::FieldDescriptor* f, const std::string& 
         std::string names;
         for (int i = 0; i < e->value_count(); ++i) {
           if (lower(e->value(i)->name()) == lower(t)) v = e->value(i);
-          names += (i > 0 ? ", " : "") + lower(e->value(i)->name());
+          names += (i > 0 ? ", " : "") + spoken(e->value(i)->name());
         }
         if (v == nullptr) throw ConfigError(path + "=" + t + ": not one of " + names);
         repeated ? r->AddEnum(&m, f, v) : r->SetEnum(&m, f, v);
@@ -165,8 +174,6 @@ void checkControllerSettings(const proto::ControllerSettings& s, const std::stri
     fail("max_names_per_key", "must be 1 .. 100000, got " + std::to_string(s.max_names_per_key()));
   if (s.watchdog_periods() < 2 || s.watchdog_periods() > 1000)
     fail("watchdog_periods", "must be 2 .. 1000, got " + std::to_string(s.watchdog_periods()));
-  if (!parsePikScheme(s.pik()))
-    fail("pik", "'" + s.pik() + "' is not one of paper, paper-extrapolated, decoupled, decoupled-extrapolated");
   if (!(s.servo().bandwidth_hz() > 0.0 && s.servo().bandwidth_hz() <= 50.0))
     fail("servo.bandwidth_hz", "must be within 0 .. 50 Hz (0 excluded), got " + numberText(s.servo().bandwidth_hz()));
   if (s.park_rad_size() != 0 && s.park_rad_size() != kJoints)
@@ -275,9 +282,31 @@ JointVec parkPose(const proto::ControllerSettings& s) {
 }
 
 PikScheme pikScheme(const proto::ControllerSettings& s) {
-  const auto scheme = parsePikScheme(s.pik());
-  if (!scheme) throw ConfigError("controller.pik: '" + s.pik() + "' is not a PIK scheme");
-  return *scheme;
+  switch (s.pik()) {
+    case proto::ControllerSettings::PAPER: return PikScheme::kPaper;
+    case proto::ControllerSettings::PAPER_EXTRAPOLATED: return PikScheme::kPaperExtrapolated;
+    case proto::ControllerSettings::DECOUPLED: return PikScheme::kDecoupled;
+    case proto::ControllerSettings::DECOUPLED_EXTRAPOLATED: return PikScheme::kDecoupledExtrapolated;
+  }
+  return kDefaultPikScheme;  // a closed enum holds no other value
+}
+
+namespace {
+const std::regex kPikString(R"((^|[\s{])pik:\s*"([^"]*)") ");
+}
+
+std::optional<RetiredPik> retiredPikSpelling(const std::string& text) {
+  std::smatch m;
+  if (!std::regex_search(text, m, kPikString)) return std::nullopt;
+  std::string now = m[2].str();
+  for (char& c : now) c = c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return RetiredPik{m[2].str(), now};
+}
+
+std::string withPikUpgraded(const std::string& text) {
+  const auto retired = retiredPikSpelling(text);
+  if (!retired) return text;
+  return std::regex_replace(text, kPikString, "$1pik: " + retired->now);
 }
 
 }  // namespace rfms

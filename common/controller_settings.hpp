@@ -4,6 +4,7 @@
 // ConfigError naming the field.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,14 @@ proto::ControllerSettings parseSettingsText(const std::string& text, const std::
 // What the cores read, in the units they use.
 inline double sampleSeconds(const proto::ControllerSettings& s) { return s.dt_ms() * 1e-3; }
 JointVec parkPose(const proto::ControllerSettings& s);
-PikScheme pikScheme(const proto::ControllerSettings& s);  // after checkControllerSettings
+PikScheme pikScheme(const proto::ControllerSettings& s);
+// Where settings text of an older build gives `pik` as a string ("paper-extrapolated"): the
+// enumeration's name it now is (PAPER_EXTRAPOLATED), with the string it was; nullopt otherwise.
+// Run logs are upgraded with it (their header is history); a cluster file is refused naming it.
+struct RetiredPik {
+  std::string was, now;
+};
+std::optional<RetiredPik> retiredPikSpelling(const std::string& text);
+std::string withPikUpgraded(const std::string& text);
 
 }  // namespace rfms

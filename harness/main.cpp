@@ -90,7 +90,8 @@ int main(int argc, char** argv) {
         Harness harness(model, settings, scene);
         log->info("robot {}, scene {}, dt {} ms, setpoint update every {} period(s), {} IK, task {}", model.name,
                   scene.source.empty() ? "none" : scene.name, settings.dt_ms(), settings.update_periods(),
-                  settings.serial_ik() ? "serial" : settings.pik(), task_path.empty() ? "example" : task_path);
+                  settings.serial_ik() ? "serial" : toString(pikScheme(settings)),
+                  task_path.empty() ? "example" : task_path);
         RunOptions options;
         options.timeout_s = timeout_s;
         std::unique_ptr<RunLogger> run_log;

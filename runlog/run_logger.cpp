@@ -61,7 +61,8 @@ proto::ControllerSettings settingsOfHeader(const mcap::KeyValues& header) {
                       (version == header.end() ? std::string("of an unknown version") : version->second) +
                       ", before the settings were one message; re-run it with that version");
   }
-  proto::ControllerSettings s = parseSettingsText(it->second, "the log's controller settings");
+  // A log written while `pik` was a string is read in today's spelling: its header is history.
+  proto::ControllerSettings s = parseSettingsText(withPikUpgraded(it->second), "the log's controller settings");
   checkControllerSettings(s, "the log's controller");
   return s;
 }

@@ -76,6 +76,9 @@ ClusterSettings loadClusterConfig(const std::string& path, const std::string& ru
   ClusterSettings s;
   s.source = path;
   const std::string text = loadTextFile(path, "cluster configuration");
+  if (const auto retired = retiredPikSpelling(text))
+    throw ConfigError(path + ": controller.pik: '\"" + retired->was +
+                      "\"' is now a name, not a string: pik: " + retired->now);
   parseTextProto(text, s.config, path);
   proto::ClusterConfig& c = s.config;
   auto fail = [&](const std::string& field, const std::string& why) {
@@ -117,7 +120,6 @@ ClusterSettings loadClusterConfig(const std::string& path, const std::string& ru
     fail("lockstep_timeout_ms", "must be 1 .. 60000, got " + std::to_string(c.lockstep_timeout_ms()));
   if (c.startup_timeout_ms() < 100 || c.startup_timeout_ms() > 600'000)
     fail("startup_timeout_ms", "must be 100 .. 600000 (ten minutes), got " + std::to_string(c.startup_timeout_ms()));
-  if (c.orphan_timeout_ms() == 0) c.set_orphan_timeout_ms(10'000);
   if (c.orphan_timeout_ms() < 1000 || c.orphan_timeout_ms() > 600'000)
     fail("orphan_timeout_ms", "must be 1000 .. 600000 (ten minutes), got " + std::to_string(c.orphan_timeout_ms()));
   // A supervisor waiting out a missing node's mail is slow, not gone.
@@ -142,16 +144,15 @@ ClusterSettings loadClusterConfig(const std::string& path, const std::string& ru
       if (*endpoints[j].second == *e) fail(name, "'" + *e + "' is " + endpoints[j].first + "'s endpoint too");
   }
   if (c.bridge_port() > 65535) fail("bridge_port", "must be a UDP port, 1 .. 65535");
-  if (c.bridge_queue() == 0) c.set_bridge_queue(64);
-  if (c.bridge_queue() > 1024) fail("bridge_queue", "must be 1 .. 1024");
-  if (c.bridge_max_request() == 0) c.set_bridge_max_request(8192);
+  if (c.bridge_queue() < 1 || c.bridge_queue() > 1024)
+    fail("bridge_queue", "must be 1 .. 1024, got " + std::to_string(c.bridge_queue()));
   if (c.bridge_max_request() < 1024 || c.bridge_max_request() > 60000)
     fail("bridge_max_request", "must be 1024 .. 60000 bytes, got " + std::to_string(c.bridge_max_request()));
-  if (c.bridge_sessions() == 0) c.set_bridge_sessions(64);
-  if (c.bridge_sessions() > 4096)
+  if (c.bridge_sessions() < 1 || c.bridge_sessions() > 4096)
     fail("bridge_sessions", "must be 1 .. 4096, got " + std::to_string(c.bridge_sessions()));
-  if (c.bridge_sessions_per_key() == 0) c.set_bridge_sessions_per_key(std::min(8u, c.bridge_sessions()));
-  if (c.bridge_sessions_per_key() > c.bridge_sessions())
+  // Eight unless the file says, or fewer if the bridge holds fewer sessions in all.
+  if (!c.has_bridge_sessions_per_key()) c.set_bridge_sessions_per_key(std::min(8u, c.bridge_sessions()));
+  if (c.bridge_sessions_per_key() < 1 || c.bridge_sessions_per_key() > c.bridge_sessions())
     fail("bridge_sessions_per_key", "must be 1 .. bridge_sessions (" + std::to_string(c.bridge_sessions()) + "), got " +
                                         std::to_string(c.bridge_sessions_per_key()));
   // Key files are named relative to this file, as the robot is.
@@ -161,7 +162,7 @@ ClusterSettings loadClusterConfig(const std::string& path, const std::string& ru
     *file = p.lexically_normal().string();
   };
   if (!c.link_keys().empty()) besideThisFile(c.mutable_link_keys());
-  if (c.node_keys().empty()) c.set_node_keys("{run}/node-keys");
+  if (c.node_keys().empty()) fail("node_keys", "empty: name the directory, or leave the line out for {run}/node-keys");
   if (c.node_keys().find("{run}") == std::string::npos) besideThisFile(c.mutable_node_keys());
   replaceRun(*c.mutable_node_keys(), run_dir);
   return s;

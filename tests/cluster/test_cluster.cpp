@@ -1087,7 +1087,7 @@ TEST(Cluster, ANodeWhoseConfigurationDisagreesIsRefused) {
     return (run.path / name).string();
   };
   const std::string good = write("good.textproto", "1"), bad = write("bad.textproto", "2"),
-                    other_pik = write("pik.textproto", "1", "\n  pik: \"paper\"");
+                    other_pik = write("pik.textproto", "1", "\n  pik: PAPER");
   test::ProcessGroup g;
   const std::string dir = run.path.string();
   auto log = [&](const char* n) { return (run.path / (std::string(n) + ".log")).string(); };

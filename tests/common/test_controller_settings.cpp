@@ -47,7 +47,6 @@ TEST(ControllerSettings, EachRangeIsCheckedAndTheFieldNamed) {
       {{"update_periods", "0"}, "controller.update_periods: must be 1 .. 100"},
       {{"watchdog_periods", "1000000000"}, "controller.watchdog_periods: must be 2 .. 1000"},
       {{"watchdog_periods", "1"}, "controller.watchdog_periods: must be 2 .. 1000"},
-      {{"pik", "fast"}, "controller.pik: 'fast' is not one of paper"},
       {{"servo.bandwidth_hz", "0"}, "controller.servo.bandwidth_hz: must be within 0 .. 50 Hz"},
       {{"park_rad", "0,0.1,0.2"}, "controller.park_rad: must hold six angles"},
       {{"park_rad", "0,0,0,0,0,100"}, "controller.park_rad: angles must be within"},
@@ -66,7 +65,9 @@ TEST(ControllerSettings, EachRangeIsCheckedAndTheFieldNamed) {
 }
 
 TEST(ControllerSettings, AFieldIsSetByItsPathFromText) {
-  EXPECT_EQ(with("pik", "paper").pik(), "paper");
+  EXPECT_EQ(with("pik", "paper").pik(), proto::ControllerSettings::PAPER);
+  EXPECT_EQ(with("pik", "paper-extrapolated").pik(), proto::ControllerSettings::PAPER_EXTRAPOLATED);
+  EXPECT_EQ(pikScheme(with("pik", "decoupled")), PikScheme::kDecoupled);
   EXPECT_EQ(with("servo.bandwidth_hz", "12").servo().bandwidth_hz(), 12.0);
   EXPECT_EQ(with("amplifier", "voltage").amplifier(), proto::ControllerSettings::VOLTAGE);
   EXPECT_EQ(with("amplifier", "CURRENT").amplifier(), proto::ControllerSettings::CURRENT);
@@ -93,12 +94,31 @@ TEST(ControllerSettings, ABadPathOrValueIsRefusedNamingIt) {
   EXPECT_NE(errorOf([] { with("update_periods", "1e10"); }).find("not a whole number"), std::string::npos);
   EXPECT_NE(errorOf([] { with("serial_ik", "yes"); }).find("not true or false"), std::string::npos);
   EXPECT_NE(errorOf([] { with("amplifier", "pneumatic"); }).find("not one of current, voltage"), std::string::npos);
+  EXPECT_NE(errorOf([] {
+              with("pik", "fast");
+            }).find("pik=fast: not one of paper, paper-extrapolated, decoupled, decoupled-extrapolated"),
+            std::string::npos);
+}
+
+// `pik` was a string until it became an enumeration: a run log's header of then is read in the
+// new spelling, a cluster file with the old one is refused naming the new (runtime tests).
+TEST(ControllerSettings, AnOldLogsPikStringIsReadAsItsName) {
+  const std::string old = "dt_ms: 1\npik: \"paper-extrapolated\"\nserial_ik: false\n";
+  const auto retired = retiredPikSpelling(old);
+  ASSERT_TRUE(retired);
+  EXPECT_EQ(retired->was, "paper-extrapolated");
+  EXPECT_EQ(retired->now, "PAPER_EXTRAPOLATED");
+  EXPECT_EQ(parseSettingsText(withPikUpgraded(old), "test").pik(), proto::ControllerSettings::PAPER_EXTRAPOLATED);
+  EXPECT_EQ(parseSettingsText(withPikUpgraded("servo {\n  bandwidth_hz: 8\n}\npik: \"paper\""), "test").pik(),
+            proto::ControllerSettings::PAPER);
+  EXPECT_FALSE(retiredPikSpelling("pik: DECOUPLED\n"));
+  EXPECT_FALSE(retiredPikSpelling("log { dir: \"pik: \" }"));  // not a field of its own
 }
 
 TEST(ControllerSettings, CommandLineAssignmentsApplyInOrderAndSayWhichFailed) {
   proto::ControllerSettings s;
   applySettingAssignments(s, {"pik=paper", "servo.bandwidth_hz=12", "pik=decoupled"});
-  EXPECT_EQ(s.pik(), "decoupled");
+  EXPECT_EQ(s.pik(), proto::ControllerSettings::DECOUPLED);
   EXPECT_EQ(s.servo().bandwidth_hz(), 12.0);
   EXPECT_EQ(errorOf([&] { applySettingAssignments(s, {"dt_ms"}); }), "--set dt_ms: write FIELD=VALUE");
   EXPECT_EQ(errorOf([&] { applySettingAssignments(s, {"warp=1"}); }).rfind("--set warp: no such setting", 0), 0u);
@@ -111,8 +131,7 @@ TEST(ControllerSettings, TheFirstDifferenceIsNamedWithBothValues) {
   EXPECT_EQ(settingsDifference(mine, with("dt_ms", "2"), "the supervisor's"),
             "dt_ms 2 differs from the supervisor's 1");
   EXPECT_EQ(settingsDifference(mine, with("servo.bandwidth_hz", "12"), "x"), "servo.bandwidth_hz 12 differs from x 8");
-  EXPECT_EQ(settingsDifference(mine, with("pik", "paper"), "x"),
-            "pik \"paper\" differs from x \"decoupled-extrapolated\"");
+  EXPECT_EQ(settingsDifference(mine, with("pik", "paper"), "x"), "pik PAPER differs from x DECOUPLED_EXTRAPOLATED");
   EXPECT_EQ(settingsDifference(mine, with("park_rad", "0,0,0,0,0,0"), "x"),
             "park_rad 0,0,0,0,0,0 differs from x (none)");
 }

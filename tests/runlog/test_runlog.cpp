@@ -414,7 +414,7 @@ TEST(Replay, VerifyRerunsTheLogIdenticallyAndNamesTheFirstDivergence) {
   // The header says the joints used the paper's PIK; they did not: the first setpoint that PIK
   // computes differently is named, with its field.
   proto::ControllerSettings paper = c;
-  paper.set_pik("paper");
+  paper.set_pik(proto::ControllerSettings::PAPER);
   const RunLog lying = readRunLog(exampleLog("lying.mcap", c, paper));
   const VerifyResult bad = verifyLog(lying);
   EXPECT_FALSE(bad.ok);

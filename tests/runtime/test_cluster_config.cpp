@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "common/error.hpp"
 #include "runtime/cluster_config.hpp"
@@ -92,6 +94,55 @@ TEST(ClusterConfig, TimeoutsHaveUpperBounds) {
 TEST(ClusterConfig, AnUnsetOrphanTimeoutIsTenSeconds) {
   const std::string path = variant("orphan_timeout_ms: 10000", "");
   EXPECT_EQ(loadClusterConfig(path, test::scratchDir().string()).config.orphan_timeout_ms(), 10000u);
+}
+
+// The schema's defaults (proto/cluster.proto, proto2 as the controller's settings are): a field
+// left out takes its default; a 0 written out is a 0, refused where it cannot work, where it once
+// stood for "the default" in some fields and was refused in others.
+TEST(ClusterConfig, AFieldLeftOutTakesItsDefaultAndAZeroWrittenIsRefused) {
+  const fs::path minimal = test::scratchDir() / "minimal.textproto";
+  std::ofstream(minimal) << "robot: \"" << RFMS_SOURCE_DIR << "/deploy/robots/puma260.textproto\"\n"
+                         << "supervisor_pub: \"ipc://{run}/s.pub\" supervisor_pull: \"ipc://{run}/s.pull\"\n"
+                         << "arm_pub: \"ipc://{run}/a.pub\" arm_pull: \"ipc://{run}/a.pull\"\n";
+  const proto::ClusterConfig c = loadClusterConfig(minimal.string(), "/tmp/rfms-run").config;
+  EXPECT_EQ(c.clock(), proto::CM_LOCKSTEP);
+  EXPECT_EQ(c.lockstep_timeout_ms(), 100u);
+  EXPECT_EQ(c.startup_timeout_ms(), 10000u);
+  EXPECT_EQ(c.orphan_timeout_ms(), 10000u);
+  EXPECT_EQ(c.bridge_queue(), 64u);
+  EXPECT_EQ(c.bridge_sessions(), 64u);
+  EXPECT_EQ(c.bridge_sessions_per_key(), 8u);
+  EXPECT_EQ(c.bridge_max_request(), 8192u);
+  EXPECT_EQ(c.node_keys(), "/tmp/rfms-run/node-keys");
+  EXPECT_DOUBLE_EQ(c.controller().dt_ms(), 1.0);  // the controller's own defaults, as before
+
+  for (const auto& [field, why] : std::vector<std::pair<std::string, std::string>>{
+           {"lockstep_timeout_ms: 0", "lockstep_timeout_ms: must be 1 .. 60000, got 0"},
+           {"startup_timeout_ms: 0", "startup_timeout_ms: must be 100 .. 600000"},
+           {"orphan_timeout_ms: 0", "orphan_timeout_ms: must be 1000 .. 600000"},
+           {"bridge_queue: 0", "bridge_queue: must be 1 .. 1024, got 0"},
+           {"bridge_sessions: 0", "bridge_sessions: must be 1 .. 4096, got 0"},
+           {"bridge_sessions_per_key: 0", "bridge_sessions_per_key: must be 1 .. bridge_sessions (64), got 0"},
+           {"bridge_max_request: 0", "bridge_max_request: must be 1024 .. 60000 bytes, got 0"},
+           {"node_keys: \"\"", "node_keys: empty"}}) {
+    const fs::path with = test::scratchDir() / "with-zero.textproto";
+    std::ifstream in(minimal);
+    std::ofstream(with) << in.rdbuf() << field << "\n";
+    const std::string got = refusal(with.string());
+    EXPECT_NE(got.find(why), std::string::npos) << field << ": " << got;
+  }
+}
+
+TEST(ClusterConfig, ThePikSchemeAsAStringIsRefusedNamingItsName) {
+  const std::string path = variant("seed: 1", "seed: 1\n  pik: \"paper-extrapolated\"");
+  EXPECT_NE(refusal(path).find("controller.pik: '\"paper-extrapolated\"' is now a name, not a string: pik: "
+                               "PAPER_EXTRAPOLATED"),
+            std::string::npos)
+      << refusal(path);
+  EXPECT_EQ(loadClusterConfig(variant("seed: 1", "seed: 1\n  pik: PAPER_EXTRAPOLATED"), test::scratchDir().string())
+                .config.controller()
+                .pik(),
+            proto::ControllerSettings::PAPER_EXTRAPOLATED);
 }
 
 // A key's share of the bridge's sessions: 8 unless set, never more than the sessions there are.
