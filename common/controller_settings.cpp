@@ -292,7 +292,7 @@ PikScheme pikScheme(const proto::ControllerSettings& s) {
 }
 
 namespace {
-const std::regex kPikString(R"((^|[\s{])pik:\s*"([^"]*)") ");
+const std::regex kPikString(R"re((^|[\s{])pik:\s*"([^"]*)")re");
 }
 
 std::optional<RetiredPik> retiredPikSpelling(const std::string& text) {

@@ -108,10 +108,6 @@ ClusterSettings loadClusterConfig(const std::string& path, const std::string& ru
     }
   }
   checkControllerSettings(c.controller(), path + ": controller");
-  if (!proto::ClockMode_IsValid(c.clock()))
-    fail("clock", "must be CM_LOCKSTEP, CM_REALTIME or CM_PACED, got " + std::to_string(c.clock()));
-  if (!proto::MailTransport_IsValid(c.mail_transport()))
-    fail("mail_transport", "must be MT_SHARED_MEMORY or MT_ZEROMQ, got " + std::to_string(c.mail_transport()));
   // The supervisor, the clock the others answer to, runs one step above them.
   if (c.rt_priority() > 98)
     fail("rt_priority", "must be 0 (no real-time priority) .. 98 (the supervisor runs one above), got " +
