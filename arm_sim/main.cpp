@@ -19,19 +19,33 @@ int main(int argc, char** argv) {
         const std::unique_ptr<MailPort> port = openMailPort(s, proto::NODE_ARM, c.options.run_dir, transport, c.log);
         c.log.info("waiting for the supervisor (mail over {})", port->describe());
         const StartResult start = awaitStart(proto::NODE_ARM, s, *port, c.log);
-        if (start == StartResult::kRefused) return 2;
-        if (start == StartResult::kStopped) return 0;
+        if (start == StartResult::kRefused) return c.ended(proto::NODE_ARM, proto::NodeEnd::REFUSED, 0, "", 2);
+        if (start == StartResult::kStopped) return c.ended(proto::NODE_ARM, proto::NodeEnd::NOT_STARTED, 0, "", 0);
         c.log.info("ready: {} at {} ms, {}", c.model.name, c.controller().dt_ms(), clockName(s.config.clock()));
         const std::unique_ptr<FaultRecorder> recorder = openFaultRecorder(c, "arm");
         ArmShell shell(arm, s, *port, c.log);
         shell.setFaultRecorder(recorder.get());
-        switch (shell.run()) {
-          case ArmShell::Ended::kSupervisorGone: return 3;  // goSafe() said why
+        const ArmShell::Ended how = shell.run();
+        // Where the arm was left, whatever ended the run.
+        proto::NodeEnd end;
+        end.set_node(proto::NODE_ARM);
+        end.set_period(arm.period());
+        end.set_power_on(arm.powered());
+        end.set_fastest_joint_rad_s(arm.qd().cwiseAbs().maxCoeff());
+        switch (how) {
+          case ArmShell::Ended::kSupervisorGone:  // goSafe() said why
+            end.set_cause(proto::NodeEnd::SUPERVISOR_SILENT);
+            end.set_detail(shell.stopReason());
+            return c.ended(end, 3);
           case ArmShell::Ended::kSignal:
             c.log.info("stopped by signal after {} periods ({} torque commands missed); {}", arm.period(),
                        shell.missing(), shell.restText());
-            return 0;
-          default: return 0;
+            end.set_cause(proto::NodeEnd::SIGNAL);
+            return c.ended(end, 0);
+          default:
+            end.set_cause(proto::NodeEnd::STOPPED);
+            end.set_detail(shell.stopReason());
+            return c.ended(end, 0);
         }
       });
 }

@@ -1,4 +1,5 @@
 // rfms-joint --joint N: one joint server as a cluster node (joint_node/shell/joint_shell.hpp).
+#include "common/number_text.hpp"
 #include "joint_node/joint_core.hpp"
 #include "joint_node/shell/joint_shell.hpp"
 #include "runtime/fault_record.hpp"
@@ -21,22 +22,27 @@ int main(int argc, char** argv) {
         Transport transport(s, "joint" + std::to_string(joint), c.log);
         const std::unique_ptr<MailPort> port = openMailPort(s, node, c.options.run_dir, transport, c.log);
         const StartResult start = awaitStart(node, s, *port, c.log);
-        if (start == StartResult::kRefused) return 2;
-        if (start == StartResult::kStopped) return 0;
+        if (start == StartResult::kRefused) return c.ended(node, proto::NodeEnd::REFUSED, 0, "", 2);
+        if (start == StartResult::kStopped) return c.ended(node, proto::NodeEnd::NOT_STARTED, 0, "", 0);
         c.log.info("ready; mail over {}", port->describe());
         JointShell shell(core, joint, ClockRules(s.config.clock()),
                          std::chrono::milliseconds(s.config.orphan_timeout_ms()), *port);
         const std::unique_ptr<FaultRecorder> recorder = openFaultRecorder(c, "joint" + std::to_string(joint));
         shell.setFaultRecorder(recorder.get());
         switch (shell.run()) {
-          case JointShell::Ended::kStopMail: c.log.info("stop: {}", shell.stopReason()); return 0;
+          case JointShell::Ended::kStopMail:
+            c.log.info("stop: {}", shell.stopReason());
+            return c.ended(node, proto::NodeEnd::STOPPED, shell.lastPeriod(), shell.stopReason(), 0);
           case JointShell::Ended::kSupervisorGone:
             c.log.error(
                 "the supervisor has been silent for {} s (orphan_timeout_ms): no torque command since period {}; "
                 "exiting",
                 shell.orphanSeconds(), shell.lastPeriod());
-            return 3;
-          default: c.log.info("stopped by signal"); return 0;
+            return c.ended(node, proto::NodeEnd::SUPERVISOR_SILENT, shell.lastPeriod(),
+                           "silent for " + numberText(shell.orphanSeconds()) + " s", 3);
+          default:
+            c.log.info("stopped by signal");
+            return c.ended(node, proto::NodeEnd::SIGNAL, shell.lastPeriod(), "", 0);
         }
       });
 }

@@ -1,4 +1,5 @@
 // rfms-math: the math server as a cluster node (math_node/shell/math_shell.hpp).
+#include "common/number_text.hpp"
 #include "math_node/math_core.hpp"
 #include "math_node/shell/math_shell.hpp"
 #include "runtime/fault_record.hpp"
@@ -18,8 +19,8 @@ int main(int argc, char** argv) {
         Transport transport(s, "math", c.log);
         const std::unique_ptr<MailPort> port = openMailPort(s, proto::NODE_MATH, c.options.run_dir, transport, c.log);
         const StartResult start = awaitStart(proto::NODE_MATH, s, *port, c.log);
-        if (start == StartResult::kRefused) return 2;
-        if (start == StartResult::kStopped) return 0;
+        if (start == StartResult::kRefused) return c.ended(proto::NODE_MATH, proto::NodeEnd::REFUSED, 0, "", 2);
+        if (start == StartResult::kStopped) return c.ended(proto::NODE_MATH, proto::NodeEnd::NOT_STARTED, 0, "", 0);
         c.log.info("ready; mail over {}", port->describe());
         const std::unique_ptr<FaultRecorder> recorder = openFaultRecorder(c, "math");
         MathShell shell(math, std::chrono::milliseconds(s.config.orphan_timeout_ms()), *port);
@@ -27,12 +28,15 @@ int main(int argc, char** argv) {
         switch (shell.run()) {
           case MathShell::Ended::kStopMail:
             c.log.info("stop: {} ({} parcels sent)", shell.stopReason(), shell.answered());
-            return 0;
+            return c.ended(proto::NODE_MATH, proto::NodeEnd::STOPPED, shell.lastPeriod(), shell.stopReason(), 0);
           case MathShell::Ended::kSupervisorGone:
             c.log.error("the supervisor has been silent for {} s (orphan_timeout_ms) since period {}; exiting",
                         shell.orphanSeconds(), shell.lastPeriod());
-            return 3;
-          default: c.log.info("stopped by signal ({} parcels sent)", shell.answered()); return 0;
+            return c.ended(proto::NODE_MATH, proto::NodeEnd::SUPERVISOR_SILENT, shell.lastPeriod(),
+                           "silent for " + numberText(shell.orphanSeconds()) + " s", 3);
+          default:
+            c.log.info("stopped by signal ({} parcels sent)", shell.answered());
+            return c.ended(proto::NODE_MATH, proto::NodeEnd::SIGNAL, shell.lastPeriod(), "", 0);
         }
       });
 }

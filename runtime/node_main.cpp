@@ -3,8 +3,25 @@
 #include "common/command_line.hpp"
 #include "common/error.hpp"
 #include "common/robot_model_loader.hpp"
+#include "runtime/node_end.hpp"
 
 namespace rfms {
+
+int NodeContext::ended(proto::Node node, proto::NodeEnd::Cause cause, std::uint64_t period, const std::string& detail,
+                       int code) const {
+  proto::NodeEnd end;
+  end.set_node(node);
+  end.set_cause(cause);
+  end.set_period(period);
+  end.set_detail(detail);
+  return ended(end, code);
+}
+
+int NodeContext::ended(const proto::NodeEnd& end, int code) const {
+  if (const std::string why = writeNodeEnd(options.run_dir, name, end); !why.empty())
+    log.warn("how this node ended is not in the run directory: {}", why);
+  return code;
+}
 
 int runNode(int argc, char** argv, CLI::App& app, const std::function<std::string()>& name, int priority_offset,
             const std::function<int(NodeContext&)>& body) {
@@ -15,7 +32,7 @@ int runNode(int argc, char** argv, CLI::App& app, const std::function<std::strin
   installStopSignals();
   const int code = guardedMain(
       [&] {
-        NodeContext c{loadClusterConfig(options.config, options.run_dir), RobotModel{}, Scene{}, *log, options};
+        NodeContext c{loadClusterConfig(options.config, options.run_dir), RobotModel{}, Scene{}, *log, options, name()};
         if (!c.settings.config.scene().empty()) c.scene = loadScene(c.settings.config.scene());
         c.model = withTool(loadRobotModel(c.settings.config.robot()), c.scene.tool);
         applyRealtimeSettings(c.settings, *log, priority_offset);

@@ -11,6 +11,7 @@
 
 #include "common/robot_model.hpp"
 #include "common/scene.hpp"
+#include "proto/cluster.pb.h"
 #include "runtime/node_shell.hpp"
 
 namespace rfms {
@@ -21,7 +22,14 @@ struct NodeContext {
   Scene scene;
   spdlog::logger& log;
   const NodeOptions& options;
+  std::string name;  // "arm", "math", "joint3", "supervisor": its log's and its files' name
   const proto::ControllerSettings& controller() const { return settings.config.controller(); }
+  // Leaves the node's last word in the run directory (runtime/node_end.hpp), and returns `code`,
+  // the process's exit code.
+  int ended(proto::Node node, proto::NodeEnd::Cause cause, std::uint64_t period, const std::string& detail,
+            int code) const;
+  // The same with the whole record (the arm adds where it left the arm).
+  int ended(const proto::NodeEnd& end, int code) const;
 };
 
 // `name()` is asked after parsing (a joint's name depends on --joint). The supervisor runs with

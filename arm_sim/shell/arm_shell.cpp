@@ -67,6 +67,7 @@ void ArmShell::goSafe() {
   ended_ = Ended::kSupervisorGone;
   if (recorder_ != nullptr) recorder_->fault(arm_.period(), "silent for the orphan timeout", "supervisor");
   bringToRest();
+  stop_reason_ = fmt::format("silent for {} s", silence_.boundSeconds());
   log_.error("the supervisor has been silent for {} s (orphan_timeout_ms): power off, brakes on; {}; exiting",
              silence_.boundSeconds(), restText());
 }
@@ -98,6 +99,7 @@ void ArmShell::endOnStop() {
   const std::uint64_t k = arm_.period();
   const bool was_resting = !arm_.powered() && arm_.qd().isZero();
   bringToRest();
+  stop_reason_ = in_.mail().stop().reason();
   log_.info("stop: {}; after {} periods {}{}", in_.mail().stop().reason(), k,
             was_resting ? "" : "power off, brakes on; ", restText());
   ended_ = Ended::kStopMail;

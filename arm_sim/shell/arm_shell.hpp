@@ -37,6 +37,8 @@ class ArmShell {
   double orphanSeconds() const { return silence_.boundSeconds(); }
   // "the power is off, fastest joint 0 rad/s"
   std::string restText() const;
+  // Once run() has returned: the supervisor's stop's reason, or how long it was silent.
+  const std::string& stopReason() const { return stop_reason_; }
 
  private:
   void endOnStop();
@@ -58,6 +60,7 @@ class ArmShell {
   const MailPort::Clock::duration period_;
   SupervisorSilence silence_;
   Ended ended_ = Ended::kSignal;  // why drainSupervisor() said stop
+  std::string stop_reason_;
   MailPort::Clock::time_point t0_{};
   bool started_ = false;
   ArmOutbox out_;                     // the sensors the last step sensed

@@ -273,8 +273,8 @@ TEST_P(NodeFault, IsAnEmergencyNamingItTheArmComesToRestAndTheLogVerifies) {
       run.path, [](const Json& j) { return isEvent(j, "stopped"); }, std::chrono::seconds(60)))
       << eventsText(run.path) << readFile(log);
   if (!(f.node == "arm" && f.signal == SIGKILL)) {
-    EXPECT_TRUE(waitForText(run.path / "arm.log", "the power is off, fastest joint 0 rad/s", std::chrono::seconds(10)))
-        << readFile(run.path / "arm.log");
+    const Json arm = test::waitForNodeEnd(run.path, "arm", std::chrono::seconds(10));
+    EXPECT_TRUE(test::armLeftAtRest(arm)) << arm << readFile(run.path / "arm.log");
   }
   const test::Outcome down = test::runCommand(kRfms, "down " + run.path.string(), 60);
   EXPECT_EQ(down.code, 0) << down.err;
@@ -384,7 +384,9 @@ TEST(Cluster, TheRealtimeArmTakesItsPowerOffWhenTheSupervisorIsKilled) {
   std::this_thread::sleep_for(std::chrono::seconds(1));
   const test::Outcome down = test::runCommand(kRfms, "down " + run.path.string(), 60);
   EXPECT_EQ(down.code, 0) << down.err;
-  EXPECT_TRUE(waitForText(arm, "the power is off, fastest joint 0 rad/s", std::chrono::seconds(10))) << readFile(arm);
+  const Json end = test::waitForNodeEnd(run.path, "arm", std::chrono::seconds(10));
+  EXPECT_EQ(end.value("cause", ""), "SIGNAL") << end;
+  EXPECT_TRUE(test::armLeftAtRest(end)) << end << readFile(arm);
 }
 
 bool processGone(pid_t pid) { return kill(pid, 0) != 0 && errno == ESRCH; }
@@ -433,15 +435,15 @@ TEST_P(LostSupervisor, EveryNodeGoesSafeAndExitsWithinTheOrphanTimeout) {
 
   // 2 s of silence, up to 10 s for the arm's brakes (they need far less), and a busy machine's slack.
   EXPECT_TRUE(allGoneWithin(nodes, std::chrono::seconds(30)));
-  const std::string arm = readFile(run.path / "arm.log");
-  EXPECT_NE(arm.find("the supervisor has been silent for 2 s (orphan_timeout_ms): power off, brakes on; the power "
-                     "is off, fastest joint 0 rad/s; exiting"),
-            std::string::npos)
-      << arm;
-  for (const char* n : {"math", "joint1", "joint6"})
-    EXPECT_NE(readFile(run.path / (std::string(n) + ".log")).find("the supervisor has been silent for 2 s"),
-              std::string::npos)
-        << n << ": " << readFile(run.path / (std::string(n) + ".log"));
+  // Each node's own word: the arm left with its power off and at rest.
+  const Json arm = test::nodeEnd(run.path, "arm");
+  EXPECT_EQ(arm.value("cause", ""), "SUPERVISOR_SILENT") << arm << readFile(run.path / "arm.log");
+  EXPECT_EQ(arm.value("detail", ""), "silent for 2 s") << arm;
+  EXPECT_FALSE(arm.value("power_on", true)) << arm;
+  EXPECT_EQ(arm.value("fastest_joint_rad_s", -1.0), 0.0) << arm;
+  for (const char* n : {"math", "joint1", "joint2", "joint3", "joint4", "joint5", "joint6"})
+    EXPECT_EQ(test::nodeEnd(run.path, n).value("cause", ""), "SUPERVISOR_SILENT")
+        << n << ": " << test::nodeEnd(run.path, n) << readFile(run.path / (std::string(n) + ".log"));
   if (signal == SIGSTOP) {
     ASSERT_EQ(kill(supervisor, SIGCONT), 0) << "the paused supervisor ran on and ended:\n" << readFile(log);
     // Its nodes gone, it names the first silence it sees: in realtime often the arm's lost power
@@ -575,8 +577,8 @@ TEST(Cluster, ADiskThatFillsStopsALogThatTheRunRequiresAndTheArmComesToRest) {
   // The moves already queued are dropped by the stop; the arm came to rest and held.
   EXPECT_NE(r.out.find("ABORTED"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find(" STOP HOLD\n"), std::string::npos) << r.out;
-  EXPECT_NE(readFile(run.path / "arm.log").find("the power is off, fastest joint 0 rad/s"), std::string::npos)
-      << readFile(run.path / "arm.log");
+  EXPECT_TRUE(test::armLeftAtRest(test::nodeEnd(run.path, "arm")))
+      << test::nodeEnd(run.path, "arm") << readFile(run.path / "arm.log");
   const test::Outcome v = verifyRunLog(log);
   EXPECT_EQ(v.code, 3) << v.out << v.err;
   EXPECT_NE(v.out.find("not checked: the run after the log's end"), std::string::npos) << v.out;
@@ -601,8 +603,8 @@ TEST(Cluster, DownMidMoveBringsTheArmToRestFirst) {
   const std::vector<Json> events = test::runEvents(run.path);
   ASSERT_FALSE(events.empty());
   EXPECT_EQ(events.back()["stopped"].value("why", ""), "supervisor stopped by signal") << eventsText(run.path);
-  EXPECT_NE(readFile(run.path / "arm.log").find("the power is off, fastest joint 0 rad/s"), std::string::npos)
-      << readFile(run.path / "arm.log");
+  EXPECT_TRUE(test::armLeftAtRest(test::nodeEnd(run.path, "arm")))
+      << test::nodeEnd(run.path, "arm") << readFile(run.path / "arm.log");
 }
 
 // An emergency leaves, in the run directory, each node's last 100 periods of mail as it took and

@@ -87,4 +87,26 @@ inline std::optional<nlohmann::json> waitForEvent(const std::filesystem::path& r
   }
 }
 
+// How a node's run ended, RUN_DIR/NODE.end.json (runtime/node_end.hpp): its NodeEnd as JSON
+// ({"cause": "SUPERVISOR_SILENT", "power_on": false, ...}), or null when the node left none.
+inline nlohmann::json nodeEnd(const std::filesystem::path& run, const std::string& node) {
+  return nlohmann::json::parse(readFile(run / (node + ".end.json")), nullptr, false);
+}
+
+// The same, once the node has left it (it writes it as it exits); null after `timeout`.
+inline nlohmann::json waitForNodeEnd(const std::filesystem::path& run, const std::string& node,
+                                     std::chrono::seconds timeout) {
+  const auto end = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    nlohmann::json j = nodeEnd(run, node);
+    if (!j.is_discarded() || std::chrono::steady_clock::now() > end) return j;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+}
+
+// Whether the arm's last word says it was left with its power off and at rest.
+inline bool armLeftAtRest(const nlohmann::json& end) {
+  return end.is_object() && !end.value("power_on", true) && end.value("fastest_joint_rad_s", -1.0) == 0.0;
+}
+
 }  // namespace rfms::test
