@@ -18,8 +18,9 @@ int main(int argc, char** argv) {
         Transport transport(s, "arm", c.log);
         const std::unique_ptr<MailPort> port = openMailPort(s, proto::NODE_ARM, c.options.run_dir, transport, c.log);
         c.log.info("waiting for the supervisor (mail over {})", port->describe());
-        const StartResult start = awaitStart(proto::NODE_ARM, s, *port, c.log);
-        if (start == StartResult::kRefused) return c.ended(proto::NODE_ARM, proto::NodeEnd::REFUSED, 0, "", 2);
+        std::string refusal;
+        const StartResult start = awaitStart(proto::NODE_ARM, s, *port, c.log, &refusal);
+        if (start == StartResult::kRefused) return c.ended(proto::NODE_ARM, proto::NodeEnd::REFUSED, 0, refusal, 2);
         if (start == StartResult::kStopped) return c.ended(proto::NODE_ARM, proto::NodeEnd::NOT_STARTED, 0, "", 0);
         c.log.info("ready: {} at {} ms, {}", c.model.name, c.controller().dt_ms(), clockName(s.config.clock()));
         const std::unique_ptr<FaultRecorder> recorder = openFaultRecorder(c, "arm");

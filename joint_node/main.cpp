@@ -21,8 +21,9 @@ int main(int argc, char** argv) {
         const auto node = static_cast<proto::Node>(proto::NODE_JOINT1 + joint - 1);
         Transport transport(s, "joint" + std::to_string(joint), c.log);
         const std::unique_ptr<MailPort> port = openMailPort(s, node, c.options.run_dir, transport, c.log);
-        const StartResult start = awaitStart(node, s, *port, c.log);
-        if (start == StartResult::kRefused) return c.ended(node, proto::NodeEnd::REFUSED, 0, "", 2);
+        std::string refusal;
+        const StartResult start = awaitStart(node, s, *port, c.log, &refusal);
+        if (start == StartResult::kRefused) return c.ended(node, proto::NodeEnd::REFUSED, 0, refusal, 2);
         if (start == StartResult::kStopped) return c.ended(node, proto::NodeEnd::NOT_STARTED, 0, "", 0);
         c.log.info("ready; mail over {}", port->describe());
         JointShell shell(core, joint, ClockRules(s.config.clock()),

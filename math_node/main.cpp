@@ -18,8 +18,9 @@ int main(int argc, char** argv) {
         MathCore math(c.model, mathConfigFor(c.model, c.controller(), c.scene.tool.frame));
         Transport transport(s, "math", c.log);
         const std::unique_ptr<MailPort> port = openMailPort(s, proto::NODE_MATH, c.options.run_dir, transport, c.log);
-        const StartResult start = awaitStart(proto::NODE_MATH, s, *port, c.log);
-        if (start == StartResult::kRefused) return c.ended(proto::NODE_MATH, proto::NodeEnd::REFUSED, 0, "", 2);
+        std::string refusal;
+        const StartResult start = awaitStart(proto::NODE_MATH, s, *port, c.log, &refusal);
+        if (start == StartResult::kRefused) return c.ended(proto::NODE_MATH, proto::NodeEnd::REFUSED, 0, refusal, 2);
         if (start == StartResult::kStopped) return c.ended(proto::NODE_MATH, proto::NodeEnd::NOT_STARTED, 0, "", 0);
         c.log.info("ready; mail over {}", port->describe());
         const std::unique_ptr<FaultRecorder> recorder = openFaultRecorder(c, "math");

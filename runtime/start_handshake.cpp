@@ -23,7 +23,8 @@ Box helloBox(proto::Node node) {
   }
 }
 
-StartResult awaitStart(proto::Node node, const ClusterSettings& s, MailPort& port, spdlog::logger& log) {
+StartResult awaitStart(proto::Node node, const ClusterSettings& s, MailPort& port, spdlog::logger& log,
+                       std::string* refusal) {
   proto::Envelope hello;
   *hello.mutable_hello() = helloFor(node, s);
   MailSlot in;
@@ -33,6 +34,7 @@ StartResult awaitStart(proto::Node node, const ClusterSettings& s, MailPort& por
     if (Clock::now() - last >= kHelloEvery) {
       if (const std::string why = port.refusal(); !why.empty()) {
         log.error("{}", why);
+        if (refusal != nullptr) *refusal = why;
         return StartResult::kRefused;
       }
       last = Clock::now();
@@ -45,6 +47,7 @@ StartResult awaitStart(proto::Node node, const ClusterSettings& s, MailPort& por
       if (e.has_stop()) return StartResult::kStopped;
       if (e.has_refuse() && e.refuse().node() == node) {
         log.error("refused by the supervisor: {}", e.refuse().reason());
+        if (refusal != nullptr) *refusal = e.refuse().reason();
         return StartResult::kRefused;
       }
     }

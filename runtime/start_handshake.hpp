@@ -20,8 +20,9 @@ enum class StartResult { kStarted, kRefused, kStopped };
 Box helloBox(proto::Node node);
 
 // A node other than the supervisor announces itself every 20 ms until the supervisor starts the
-// cluster (or refuses this node, or a stop comes).
-StartResult awaitStart(proto::Node node, const ClusterSettings& s, MailPort& port, spdlog::logger& log);
+// cluster (or refuses this node, or a stop comes). `refusal`, if given, receives why it was refused.
+StartResult awaitStart(proto::Node node, const ClusterSettings& s, MailPort& port, spdlog::logger& log,
+                       std::string* refusal = nullptr);
 
 // Announces the supervisor and waits until the arm, the math server and the six joints are ready
 // and agree with its configuration; refuses those that disagree. False (with one clear log line)
