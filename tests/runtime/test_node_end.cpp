@@ -23,7 +23,7 @@ TEST(NodeEnd, IsWrittenWholeAsJsonAndReadsBackTheSame) {
   end.set_power_on(false);
   end.set_fastest_joint_rad_s(0.0);
   ASSERT_EQ(writeNodeEnd(dir, "arm", end), "");
-  const std::string text = readFile(nodeEndPath(dir, "arm"));
+  const std::string text = test::readFile(nodeEndPath(dir, "arm"));
   EXPECT_NE(text.find("\"cause\":\"STOPPED\""), std::string::npos) << text;
   EXPECT_NE(text.find("\"power_on\":false"), std::string::npos) << text;
   EXPECT_FALSE(std::filesystem::exists(nodeEndPath(dir, "arm").string() + ".part"));
