@@ -15,7 +15,8 @@ std::filesystem::path nodeEndPath(const std::string& run_dir, const std::string&
 
 std::string writeNodeEnd(const std::string& run_dir, const std::string& node, const proto::NodeEnd& end) {
   google::protobuf::util::JsonPrintOptions options;
-  options.always_print_primitive_fields = true;  // cause STOPPED, the enum's zero, too
+  // proto2: what was set is written, the cause's zero (STOPPED) included; what a node does not
+  // know (a joint, the arm's power) is left out.
   options.preserve_proto_field_names = true;
   std::string json;
   if (!google::protobuf::util::MessageToJsonString(end, &json, options).ok()) return "cannot write it as JSON";

@@ -27,6 +27,12 @@ TEST(NodeEnd, IsWrittenWholeAsJsonAndReadsBackTheSame) {
   EXPECT_NE(text.find("\"cause\":\"STOPPED\""), std::string::npos) << text;
   EXPECT_NE(text.find("\"power_on\":false"), std::string::npos) << text;
   EXPECT_FALSE(std::filesystem::exists(nodeEndPath(dir, "arm").string() + ".part"));
+  // A joint knows nothing of the arm's power: its record says nothing of it.
+  proto::NodeEnd joint;
+  joint.set_node(proto::NODE_JOINT3);
+  joint.set_cause(proto::NodeEnd::SUPERVISOR_SILENT);
+  ASSERT_EQ(writeNodeEnd(dir, "joint3", joint), "");
+  EXPECT_EQ(test::readFile(nodeEndPath(dir, "joint3")), "{\"node\":\"NODE_JOINT3\",\"cause\":\"SUPERVISOR_SILENT\"}\n");
   proto::NodeEnd back;
   ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(text, &back).ok()) << text;
   EXPECT_EQ(back.SerializeAsString(), end.SerializeAsString());
