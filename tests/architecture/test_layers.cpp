@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
 
 #include "tests/architecture/layer_table.hpp"
 #include "tests/support/build_paths.hpp"
@@ -50,6 +51,20 @@ TEST(Layers, EveryLinkOfTheBuildPointsDownTheTable) {
   std::string all;
   for (const std::string& line : v) all += line + "\n";
   EXPECT_TRUE(v.empty()) << all;
+}
+
+// The mathematics (rfms_maths, common/) is a library of its own that links Eigen alone: no
+// generated code, no files, no logger. Its sources cannot include a protobuf header either: the
+// generated headers' directory comes only with rfms_proto.
+TEST(Layers, TheMathematicsLinksEigenAlone) {
+  const char* graph = std::getenv("RFMS_LINK_GRAPH");
+  ASSERT_NE(graph, nullptr) << "run by ctest, which says where CMake wrote the link graph";
+  std::istringstream lines(readFile(graph));
+  std::string links;
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("rfms_maths\t", 0) == 0) links = line.substr(line.rfind('\t') + 1);
+  EXPECT_EQ(links, "Eigen3::Eigen;rfms_warnings") << "rfms_maths in " << graph;
+  EXPECT_NE(readFile(graph).find("rfms_common\tcommon/thread_role.cpp\trfms_maths;rfms_proto"), std::string::npos);
 }
 
 TEST(Layers, ALinkUpOrToAForbiddenLibraryIsCaught) {
