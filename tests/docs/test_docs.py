@@ -123,6 +123,24 @@ def test_every_script_a_page_runs_is_there(script):
         assert os.access(path, os.X_OK), f"{script} is not executable"
 
 
+FOLDER_READMES = sorted(ROOT.glob("*/README.md"))
+
+
+def listed_files(text: str):
+    """The names a folder's README lists in the first column of its table: `link_frame`,
+    `rfms_task.h`, `examples/`."""
+    for row in re.findall(r"^\| *(`[^|]+)\|", text, re.M):
+        for name in re.findall(r"`([^`]+)`", row):
+            yield name
+
+
+@pytest.mark.parametrize("readme", FOLDER_READMES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_file_a_folders_readme_lists_is_there(readme):
+    folder = readme.parent
+    missing = sorted({n for n in listed_files(readme.read_text()) if not exists(str((folder / n).relative_to(ROOT)))})
+    assert not missing, f"{readme.relative_to(ROOT)} lists files its folder does not hold: {missing}"
+
+
 SCRIPTS = sorted(p.relative_to(ROOT).as_posix() for d in ("deploy", "bench", "tools") for p in (ROOT / d).iterdir()
                  if p.is_file() and os.access(p, os.X_OK))
 
@@ -158,3 +176,9 @@ def test_the_option_check_catches_an_option_a_program_does_not_take():
     assert (program, words) == ("rfms-sim", ["--no-such-option", "3", "--json"])
     assert unknown_options(program, words) == ["--no-such-option"]
     assert unknown_options("rfms-client", ["run", "--example", "--", "--nothing"]) == []
+
+
+def test_the_readme_check_catches_a_file_that_is_gone():
+    text = "| file | what |\n|---|---|\n| `link_frame` | a frame |\n| `rfms_task.h`, `rfms_task` | C |\n"
+    assert list(listed_files(text)) == ["link_frame", "rfms_task.h", "rfms_task"]
+    assert not exists("net_bridge/client_link")
