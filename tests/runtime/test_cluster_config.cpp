@@ -109,7 +109,8 @@ TEST(ClusterConfig, AFieldLeftOutTakesItsDefaultAndAZeroWrittenIsRefused) {
   std::ofstream(minimal) << "robot: \"" << RFMS_SOURCE_DIR << "/deploy/robots/puma260.textproto\"\n"
                          << "supervisor_pub: \"ipc://{run}/s.pub\" supervisor_pull: \"ipc://{run}/s.pull\"\n"
                          << "arm_pub: \"ipc://{run}/a.pub\" arm_pull: \"ipc://{run}/a.pull\"\n";
-  const proto::ClusterConfig c = loadClusterConfig(minimal.string(), "/tmp/rfms-run").config;
+  const fs::path run = test::scratchDir() / "run";
+  const proto::ClusterConfig c = loadClusterConfig(minimal.string(), run.string()).config;
   EXPECT_EQ(c.clock(), proto::CM_LOCKSTEP);
   EXPECT_EQ(c.lockstep_timeout_ms(), 100u);
   EXPECT_EQ(c.startup_timeout_ms(), 10000u);
@@ -118,7 +119,7 @@ TEST(ClusterConfig, AFieldLeftOutTakesItsDefaultAndAZeroWrittenIsRefused) {
   EXPECT_EQ(c.bridge_sessions(), 64u);
   EXPECT_EQ(c.bridge_sessions_per_key(), 8u);
   EXPECT_EQ(c.bridge_max_request(), 8192u);
-  EXPECT_EQ(c.node_keys(), "/tmp/rfms-run/node-keys");
+  EXPECT_EQ(c.node_keys(), (run / "node-keys").string());
   EXPECT_DOUBLE_EQ(c.controller().dt_ms(), 1.0);  // the controller's own defaults, as before
 
   for (const auto& [field, why] : std::vector<std::pair<std::string, std::string>>{
