@@ -50,7 +50,7 @@ ArmCore::ArmCore(const RobotModel& model, const ArmSimConfig& config)
     const Transform t6 = forwardKinematics(model_, q_);
     body_ = toolBodyAtRest(config.scene.wrist, config.scene.tool, t6, model_.gravity);
     wrist_load_ = rfms::wristLoad(config.scene.wrist, config.scene.tool, t6, Vec6::Zero(), body_);
-    wrist_->sample(wrist_load_.deflection);
+    wrist_->sample(wrist_load_);
   }
 }
 
@@ -74,8 +74,8 @@ void ArmCore::sense(proto::ArmSensors& out) const {
     out.set_wrench_saturated(ft_->saturated());
   }
   if (wrist_) {
-    out.mutable_deflection()->Resize(6, 0.0);
-    for (int i = 0; i < 6; ++i) out.mutable_deflection()->Set(i, wrist_->reading()[i]);
+    out.mutable_wrist_angle()->Resize(6, 0.0);
+    for (int i = 0; i < 6; ++i) out.mutable_wrist_angle()->Set(i, wrist_->reading()[i]);
     out.set_wrench_saturated(wrist_->atStops());
   }
   out.mutable_index()->Resize(kJoints, false);
@@ -286,7 +286,7 @@ void ArmCore::integrate(const std::array<const proto::TorqueCommand*, kJoints>& 
     const Vec6 twist = jacobianBase(frames) * qd_;
     if (wrist_) {
       wrist_load_ = rfms::wristLoad(config_.scene.wrist, config_.scene.tool, frames[kJoints], twist, body_);
-      wrist_->sample(wrist_load_.deflection);
+      wrist_->sample(wrist_load_);
       Vec3 lever;
       if (!config_.scene.surfaces.empty()) contact_ = bodyContact(body_, time(), lever);
     } else if (!config_.scene.surfaces.empty()) {

@@ -46,6 +46,8 @@ WristLoad wristLoad(const WristModel& wrist, const ToolModel& tool, const Transf
   load.force = r6 * f;
   load.moment = rt * m;
   load.deflection << d, a;
+  load.moved.linear() = rel;
+  load.moved.translation() = tool.com + d - rel * tool.com;
   return load;
 }
 
@@ -63,15 +65,15 @@ Transform toolFrameOf(const ToolModel& tool, const ToolBody& body) {
   return flange_as_carried * tool.frame;
 }
 
-void WristPotentiometers::sample(const Vec6& deflection) {
+void WristPotentiometers::sample(const WristLoad& load) {
+  // Within the stops a period moves the plates little, and from last period's angles Newton's
+  // method lands in a step or two; the stops keep it from wandering far.
+  anglesForDisplacement(model_.linkage, load.moved, angles_);
   at_stops_ = 0;
   for (int i = 0; i < 6; ++i) {
-    const bool along = i < 3;
-    const double travel = along ? model_.travel : model_.travel_turn;
-    const double step = along ? model_.resolution : model_.resolution_turn;
-    const double noisy = deflection[i] + (along ? model_.noise : model_.noise_turn) * unit_(rng_);
-    reading_[i] = std::clamp(std::round(noisy / step) * step, -travel, travel);
-    if (std::abs(noisy) >= travel) at_stops_ |= 1u << i;
+    reading_[i] = std::round((angles_[i] + model_.noise * unit_(rng_)) / model_.resolution) * model_.resolution;
+    const double travel = i < 3 ? model_.travel : model_.travel_turn;
+    if (std::abs(load.deflection[i]) >= travel) at_stops_ |= 1u << i;
   }
 }
 

@@ -33,7 +33,8 @@ struct ToolBody {
 // velocity of its origin, its angular velocity).
 struct WristLoad {
   Vec3 force = Vec3::Zero(), moment = Vec3::Zero();  // on the body, base axes, about its centre of mass
-  Vec6 deflection = Vec6::Zero();                    // d (T6 axes) and a: what the potentiometers see
+  Vec6 deflection = Vec6::Zero();                    // d (T6 axes) and a: how far the springs are drawn
+  Transform moved = Transform::Identity();           // the tool's displacement from its rest, T6's axes
   double energy = 0.0;                               // J: what the springs and stops hold
   // The reaction on the flange as a wrench at T6's origin, base axes (the form J^T takes).
   Vec6 onFlange(const Transform& t6, const ToolBody& body) const;
@@ -48,17 +49,19 @@ ToolBody toolBodyAtRest(const WristModel& wrist, const ToolModel& tool, const Tr
 // The tool frame (T6 E as the body carries it) and the tool point's lever from the centre of mass.
 Transform toolFrameOf(const ToolModel& tool, const ToolBody& body);
 
-// The six potentiometers, sampled once a period: the deflection plus Gaussian noise drawn from
-// the scene's seed, quantised to the converters' resolution, each held at the travel.
+// The six potentiometers on the linkage between the plates, sampled once a period: the angles the
+// tool's displacement gives the linkage's joints (found from last period's by Newton's method),
+// plus Gaussian noise drawn from the scene's seed, quantised to the converters' resolution.
 class WristPotentiometers {
  public:
   explicit WristPotentiometers(const WristModel& model) : model_(model), rng_(model.seed) {}
-  void sample(const Vec6& deflection);
-  const Vec6& reading() const { return reading_; }
-  std::uint32_t atStops() const { return at_stops_; }  // bit i: axis i at its travel
+  void sample(const WristLoad& load);
+  const Vec6& reading() const { return reading_; }     // rad, θ1 .. θ6 of Eq. 43
+  std::uint32_t atStops() const { return at_stops_; }  // bit i: deflection axis i at its travel
 
  private:
   WristModel model_;
+  Vec6 angles_ = Vec6::Zero();  // the linkage's, exact
   Vec6 reading_ = Vec6::Zero();
   std::uint32_t at_stops_ = 0;
   std::mt19937_64 rng_;

@@ -115,10 +115,12 @@ WristModel convertWrist(const Checker& c, const proto::CompliantWrist& w, const 
   m.stiffness_turn = c.range(at + "stiffness_nm_per_rad", w.stiffness_nm_per_rad(), 1.0, 1e5);
   m.damping = c.range(at + "damping_n_s_per_m", w.damping_n_s_per_m(), 0.0, 1e4);
   m.damping_turn = c.range(at + "damping_nm_s_per_rad", w.damping_nm_s_per_rad(), 0.0, 1e3);
-  m.resolution = c.range(at + "resolution_m", w.resolution_m(), 1e-8, 1e-3);
-  m.resolution_turn = c.range(at + "resolution_rad", w.resolution_rad(), 1e-7, 1e-2);
-  m.noise = c.range(at + "noise_m", w.noise_m(), 0.0, 1e-3);
-  m.noise_turn = c.range(at + "noise_rad", w.noise_rad(), 0.0, 1e-2);
+  if (w.has_resolution_m() || w.has_noise_m())
+    c.fail(at + (w.has_resolution_m() ? "resolution_m" : "noise_m"),
+           "retired: the wrist's potentiometers read the angles of its linkage; give resolution_rad and noise_rad, "
+           "each potentiometer's");
+  m.resolution = c.range(at + "resolution_rad", w.resolution_rad(), 1e-7, 1e-2);
+  m.noise = c.range(at + "noise_rad", w.noise_rad(), 0.0, 1e-2);
   m.travel = c.range(at + "travel_m", w.travel_m(), 1e-4, 0.1);
   m.travel_turn = c.range(at + "travel_rad", w.travel_rad(), 1e-3, 0.5);
   m.seed = w.seed();

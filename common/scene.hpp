@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/robot_model.hpp"
+#include "common/wrist_linkage.hpp"
 #include "proto/scene.pb.h"
 
 namespace rfms {
@@ -46,12 +47,13 @@ struct ForceTorqueModel {
 // The compliant wrist between flange and tool (proto CompliantWrist): its springs and dampers act
 // at the tool's centre of mass, along and about T6's axes.
 struct WristModel {
-  double stiffness = 0.0, stiffness_turn = 0.0;    // N/m, N m/rad
-  double damping = 0.0, damping_turn = 0.0;        // N s/m, N m s/rad
-  double resolution = 0.0, resolution_turn = 0.0;  // m, rad
-  double noise = 0.0, noise_turn = 0.0;            // standard deviations, m and rad
-  double travel = 0.0, travel_turn = 0.0;          // m, rad
+  double stiffness = 0.0, stiffness_turn = 0.0;  // N/m, N m/rad
+  double damping = 0.0, damping_turn = 0.0;      // N s/m, N m s/rad
+  double resolution = 0.0;                       // rad: one count of each potentiometer's converter
+  double noise = 0.0;                            // rad: each potentiometer's, standard deviation
+  double travel = 0.0, travel_turn = 0.0;        // m, rad
   std::uint64_t seed = 1;
+  WristLinkage linkage;  // between the plates, one potentiometer on each joint
 };
 
 enum class SensorKind { kNone, kForceTorque, kCompliantWrist };

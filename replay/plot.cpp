@@ -36,7 +36,7 @@ void plotLog(const RunLog& log, const std::string& output) {
     if (j.joint() >= 1 && j.joint() <= 6) joints[j.header().period()][j.joint() - 1] = &j;
   std::map<std::uint64_t, const proto::ArmSensors*> sensed;
   for (const auto& s : log.sensors)
-    if (s.wrench_size() == 6 || s.deflection_size() == 6) sensed[s.header().period()] = &s;
+    if (s.wrench_size() == 6 || s.wrist_angle_size() == 6 || s.deflection_size() == 6) sensed[s.header().period()] = &s;
   bool any_force = false;
   const double dt = log.dtMs() * 1e-3, deg = 180.0 / M_PI;
   const std::size_t every = std::max<std::size_t>(1, log.smail.size() / 4000);

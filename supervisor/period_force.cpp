@@ -14,9 +14,14 @@ PeriodForce::PeriodForce(const RobotModel& model, const SupervisorConfig& config
 
 void PeriodForce::read(const proto::ArmSensors* arm) {
   if (arm == nullptr) return;
-  if (arm->deflection_size() == 6)
-    for (int i = 0; i < 6; ++i) deflection_[i] = arm->deflection(i);
-  if (sensedFlangeWrench(*arm, config_.wrist ? &*config_.wrist : nullptr, config_.tool, wrench_)) {
+  bool read = false;
+  if (config_.wrist) {
+    read = sensedWristDeflection(*arm, *config_.wrist, config_.tool, deflection_);
+    if (read) wrench_ = wrenchFromDeflection(*config_.wrist, config_.tool, deflection_);
+  } else {
+    read = sensedFlangeWrench(*arm, nullptr, config_.tool, wrench_);
+  }
+  if (read) {
     saturated_ = arm->wrench_saturated();
     has_wrench_ = true;
   }

@@ -59,18 +59,57 @@ TEST(CompliantWrist, TheToolHangsOnItsSpringsByItsWeightAndTheReadingSaysSo) {
 
   proto::ArmSensors s;
   arm.sense(s);
-  ASSERT_EQ(s.deflection_size(), 6);
+  // The arm sends the potentiometers' angles, in whole counts of their converters (1e-5 rad), and
+  // not the deflection: the controller finds that through the linkage.
+  ASSERT_EQ(s.wrist_angle_size(), 6);
+  EXPECT_EQ(s.deflection_size(), 0);
   EXPECT_EQ(s.wrench_size(), 0);
+  for (int i = 0; i < 6; ++i) EXPECT_NEAR(s.wrist_angle(i) / 1e-5, std::round(s.wrist_angle(i) / 1e-5), 1e-6);
   Vec6 d;
-  for (int i = 0; i < 6; ++i) d[i] = s.deflection(i);
-  // Read through the springs, less the tool's weight: no contact, to the reading's noise (2 um,
-  // 8 mN) and resolution (1 um).
+  ASSERT_TRUE(sensedWristDeflection(s, scene.wrist, scene.tool, d));
+  EXPECT_LT((d - arm.wristLoad().deflection).head<3>().norm(), 5e-6) << (d - arm.wristLoad().deflection).transpose();
+  // Read through the springs, less the tool's weight: no contact, to the reading's noise (2e-5 rad
+  // a potentiometer, a few micrometres and some 10 mN through the linkage) and resolution.
   const Vec6 contact =
       contactFromReading(scene.tool, model.gravity, t6, wrenchFromDeflection(scene.wrist, scene.tool, d));
   EXPECT_LT(contact.head<3>().norm(), 0.05) << contact.transpose();
   EXPECT_LT(contact.tail<3>().norm(), 0.005) << contact.transpose();
-  // The deflection is read in whole counts of the converters.
-  for (int i = 0; i < 3; ++i) EXPECT_NEAR(d[i] / 1e-6, std::round(d[i] / 1e-6), 1e-6);
+}
+
+// Without noise the potentiometers' angles, read back through the linkage, are the deflection the
+// springs are drawn to, to the converters' counts: while a table pushed 3 mm into the tool's ball
+// throws it about on its springs.
+TEST(CompliantWrist, ThePotentiometersAnglesReadBackAsTheDeflection) {
+  Scene scene = wristScene("noise_rad: 0 resolution_rad: 1e-7");
+  const RobotModel model = withTool(test::puma260(), scene.tool);
+  {
+    const ArmCore probe(model, heldAt(scene));
+    SurfaceModel table;
+    table.name = "table";
+    table.pose.translation() = probe.toolPose().translation() - Vec3(0.002, 0, scene.tool.tip_radius - 0.003);
+    table.pose.linear() = Eigen::AngleAxisd(0.3, Vec3::UnitY()).toRotationMatrix();  // a slope: it turns the tool too
+    table.stiffness = 50000.0;
+    table.damping = 20.0;
+    scene.surfaces.push_back(table);
+  }
+  ArmCore arm(model, heldAt(scene));
+  double worst_along = 0.0, worst_about = 0.0, largest = 0.0, largest_turn = 0.0;
+  for (int k = 0; k < 300; ++k) {
+    test::stepArm(arm, kNoCommands);
+    proto::ArmSensors s;
+    arm.sense(s);
+    Vec6 d;
+    ASSERT_TRUE(sensedWristDeflection(s, scene.wrist, scene.tool, d));
+    const Vec6 truth = arm.wristLoad().deflection;
+    worst_along = std::max(worst_along, (d - truth).head<3>().cwiseAbs().maxCoeff());
+    worst_about = std::max(worst_about, (d - truth).tail<3>().cwiseAbs().maxCoeff());
+    largest = std::max(largest, truth.head<3>().norm());
+    largest_turn = std::max(largest_turn, truth.tail<3>().norm());
+  }
+  EXPECT_GT(largest, 2e-3) << "the table throws the tool millimetres on its springs";
+  EXPECT_GT(largest_turn, 1e-3) << "and turns it";
+  EXPECT_LT(worst_along, 2e-8);
+  EXPECT_LT(worst_about, 2e-7);
 }
 
 // A table into the ball at the start, the arm braked: the contact throws the tool up on its
@@ -84,8 +123,7 @@ struct Bounce {
 
 Bounce bounce(double wrist_damping, double table_damping, double overlap, int periods) {
   const std::string damping = "damping_n_s_per_m: " + std::to_string(wrist_damping) +
-                              " damping_nm_s_per_rad: " + std::to_string(wrist_damping / 2500.0) +
-                              " noise_m: 0 noise_rad: 0";
+                              " damping_nm_s_per_rad: " + std::to_string(wrist_damping / 2500.0) + " noise_rad: 0";
   Scene scene = wristScene(damping);
   const RobotModel model = withTool(test::puma260(), scene.tool);
   {
@@ -162,7 +200,11 @@ TEST(CompliantWrist, SpringsAndDampersTheArmCannotIntegrateAreRefusedByName) {
             "inertia (kg m^2), got 0.5");
   EXPECT_NE(refusal("stiffness_nm_per_rad: 1000").find("stiffness_nm_per_rad: at most 1e7 times"), std::string::npos);
   EXPECT_NE(refusal("damping_n_s_per_m: 2000").find("damping_n_s_per_m: at most 4000 times"), std::string::npos);
-  EXPECT_NE(refusal("resolution_m: 0").find("resolution_m: must be"), std::string::npos);
+  EXPECT_NE(refusal("resolution_rad: 0").find("resolution_rad: must be"), std::string::npos);
+  // The potentiometers read angles: a file written when they read lengths is told so.
+  EXPECT_EQ(refusal("resolution_m: 1e-6"),
+            "w.textproto: sensor.compliant_wrist.resolution_m: retired: the wrist's potentiometers read the angles of "
+            "its linkage; give resolution_rad and noise_rad, each potentiometer's");
   EXPECT_NE(refusal("travel_rad: nan").find("travel_rad: must be"), std::string::npos);
 }
 
@@ -177,12 +219,26 @@ TEST(CompliantWrist, ItsDeflectionReadsAsTheWrenchItsSpringsPutOnTheFlange) {
   const Vec3 force(4.0, -8.0, 10.0);  // 4000 N/m times d
   EXPECT_TRUE(w.head<3>().isApprox(force, 1e-12)) << w.transpose();
   EXPECT_TRUE(w.tail<3>().isApprox(Vec3(1.0, 0.0, -2.0) + scene.tool.com.cross(force), 1e-12)) << w.transpose();
+  const Vec6 springs = w;
   EXPECT_FALSE(sensedFlangeWrench(s, nullptr, scene.tool, w));  // a deflection without its wrist says nothing
   proto::ArmSensors ft;
   for (int i = 0; i < 6; ++i) ft.add_wrench(i + 1.0);
   ASSERT_TRUE(sensedFlangeWrench(ft, nullptr, scene.tool, w));
   EXPECT_EQ(w, (Vec6() << 1, 2, 3, 4, 5, 6).finished());
   EXPECT_FALSE(sensedFlangeWrench(proto::ArmSensors(), &scene.wrist, scene.tool, w));
+  // An arm of today sends the angles, and they read through the linkage as the same wrench.
+  Vec6 angles = Vec6::Zero();
+  const Vec6 deflection = (Vec6() << 0.001, -0.002, 0.0025, 0.01, 0.0, -0.02).finished();
+  const Vec3 a = deflection.tail<3>();
+  Transform moved = Transform::Identity();
+  moved.linear() = Eigen::AngleAxisd(std::asin(a.norm()), a.normalized()).toRotationMatrix();
+  moved.translation() = scene.tool.com + deflection.head<3>() - moved.linear() * scene.tool.com;
+  ASSERT_TRUE(anglesForDisplacement(scene.wrist.linkage, moved, angles, 20));
+  proto::ArmSensors today;
+  for (double x : angles) today.add_wrist_angle(x);
+  Vec6 w2;
+  ASSERT_TRUE(sensedFlangeWrench(today, &scene.wrist, scene.tool, w2));
+  EXPECT_TRUE(w2.isApprox(springs, 1e-9)) << w2.transpose() << " against " << springs.transpose();
 }
 
 }  // namespace

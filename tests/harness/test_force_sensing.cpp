@@ -49,6 +49,7 @@ TEST(ForceSensing, WithoutASensorTheSupervisorReportsNone) {
 struct Guarded {
   bool completed = false, guarded = false, missed = false, emergency = false;
   Transform contact = Transform::Identity();
+  Vec3 tool_at_trip = Vec3::Zero();  // the emulated arm's own tool point then (the truth)
   Vec3 force_at_trip = Vec3::Zero();
   double force_after = 0.0;  // N, 1 s later, the arm held where it met the force
 };
@@ -88,6 +89,7 @@ Guarded guardedTouch(double guard_n, const std::string& scene_file = "table.text
       if (e.guarded) {
         g.guarded = true;
         g.contact = e.contact_pose;
+        g.tool_at_trip = h.arm().toolPose().translation();
         g.force_at_trip = e.contact_force;
       }
     }
@@ -124,8 +126,13 @@ TEST(GuardedMove, StopsWhereTheProbeMeetsTheTableAndReportsWhere) {
 TEST(GuardedMove, OnTheWristTheContactPointIsTheDeflectedTools) {
   const Guarded g = guardedTouch(5.0, "wrist_table.textproto");
   ASSERT_TRUE(g.guarded);
-  EXPECT_NEAR(g.contact.translation().z(), -0.195, 0.0001);
+  EXPECT_NEAR(g.contact.translation().z(), -0.195, 0.0002);
+  // Read through the potentiometers and the linkage, against where the emulated arm has the tool:
+  // within what the ball moves in a period (25 um at 25 mm/s) and the readings' noise.
+  EXPECT_LT((g.contact.translation() - g.tool_at_trip).norm(), 0.00005)
+      << 1e3 * g.contact.translation().transpose() << " mm against " << 1e3 * g.tool_at_trip.transpose();
   RecordProperty("contact_z_mm", std::to_string(1e3 * g.contact.translation().z()));
+  RecordProperty("off_truth_mm", std::to_string(1e3 * (g.contact.translation() - g.tool_at_trip).norm()));
 }
 
 // A guarded move that ends where its path ends has found nothing to touch: it is flagged, and a

@@ -80,6 +80,7 @@ TEST(PeriodForce, WithoutAForcedMotionTheCommandIsClearedAndNoFiguresAreKept) {
 // a fraction 1 - exp(-2 pi 5 dt) of the way each period, and not along the compliant axes.
 TEST(PeriodForce, CompensationMovesTheFlangeBackAgainstTheDeflectionThroughALowPass) {
   SupervisorConfig config = bareFlange();
+  config.wrist.emplace();  // the deflection is read only with a wrist in the scene
   const RobotModel& model = test::puma260();
   PeriodForce force(model, config);
   const Transform t6 = forwardKinematics(model, kPose);
