@@ -10,8 +10,8 @@ namespace rfms {
 // added here, or these fail to compile.
 static_assert(proto::RtState_ARRAYSIZE == 8 && static_cast<int>(ArmState::kEmgcy) == proto::RT_EMGCY);
 static_assert(proto::TrajState_ARRAYSIZE == 8 && static_cast<int>(Segment::kTrack) == proto::TS_TRACK);
-static_assert(proto::EmergencyReason_ARRAYSIZE == 15 &&
-              static_cast<int>(EmergencyReason::kForceRunaway) == proto::ER_FORCE_RUNAWAY);
+static_assert(proto::EmergencyReason_ARRAYSIZE == 16 &&
+              static_cast<int>(EmergencyReason::kCompensationOscillation) == proto::ER_COMPENSATION_OSCILLATION);
 static_assert(proto::Node_ARRAYSIZE == 10 && static_cast<int>(ClusterNode::kArm) == proto::NODE_ARM);
 
 // The wire's names less their prefix ("RT_HOLD" is "HOLD").

@@ -34,7 +34,8 @@ enum class EmergencyReason {
   kForceOscillation,
   kForceLostContact,
   kForceWrongSign,
-  kForceRunaway
+  kForceRunaway,
+  kCompensationOscillation
 };
 // The cluster's processes, for naming the one an emergency came from.
 enum class ClusterNode { kNone, kSupervisor, kJoint1, kJoint2, kJoint3, kJoint4, kJoint5, kJoint6, kMath, kArm };

@@ -86,6 +86,14 @@ proto::DefineMotion motionRecordOf(const std::string& name, const Motion& m) {
   r.set_track(m.track);
   r.set_guard_n(m.guard_n);
   r.set_compensation(m.compensation);
+  const Compensator& c = m.compensator;
+  if (c.rate_s != 0.0 || c.acceleration_s2 != 0.0 || c.lead_s != 0.0 || c.lag_s) {
+    proto::Compensator& out = *r.mutable_compensator();
+    out.set_rate_s(c.rate_s);
+    out.set_acceleration_s2(c.acceleration_s2);
+    out.set_lead_s(c.lead_s);
+    if (c.lag_s) out.set_lag_s(*c.lag_s);
+  }
   if (m.force) *r.mutable_force() = forceControlOf(*m.force);
   return r;
 }

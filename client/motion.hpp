@@ -48,6 +48,16 @@ class Force {
   double kp = 0.0, kv = 0.0, ki = 0.0;
 };
 
+// A.1's position compensator beyond K1 (docs/force.md): H(s) = K1 (1 + lead s) / (1 + lag s) +
+// rate s + acceleration s^2 on the wrist's measured deflection. The lag left out is the
+// controller's default, a 5 Hz low pass.
+struct Compensator {
+  double rate_s = 0.0;           // K2
+  double acceleration_s2 = 0.0;  // K3
+  double lead_s = 0.0;
+  std::optional<double> lag_s{};
+};
+
 // A motion record: a move with it takes segment_s seconds, accelerating over accel_s at each end.
 struct Motion {
   enum Mode { kJoint, kCartesian };
@@ -59,6 +69,7 @@ struct Motion {
   bool track = false;
   double guard_n = 0.0;       // 0: not guarded
   double compensation = 0.0;  // k1 of a compliant wrist, 0 .. 1
+  Compensator compensator{};  // its other terms
   std::optional<Force> force{};
 
   static Motion joint(double segment_s, double accel_s) {
@@ -84,8 +95,9 @@ struct Motion {
     return *this;
   }
   // On a compliant wrist, the servo takes back k1 (0 .. 1) of the wrist's measured deflection.
-  Motion& compensating(double k1) {
+  Motion& compensating(double k1, const Compensator& terms = {}) {
     compensation = k1;
+    compensator = terms;
     return *this;
   }
   Motion& withForce(const Force& f) {

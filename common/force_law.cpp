@@ -25,34 +25,20 @@ void ForceLaw::reset() {
   primed_ = false;
 }
 
-double InverseLinkCompensator::update(double command, double deflection) {
+void PositionCompensator::start(double output) {
+  lagged_ = output;
+  primed_ = 0;
+}
+
+double PositionCompensator::update(double deflection) {
   const double rate = primed_ > 0 ? (deflection - last_) / dt_ : 0.0;
   const double acceleration = primed_ > 1 ? (rate - last_rate_) / dt_ : 0.0;
   last_ = deflection;
   last_rate_ = rate;
   primed_ = primed_ < 2 ? primed_ + 1 : 2;
-  return command - (deflection + kv_ / kp_ * rate + j_ / kp_ * acceleration);
-}
-
-double LeadLagCompensator::update(double command, double deflection) {
-  // T_lag y' + y = K_pi (d + T_lead d'), each rate over the period just ended.
-  if (!primed_) {
-    out_ = k_ * deflection;  // from rest: no rate before the first reading
-    last_ = deflection;
-    primed_ = true;
-    return command - out_;
-  }
-  const double rate = (deflection - last_) / dt_;
-  last_ = deflection;
-  out_ = (lag_ / dt_ * out_ + k_ * (deflection + lead_ * rate)) / (lag_ / dt_ + 1.0);
-  return command - out_;
-}
-
-double DeflectionCompensator::update(double command, double deflection) {
-  const double rate = primed_ ? (deflection - last_) / dt_ : 0.0;
-  last_ = deflection;
-  primed_ = true;
-  return command - k1_ * deflection - k2_ * rate;
+  // T_lag y' + y = K_1 (d + T_lead d'), by the backward difference.
+  lagged_ = (g_.t_lag / dt_ * lagged_ + g_.k1 * (deflection + g_.t_lead * rate)) / (g_.t_lag / dt_ + 1.0);
+  return lagged_ + g_.k2 * rate + g_.k3 * acceleration;
 }
 
 }  // namespace rfms

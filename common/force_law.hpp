@@ -52,48 +52,40 @@ class ForceLaw {
   bool primed_ = false;
 };
 
-// A.1 §2.4: the compensator as the inverse of the link's loop, H = 1/G_c with G_c = K_p / (J s^2 +
-// K_v s + K_p): u = X_c - (d + (K_v/K_p) d' + (J/K_p) d''), the rates as backward differences over
-// a period. In continuous time it makes X/F zero at every instant; J is the link's inertia as
-// estimated (0: neglected, when it is the PD compensator with K_1 = 1, K_2 = K_v/K_p).
-class InverseLinkCompensator {
- public:
-  InverseLinkCompensator(double kp, double kv, double j, double dt) : kp_(kp), kv_(kv), j_(j), dt_(dt) {}
-  double update(double command, double deflection);
-
- private:
-  double kp_, kv_, j_, dt_;
-  double last_ = 0.0, last_rate_ = 0.0;
-  int primed_ = 0;  // periods seen, up to 2: the rates need them
+// A.1 §2's position compensators as one discrete law on the wrist's measured deflection d:
+//   H(s) = K_1 (1 + T_lead s) / (1 + T_lag s) + K_2 s + K_3 s^2,    u = X_c - H d,
+// the rates as backward differences over a period. Each of the report's is a case of it:
+//   Eq. 15                 K_1, K_2                         (the PD compensator)
+//   the lead-lag of §2.3   K_1 = K_pi, T_lead, T_lag        X/F -> (1 - K_pi) / K (Eq. 9)
+//   H = 1/G_c of §2.4      K_1 = 1, K_2 = K_v / K_p, K_3 = J / K_p, for the link's loop
+//                          G_c = K_p / (J s^2 + K_v s + K_p): X/F = 0 at every instant in
+//                          continuous time (J = 0: its inertia neglected)
+// The whole arm runs one per base axis, with a lag by default (docs/force.md).
+struct CompensatorGains {
+  double k1 = 0.0;      // dimensionless: 1 takes back all of a steady deflection
+  double k2 = 0.0;      // s: on the deflection's rate
+  double k3 = 0.0;      // s^2: on its acceleration
+  double t_lead = 0.0;  // s: the network's lead on K_1's term
+  double t_lag = 0.0;   // s: its lag (0: none)
 };
 
-// A.1 §2.3: a lead-lag network on the measured deflection, H(s) = K_pi (1 + T_lead s) / (1 + T_lag s),
-// u = X_c - H d, discretised by the backward difference. K_pi = 1 compensates all of a steady load
-// (Eq. 9: X/F -> (1 - H(0)) / K).
-class LeadLagCompensator {
+class PositionCompensator {
  public:
-  LeadLagCompensator(double k, double t_lead, double t_lag, double dt) : k_(k), lead_(t_lead), lag_(t_lag), dt_(dt) {}
-  double update(double command, double deflection);
+  PositionCompensator() = default;  // none: H = 0
+  PositionCompensator(const CompensatorGains& gains, double dt) : g_(gains), dt_(dt) {}
+
+  // Begin again: the lagged term's output at `output`, no rates from before (they need one and
+  // two readings).
+  void start(double output = 0.0);
+  // One period: H d for the measured deflection (end effector minus link, along the axis).
+  double update(double deflection);
+  const CompensatorGains& gains() const { return g_; }
 
  private:
-  double k_, lead_, lag_, dt_;
-  double out_ = 0.0, last_ = 0.0;
-  bool primed_ = false;
-};
-
-class DeflectionCompensator {
- public:
-  DeflectionCompensator(double k1, double k2, double dt) : k1_(k1), k2_(k2), dt_(dt) {}
-
-  // One period: the link's command for the commanded end-effector place and the measured deflection
-  // (end effector minus link, along the axis).
-  double update(double command, double deflection);
-  void reset() { primed_ = false; }
-
- private:
-  double k1_, k2_, dt_;
-  double last_ = 0.0;
-  bool primed_ = false;
+  CompensatorGains g_;
+  double dt_ = 1e-3;
+  double lagged_ = 0.0, last_ = 0.0, last_rate_ = 0.0;
+  int primed_ = 0;  // readings seen, up to 2
 };
 
 }  // namespace rfms

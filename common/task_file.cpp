@@ -1,5 +1,7 @@
 #include "common/task_file.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <numbers>
 #include <optional>
@@ -225,7 +227,8 @@ void parseForceLaw(LineParser& p, proto::ForceControl& f) {
 // A motion's options after its times: "compliance DIRS", "track", "guard NEWTONS" and "compensate
 // K1", each at most once, and force control: "force AXIS N", "stiffness AXIS K" and "damping AXIS
 // D", once per axis (each of the first two makes its axis compliant), "frame base|tool" and "law
-// p|pd|pi ...", in any order.
+// p|pd|pi ...", in any order. After "compensate K1" its other terms may follow, each at most once:
+// "rate K2", "acceleration K3", "lead T", "lag T" (seconds whatever the units).
 class MotionOptions {
  public:
   MotionOptions(LineParser& p, const Units& units, proto::DefineMotion& m) : p_(p), units_(units), m_(m) {}
@@ -257,6 +260,8 @@ class MotionOptions {
       m_.set_track(true);
     } else if (w == "compensate" && !once(compensate_)) {
       m_.set_compensation(p_.number("the compensation gain K1 (0 .. 1)"));
+    } else if (compensatorTerm(w)) {
+      // read by it
     } else if (w == "guard" && !once(guard_)) {
       const double n = p_.number("guard force") * units_.force;
       if (!(n > 0.0)) p_.fail("guard force must be more than 0");
@@ -267,6 +272,23 @@ class MotionOptions {
           "'compensate' or the end of the line, got '" +
           w + "'");
     }
+  }
+  // A term of the compensator after "compensate K1": false when `w` names none.
+  bool compensatorTerm(const std::string& w) {
+    static constexpr std::array<const char*, 4> kTerms = {"rate", "acceleration", "lead", "lag"};
+    const auto it = std::find(kTerms.begin(), kTerms.end(), w);
+    if (it == kTerms.end()) return false;
+    const auto i = static_cast<std::size_t>(it - kTerms.begin());
+    if (!compensate_) p_.fail("'" + w + "' is a term of the compensator: it follows 'compensate K1'");
+    if (once(terms_[i])) p_.fail("compensator " + w + " is given twice");
+    proto::Compensator& c = *m_.mutable_compensator();
+    switch (i) {
+      case 0: c.set_rate_s(p_.number("the compensator's rate gain K2 (s)")); break;
+      case 1: c.set_acceleration_s2(p_.number("the compensator's acceleration gain K3 (s^2)")); break;
+      case 2: c.set_lead_s(p_.number("the compensator's lead time (s)")); break;
+      default: c.set_lag_s(p_.number("the compensator's lag time (s)")); break;
+    }
+    return true;
   }
   // Whether the option was given before; marks it given.
   static bool once(bool& given) { return std::exchange(given, true); }
@@ -287,6 +309,7 @@ class MotionOptions {
   const Units& units_;
   proto::DefineMotion& m_;
   bool compliance_ = false, guard_ = false, frame_ = false, law_ = false, compensate_ = false;
+  std::array<bool, 4> terms_{};  // the compensator's rate, acceleration, lead and lag given
   std::uint32_t given_force_ = 0, given_stiffness_ = 0, given_damping_ = 0;
 };
 

@@ -64,14 +64,14 @@ LoadHold holdWith(Compensate compensate, double seconds, double load_n, const Po
 
 LoadHold holdUnderLoad(double k1, double k2, double seconds, double load_n, const PositionAxisParams& plant,
                        double dt) {
-  DeflectionCompensator comp(k1, k2, dt);
-  return holdWith([&](double d) { return comp.update(0.0, d); }, seconds, load_n, plant, dt);
+  PositionCompensator comp({.k1 = k1, .k2 = k2}, dt);
+  return holdWith([&](double d) { return -comp.update(d); }, seconds, load_n, plant, dt);
 }
 
 LoadHold holdUnderLoadByLeadLag(double k, double t_lead, double t_lag, double seconds, double load_n,
                                 const PositionAxisParams& plant, double dt) {
-  LeadLagCompensator comp(k, t_lead, t_lag, dt);
-  return holdWith([&](double d) { return comp.update(0.0, d); }, seconds, load_n, plant, dt);
+  PositionCompensator comp({.k1 = k, .t_lead = t_lead, .t_lag = t_lag}, dt);
+  return holdWith([&](double d) { return -comp.update(d); }, seconds, load_n, plant, dt);
 }
 
 double stableLeadBound(double t_lag, const PositionAxisParams& plant, double dt) {
@@ -100,8 +100,8 @@ double eq21LeadBound(double t_lag, const PositionAxisParams& p) {
 
 LoadHold holdUnderLoadByInverse(double j_estimate, double seconds, double load_n, const PositionAxisParams& plant,
                                 double dt) {
-  InverseLinkCompensator comp(plant.kp, plant.kv, j_estimate, dt);
-  return holdWith([&](double d) { return comp.update(0.0, d); }, seconds, load_n, plant, dt);
+  PositionCompensator comp({.k1 = 1.0, .k2 = plant.kv / plant.kp, .k3 = j_estimate / plant.kp}, dt);
+  return holdWith([&](double d) { return -comp.update(d); }, seconds, load_n, plant, dt);
 }
 
 double stableK1Bound(double k2, const PositionAxisParams& plant, double dt) {

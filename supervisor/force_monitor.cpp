@@ -6,20 +6,14 @@
 
 namespace rfms {
 
-namespace {
-// The error's slow mean, for the swings about it: a 2 Hz low pass follows a contact's settling
-// and leaves a loop's oscillation (tens to hundreds of hertz) outside it.
-constexpr double kMeanHz = 2.0;
-}  // namespace
-
-ForceMonitor::ForceMonitor(double dt) : dt_(dt), mean_alpha_(1.0 - std::exp(-2.0 * std::numbers::pi * kMeanHz * dt)) {}
+ForceMonitor::ForceMonitor(double dt) : dt_(dt), axes_{Axis(dt), Axis(dt), Axis(dt)} {}
 
 void ForceMonitor::begin(const Vec3& setpoint, const Vec3& position) {
   k_ = 0;
   fault_ = proto::ER_NONE;
   for (int d = 0; d < 3; ++d) {
     Axis& a = axes_[static_cast<std::size_t>(d)];
-    a = Axis{};
+    a = Axis(dt_);
     a.setpoint = setpoint[d];
     a.touched_at = setpoint[d] >= 0.0 ? position[d] : -position[d];
   }
@@ -42,25 +36,7 @@ proto::EmergencyReason ForceMonitor::watch(Axis& a, double applied, double posit
   const double along = way * applied, ahead = way * position;
 
   // Swings of the error about its slow mean.
-  const double error = size - along;
-  a.mean = a.primed ? a.mean + mean_alpha_ * (error - a.mean) : error;
-  a.primed = true;
-  const double swing = error - a.mean;
-  const int sign = swing > 0.0 ? 1 : -1;
-  const double large = std::max(0.5, 0.1 * size);
-  if (sign != a.lobe) {
-    if (a.lobe != 0 && a.lobe_peak >= large) {
-      a.swings[static_cast<std::size_t>(a.swing_count % kHalfSwings)] = k_;
-      ++a.swing_count;
-    }
-    a.lobe = sign;
-    a.lobe_peak = 0.0;
-  }
-  a.lobe_peak = std::max(a.lobe_peak, std::abs(swing));
-  if (a.swing_count >= kHalfSwings) {
-    const std::uint64_t oldest = a.swings[static_cast<std::size_t>(a.swing_count % kHalfSwings)];
-    if (static_cast<double>(k_ - oldest) * dt_ <= kSwingWindowS) return proto::ER_FORCE_OSCILLATION;
-  }
+  if (a.swings.update(size - along, std::max(0.5, 0.1 * size))) return proto::ER_FORCE_OSCILLATION;
 
   // The other way, for longer than a bounce.
   if (along < -std::max(1.0, 0.2 * size)) {

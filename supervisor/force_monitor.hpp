@@ -1,10 +1,10 @@
 // The force loop watched while it runs: what ends a move under force control before anything else
 // fails (a joint's IK, a following error), each with its own reason (docs/force.md):
 //
-//   oscillation   the force error swings back and forth: kHalfSwings half-swings within
-//                 kSwingWindowS, each reaching max(0.5 N, 10 % of |F_d|) past the error's own
-//                 slow mean (a contact's step and its settling never do this; an unstable loop,
-//                 at any frequency, does within a few of its periods)
+//   oscillation   the force error swings back and forth: SwingCounter's 8 half-swings within
+//                 0.5 s, each reaching max(0.5 N, 10 % of |F_d|) past the error's own slow mean
+//                 (a contact's step and its settling never do this; an unstable loop, at any
+//                 frequency, does within a few of its periods)
 //   wrong sign    the tool applies more than max(1 N, 20 % of |F_d|) the other way for kWrongSignS
 //   lost contact  out of contact (less than a tenth of F_d applied), kLostM back from where it
 //                 last touched, against the setpoint
@@ -19,13 +19,12 @@
 
 #include "common/types.hpp"
 #include "proto/mailboxes.pb.h"
+#include "supervisor/swing_counter.hpp"
 
 namespace rfms {
 
 class ForceMonitor {
  public:
-  static constexpr int kHalfSwings = 8;
-  static constexpr double kSwingWindowS = 0.5;
   static constexpr double kWrongSignS = 0.02;
   static constexpr double kLostM = 0.01;
   static constexpr double kRunawayM = 0.05;
@@ -42,20 +41,16 @@ class ForceMonitor {
 
  private:
   struct Axis {
-    double setpoint = 0.0;  // N, along the axis
-    double mean = 0.0;      // the error's slow mean
-    int lobe = 0;           // the sign of the error's swing about its mean now (0: none yet)
-    double lobe_peak = 0.0;
-    std::array<std::uint64_t, kHalfSwings> swings{};  // periods of the last large half-swings
-    int swing_count = 0;
+    explicit Axis(double dt) : swings(dt) {}
+    double setpoint = 0.0;          // N, along the axis
+    SwingCounter swings;            // of the force error
     std::uint64_t wrong_since = 0;  // period the wrong sign began (0: not now)
     double touched_at = 0.0;        // the tool point along the setpoint where it last touched
-    bool primed = false;            // the mean starts on the first error seen
   };
   proto::EmergencyReason watch(Axis& a, double applied, double position);
 
-  double dt_, mean_alpha_;
-  std::array<Axis, 3> axes_{};
+  double dt_;
+  std::array<Axis, 3> axes_;
   std::uint64_t k_ = 0;
   proto::EmergencyReason fault_ = proto::ER_NONE;
 };

@@ -10,7 +10,11 @@
 namespace rfms {
 
 PeriodForce::PeriodForce(const RobotModel& model, const SupervisorConfig& config)
-    : model_(model), config_(config), law_(config.dt, config.max_force, config.max_moment), monitor_(config.dt) {}
+    : model_(model),
+      config_(config),
+      law_(config.dt, config.max_force, config.max_moment),
+      monitor_(config.dt),
+      compensation_swings_{SwingCounter(config.dt), SwingCounter(config.dt), SwingCounter(config.dt)} {}
 
 void PeriodForce::read(const proto::ArmSensors* arm) {
   if (arm == nullptr) return;
@@ -97,23 +101,34 @@ Transform PeriodForce::toolFrame(const JointVec& angles) const {
   return t6 * deflected * config_.tool.frame;
 }
 
-Transform PeriodForce::compensated(const Transform& t6, double k1, std::uint32_t compliance, const JointVec& angles) {
-  if (k1 <= 0.0 && compensation_.isZero()) return t6;
-  // The flange is moved back by K1 of the tool's measured deflection, along the position-controlled
-  // axes (the compliant ones are the arm's to yield along), so that the tool settles where the
-  // path puts it: X/F = (1 - K1) / K.
-  Vec3 back = Vec3::Zero();
-  if (k1 > 0.0) {
-    back = -k1 * (forwardKinematics(model_, angles).linear() * deflection_.head<3>());
-    for (int d = 0; d < 3; ++d)
-      if ((compliance >> d) & 1u) back[d] = 0.0;
+Transform PeriodForce::compensated(const Transform& t6, const CompensatorGains& gains, std::uint64_t move,
+                                   std::uint32_t compliance, const JointVec& angles) {
+  const bool active = compensates(gains);
+  if (!active && compensation_.isZero()) return t6;
+  if (move != compensator_move_) {
+    compensator_move_ = move;
+    for (int i = 0; i < 3; ++i) {
+      compensator_[static_cast<std::size_t>(i)] = PositionCompensator(gains, config_.dt);
+      compensator_[static_cast<std::size_t>(i)].start(-compensation_[i]);
+      compensation_swings_[static_cast<std::size_t>(i)].begin();
+    }
+    compensation_fault_ = proto::ER_NONE;
   }
-  // Through a 5 Hz low pass, so that the setpoint never steps: the joints' IK extrapolates from
-  // successive setpoints, and a jump of millimetres in one period reads as metres a second. (A
-  // move without compensation blended onto one with it lets the offset decay the same way.)
-  constexpr double kCompensationHz = 5.0;
-  compensation_ += (1.0 - std::exp(-2.0 * std::numbers::pi * kCompensationHz * config_.dt)) * (back - compensation_);
-  if (k1 <= 0.0 && compensation_.norm() < 1e-9) compensation_.setZero();
+  // The flange is moved back by H of the tool's measured deflection along the position-controlled
+  // axes (the compliant ones are the arm's to yield along), so that the tool settles where the path
+  // puts it: X/F = (1 - K1) / K. The default lag keeps the setpoint from stepping: the joints' IK
+  // extrapolates from successive setpoints, and a jump of millimetres in one period reads as
+  // metres a second.
+  const Vec3 d = active ? Vec3(forwardKinematics(model_, angles).linear() * deflection_.head<3>()) : Vec3::Zero();
+  for (int i = 0; i < 3; ++i) {
+    const bool compliant = ((compliance >> i) & 1u) != 0;
+    compensation_[i] = -compensator_[static_cast<std::size_t>(i)].update(compliant ? 0.0 : d[i]);
+    // A compensator whose loop does not hold on this arm rings: stop it before a joint's following
+    // error or IK does, and say why.
+    if (compensation_swings_[static_cast<std::size_t>(i)].update(compensation_[i], kCompensationSwingM))
+      compensation_fault_ = proto::ER_COMPENSATION_OSCILLATION;
+  }
+  if (!active && compensation_.norm() < 1e-9) compensation_.setZero();
   Transform t = t6;
   t.translation() += compensation_;
   return t;

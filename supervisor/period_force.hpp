@@ -6,6 +6,7 @@
 // verdict (an emergency, a move that ends); this only measures and commands. Real-time safe.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "common/robot_model.hpp"
@@ -14,6 +15,7 @@
 #include "supervisor/force_monitor.hpp"
 #include "supervisor/force_stats.hpp"
 #include "supervisor/supervisor_config.hpp"
+#include "supervisor/swing_counter.hpp"
 #include "supervisor/world_values.hpp"
 
 namespace rfms {
@@ -47,17 +49,30 @@ class PeriodForce {
   Transform forcedT6() const;
   // The figures of `move`, ended with the joints at `angles`, when it was under force control.
   bool figures(std::uint64_t move, const JointVec& angles, ForceFigures& out) const;
-  // Why the force loop of the move running must stop (ER_NONE: it need not): force_monitor.hpp.
-  proto::EmergencyReason loopFault() const { return monitor_.fault(); }
+  // Why the move running must stop (ER_NONE: it need not): its force loop (force_monitor.hpp), or
+  // its compensator's offset ringing (ER_COMPENSATION_OSCILLATION: compensated()).
+  proto::EmergencyReason loopFault() const {
+    return monitor_.fault() != proto::ER_NONE ? monitor_.fault() : compensation_fault_;
+  }
   // The tool frame at joint angles `angles`: T6 E, and on the compliant wrist moved as its
   // springs are measured to be deflected.
   Transform toolFrame(const JointVec& angles) const;
 
-  // The path's T6 moved back against the compliant wrist's measured deflection by K1 = `k1` along
-  // the axes `compliance` leaves to the path (A.1, Eq. 15), through a 5 Hz low pass. Once a
-  // period while following a path; reset when not.
-  Transform compensated(const Transform& t6, double k1, std::uint32_t compliance, const JointVec& angles);
-  void resetCompensation() { compensation_.setZero(); }
+  // The path's T6 moved back against the compliant wrist's measured deflection d by H d, `gains`
+  // A.1's compensator (Eq. 15 and §2.3-2.4; common/force_law.hpp), along the base axes
+  // `compliance` leaves to the path. Once a period while following a path; reset when not. A new
+  // `move` starts its compensator where the offset stands, so that the setpoint does not jump
+  // between moves; a move without compensation lets an offset left to it decay through its lag.
+  Transform compensated(const Transform& t6, const CompensatorGains& gains, std::uint64_t move,
+                        std::uint32_t compliance, const JointVec& angles);
+  void resetCompensation() {
+    compensation_.setZero();
+    compensator_move_ = 0;
+    compensation_fault_ = proto::ER_NONE;
+  }
+  // A half-swing of the offset this far past its slow mean (m) counts towards ringing: well above
+  // what a move's accelerations swing a tool on the wrist by, well below what a ringing loop does.
+  static constexpr double kCompensationSwingM = 0.0003;
 
  private:
   const RobotModel& model_;
@@ -69,8 +84,12 @@ class PeriodForce {
   Vec6 wrench_ = Vec6::Zero();
   bool has_wrench_ = false;
   std::uint32_t saturated_ = 0;
-  Vec6 deflection_ = Vec6::Zero();    // the compliant wrist's, as last read (T6 axes)
-  Vec3 compensation_ = Vec3::Zero();  // m, base axes: how far the flange is moved back now
+  Vec6 deflection_ = Vec6::Zero();                   // the compliant wrist's, as last read (T6 axes)
+  Vec3 compensation_ = Vec3::Zero();                 // m, base axes: how far the flange is moved back now
+  std::array<PositionCompensator, 3> compensator_;   // per base axis, of compensator_move_
+  std::array<SwingCounter, 3> compensation_swings_;  // of compensation_, per base axis
+  std::uint64_t compensator_move_ = 0;
+  proto::EmergencyReason compensation_fault_ = proto::ER_NONE;
   Vec6 contact_ = Vec6::Zero();
 };
 

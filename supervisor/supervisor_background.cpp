@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "common/compensator_loop.hpp"
 #include "common/drive_transform.hpp"
 #include "common/number_text.hpp"
 
@@ -75,7 +76,7 @@ bool SupervisorBackground::linkFull() const {
 // What the supervisor's settings and scene refuse of a motion's force control (its own soundness
 // is the world model's to check).
 std::string SupervisorBackground::forceRefusal(const proto::DefineMotion& d) const {
-  if (d.compensation() > 0.0 && !config_.wrist)
+  if (compensates(compensatorOf(d)) && !config_.wrist)
     return "deflection compensation needs a compliant wrist, and the scene has none";
   if (!d.has_force()) return "";
   const proto::ForceControl& f = d.force();
@@ -158,6 +159,9 @@ std::string SupervisorBackground::defineMotion(const proto::DefineMotion& d) {
            " N is not below the force limit (controller.force.max_force_n, " + std::to_string(config_.max_force) +
            " N), which would stop the arm first";
   if (const std::string why = forceRefusal(d); !why.empty()) return "motion '" + d.name() + "': " + why;
+  MotionRecord record;
+  if (std::string why = world_.motionRecordOf(d, record); !why.empty()) return why;
+  if (std::string why = unstableCompensator(d.name(), record.compensator); !why.empty()) return why;
   std::string reason = world_.defineMotion(d);
   if (reason.empty()) sendPlace(PeriodCommand::kMotion, world_.findMotion(d.name()));
   return reason;
@@ -265,6 +269,20 @@ std::string SupervisorBackground::unstableLaw(const std::string& motion_name, co
   if (config_.refuse_unstable_laws) return why;
   warning_ = why + " (accepted: controller.force.refuse_unstable_laws is off)" +
              (warning_.empty() ? std::string() : "; " + warning_);
+  return "";
+}
+
+std::string SupervisorBackground::unstableCompensator(const std::string& motion_name, const CompensatorGains& g) {
+  if (!compensates(g) || !config_.wrist) return "";
+  const CompensatorPlant plant = CompensatorPlant::ofArm(config_.frames.delay, config_.tool.inertia.mass,
+                                                         config_.wrist->stiffness, config_.wrist->damping);
+  std::string why = compensatorVerdict(plant, g, config_.gain_margin);
+  if (why.empty()) return "";
+  why = "motion '" + motion_name + "': its compensator " + why + " (the arm following its setpoints " +
+        numberText(1e3 * plant.delay_s) + " ms late; the wrist's " + numberText(plant.k) + " N/m and " +
+        numberText(plant.c) + " N s/m; the tool's " + numberText(plant.m) + " kg)";
+  if (config_.refuse_unstable_laws) return why;
+  warning_ = why + " (accepted: controller.force.refuse_unstable_laws is off)";
   return "";
 }
 

@@ -71,6 +71,9 @@ class SupervisorBackground {
   // set when it runs only because the check is overridden).
   std::string unstableLaw(const std::string& motion_name, const MotionRecord& motion, const JointVec& start,
                           const JointVec& end);
+  // A motion's position compensator judged by A.1's analysis on the joints' servos and the wrist
+  // (common/compensator_loop.hpp): "" when it may be defined (warning_ set as for a law).
+  std::string unstableCompensator(const std::string& motion_name, const CompensatorGains& g);
   bool restingInSetp(proto::RtState s) const;  // SETP, nothing queued or running, the setpoint settled
   std::string requestState(proto::RtState to);
   // The place a definition filled (kTransform, kPosition or kMotion), to the period.

@@ -260,7 +260,8 @@ void SupervisorCore::compose(std::uint64_t k, bool new_setpoint, int jog_now, Su
   force_.command(forced, trajectory_.currentMove(), trajectory_.pose(), angle_, velocity_, out.smail);
   MailFacts f;
   if (following && forced == nullptr) {
-    f.t6 = force_.compensated(trajectory_.pose(), trajectory_.compensation(), trajectory_.compliance(), angle_);
+    f.t6 = force_.compensated(trajectory_.pose(), trajectory_.compensator(), trajectory_.currentMove(),
+                              trajectory_.compliance(), angle_);
   } else {
     // A move's compensation is in the setpoints the arm holds when it ends; the next starts anew.
     force_.resetCompensation();

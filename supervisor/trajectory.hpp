@@ -161,8 +161,11 @@ class TrajectoryGenerator {
   const JointVec& referenceQ() const { return q_; }
   const SetpointFilter& filter() const { return filter_; }
   std::uint32_t compliance() const { return inMove() ? cur_.motion.compliance : 0u; }
-  // The current move's deflection compensation (K1), 0 between moves.
-  double compensation() const { return inMove() ? cur_.motion.compensation : 0.0; }
+  // The current move's position compensator on the wrist's deflection; between moves none, with
+  // the default lag for an offset left over to decay through.
+  CompensatorGains compensator() const {
+    return inMove() ? cur_.motion.compensator : CompensatorGains{.t_lag = kDefaultCompensatorLagS};
+  }
   // The current move's record when it is under force or impedance control, else null.
   const MotionRecord* forceMotion() const { return inMove() && cur_.motion.has_force ? &cur_.motion : nullptr; }
   // The joint setpoints the servos hold now (the path moved onto the arm along the compliant axes:

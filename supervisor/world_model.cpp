@@ -94,7 +94,26 @@ std::string WorldModel::forget(const proto::Forget& f) {
   return "";
 }
 
+CompensatorGains compensatorOf(const proto::DefineMotion& d) {
+  const proto::Compensator& c = d.compensator();
+  return {.k1 = d.compensation(),
+          .k2 = c.rate_s(),
+          .k3 = c.acceleration_s2(),
+          .t_lead = c.lead_s(),
+          .t_lag = c.has_lag_s() ? c.lag_s() : kDefaultCompensatorLagS};
+}
+
 namespace {
+// Why a compensator's terms are out of their ranges ("" when they are not).
+std::string compensatorRefusal(const proto::Compensator& c) {
+  const auto out = [](double v, double hi) { return !(std::isfinite(v) && v >= 0.0 && v <= hi); };
+  if (out(c.rate_s(), 1.0)) return "rate (K2) must be 0 .. 1 s";
+  if (out(c.acceleration_s2(), 0.01)) return "acceleration (K3) must be 0 .. 0.01 s^2";
+  if (out(c.lead_s(), 1.0)) return "lead must be 0 .. 1 s";
+  if (out(c.lag_s(), 1.0)) return "lag must be 0 .. 1 s";
+  return "";
+}
+
 // One side of an equation as written: transform indices, with kT6Index where T6 stands.
 constexpr int kT6Index = -1;
 }  // namespace
@@ -174,10 +193,24 @@ constexpr double kMinAccelS = 1e-3;
 }  // namespace
 
 std::string WorldModel::defineMotion(const proto::DefineMotion& d) {
-  if (!validName(d.name()))
-    return "motion name " + quoted(d.name()) + " is not a name (1 .. 64 letters, digits, _ - .)";
+  MotionRecord m;
+  if (const std::string why = motionRecordOf(d, m); !why.empty()) return why;
   const int existing = findMotion(d.name());
   if (existing < 0 && motion_index_.size() >= max_names_) return full("motions", max_names_);
+  if (existing >= 0) {  // as for positions: the same record again is no change
+    return motion(existing) == m
+               ? ""
+               : "motion '" + d.name() + "' is already defined otherwise (motions cannot be redefined: use a new name)";
+  }
+  const int i = placeFor(free_motions_, motions_used_);
+  values_.setMotion(i, m);
+  motion_index_[d.name()] = i;
+  return "";
+}
+
+std::string WorldModel::motionRecordOf(const proto::DefineMotion& d, MotionRecord& m) const {
+  if (!validName(d.name()))
+    return "motion name " + quoted(d.name()) + " is not a name (1 .. 64 letters, digits, _ - .)";
   // Bounds a user would not cross on purpose: a move of 1e300 s never ends, and a transition
   // shorter than a millisecond is no transition at the usual sample periods.
   if (!(std::isfinite(d.segment_s()) && d.segment_s() > 0.0 && d.segment_s() <= kMaxSegmentS))
@@ -194,6 +227,8 @@ std::string WorldModel::defineMotion(const proto::DefineMotion& d) {
     return "motion '" + d.name() + "': guard must be a force in newtons, 0 .. 10000 (0: not guarded)";
   if (!(std::isfinite(d.compensation()) && d.compensation() >= 0.0 && d.compensation() <= 1.0))
     return "motion '" + d.name() + "': compensation (K1) must be 0 .. 1 (1 takes back all of the wrist's deflection)";
+  if (const std::string why = compensatorRefusal(d.compensator()); !why.empty())
+    return "motion '" + d.name() + "': compensation " + why;
   // A guarded motion ends where it first feels its guard's force: it cannot also hold a force
   // (the law would press towards the guard, and settle on neither), nor track a frame without end.
   if (d.guard_n() > 0.0 && d.has_force())
@@ -204,12 +239,13 @@ std::string WorldModel::defineMotion(const proto::DefineMotion& d) {
     return "motion '" + d.name() +
            "': a guarded motion ends where it touches; a tracking motion does not end "
            "(guard with track)";
-  if (d.compensation() > 0.0 && d.has_force())
+  const CompensatorGains compensator = compensatorOf(d);
+  if (compensates(compensator) && d.has_force())
     return "motion '" + d.name() +
            "': compensation is for position-controlled motions; under force control the wrist's deflection is the "
            "force";
-  MotionRecord m;
-  m.compensation = d.compensation();
+  m = MotionRecord{};
+  m.compensator = compensator;
   m.segment = d.segment_s();
   m.accel = d.accel_s();
   m.cartesian = d.mode() == proto::MM_CARTESIAN;
@@ -221,14 +257,6 @@ std::string WorldModel::defineMotion(const proto::DefineMotion& d) {
     if (const std::string why = forceSpecOf(d.force(), d.compliance(), m.force); !why.empty())
       return "motion '" + d.name() + "': " + why;
   }
-  if (existing >= 0) {  // as for positions: the same record again is no change
-    return motion(existing) == m
-               ? ""
-               : "motion '" + d.name() + "' is already defined otherwise (motions cannot be redefined: use a new name)";
-  }
-  const int i = placeFor(free_motions_, motions_used_);
-  values_.setMotion(i, m);
-  motion_index_[d.name()] = i;
   return "";
 }
 

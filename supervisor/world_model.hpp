@@ -15,6 +15,10 @@
 
 namespace rfms {
 
+// A motion's position compensator as the supervisor runs it: K1 from `compensation`, the rest from
+// `compensator`, the lag kDefaultCompensatorLagS when it names none.
+CompensatorGains compensatorOf(const proto::DefineMotion& d);
+
 class WorldModel {
  public:
   // At most `max_names` transforms, as many positions and as many motions.
@@ -29,6 +33,9 @@ class WorldModel {
   std::string defineTransform(const proto::DefineTransform& d);
   std::string definePosition(const proto::DefinePosition& d);
   std::string defineMotion(const proto::DefineMotion& d);
+  // The record a motion's definition would make, checked as defineMotion checks it, without
+  // defining it: "" when it is sound.
+  std::string motionRecordOf(const proto::DefineMotion& d, MotionRecord& m) const;
 
   // Forgets a name (proto::Forget), so that it and its place can be used again: "" when
   // forgotten, else why not (it is not defined; a transform a position's equation uses). Whether a

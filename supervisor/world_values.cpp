@@ -12,8 +12,10 @@ bool operator==(const PositionEquation& a, const PositionEquation& b) {
 
 bool operator==(const MotionRecord& a, const MotionRecord& b) {
   return a.segment == b.segment && a.accel == b.accel && a.cartesian == b.cartesian && a.compliance == b.compliance &&
-         a.track == b.track && a.guard == b.guard && a.has_force == b.has_force && a.compensation == b.compensation &&
-         (!a.has_force || a.force == b.force);
+         a.track == b.track && a.guard == b.guard && a.has_force == b.has_force &&
+         a.compensator.k1 == b.compensator.k1 && a.compensator.k2 == b.compensator.k2 &&
+         a.compensator.k3 == b.compensator.k3 && a.compensator.t_lead == b.compensator.t_lead &&
+         a.compensator.t_lag == b.compensator.t_lag && (!a.has_force || a.force == b.force);
 }
 
 WorldValues::WorldValues(std::size_t places, const FrameTracking& tracking)

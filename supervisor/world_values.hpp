@@ -11,6 +11,7 @@
 #include <span>
 #include <vector>
 
+#include "common/force_law.hpp"
 #include "common/ik_puma.hpp"
 #include "common/types.hpp"
 #include "supervisor/force_control.hpp"
@@ -56,8 +57,14 @@ struct MotionRecord {
   // compliant axis of the base frame is free at T6's origin, as the manual's compliance was.
   bool has_force = false;
   ForceSpec force;
-  double compensation = 0.0;  // K1 of A.1's Eq. 15: how much of the wrist's deflection the servo takes back
+  // A.1's position compensator on the wrist's deflection (k1 0: none); k1 is Eq. 15's K1, how much
+  // of a steady deflection the servo takes back.
+  CompensatorGains compensator;
 };
+// The compensator's lag when a motion names none: a 5 Hz low pass.
+inline constexpr double kDefaultCompensatorLagS = 0.0318309886183791;  // 1 / (2 pi 5)
+// Whether a compensator moves the setpoint at all.
+inline bool compensates(const CompensatorGains& g) { return g.k1 > 0.0 || g.k2 > 0.0 || g.k3 > 0.0; }
 bool operator==(const MotionRecord& a, const MotionRecord& b);
 
 // How moving frames are carried on (FrameHistory): the fit's window, how far past the newest

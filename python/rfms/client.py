@@ -165,15 +165,18 @@ class Client:
 
     def motion(self, name: str, segment_s: float, accel_s: float, mode: str = "joint", *,
                compliance: "str | Iterable[str]" = "", track: bool = False, guard_n: float = 0.0,
-               compensation: float = 0.0, force: Optional[Force] = None) -> None:
+               compensation: float = 0.0, compensator: Optional[dict] = None,
+               force: Optional[Force] = None) -> None:
         """A motion record: its options compose (a tracking motion that complies along z, ...).
 
         mode: 'joint' or 'cartesian'. compliance: axes of x y z rx ry rz ('xz' or ['x', 'rz']).
         track: keep following the position as its transforms change, until stop() or the next
         move. guard_n: end where the contact force first reaches this (N). compensation: k1 of a
-        compliant wrist (0 .. 1). force: a Force() (press, spring, damp, law).
+        compliant wrist (0 .. 1). compensator: its other terms, any of rate_s, acceleration_s2,
+        lead_s, lag_s (e.g. {'lag_s': 0.05}). force: a Force() (press, spring, damp, law).
         """
-        self._c.motion(name, segment_s, accel_s, mode, _axes(compliance), track, guard_n, compensation, force)
+        self._c.motion(name, segment_s, accel_s, mode, _axes(compliance), track, guard_n, compensation,
+                       dict(compensator or {}), force)
 
     def forget(self, kind: str, name: str) -> None:
         """Forgets a 'transform', 'position' or 'motion' this key defined."""

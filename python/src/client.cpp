@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <deque>
+#include <map>
 #include <mutex>
 #include <thread>
 #include <variant>
@@ -232,7 +233,7 @@ void bindClient(py::module_& m) {
       .def("motion",
            [](Client& x, const std::string& name, double segment_s, double accel_s, const std::string& mode,
               const std::vector<std::string>& compliance, bool track, double guard_n, double compensation,
-              std::optional<Force> force) {
+              const std::map<std::string, double>& compensator, std::optional<Force> force) {
              Motion motion{.mode = modeOf(mode),
                            .segment_s = segment_s,
                            .accel_s = accel_s,
@@ -240,6 +241,19 @@ void bindClient(py::module_& m) {
                            .guard_n = guard_n,
                            .compensation = compensation,
                            .force = std::move(force)};
+             for (const auto& [term, value] : compensator) {
+               if (term == "rate_s")
+                 motion.compensator.rate_s = value;
+               else if (term == "acceleration_s2")
+                 motion.compensator.acceleration_s2 = value;
+               else if (term == "lead_s")
+                 motion.compensator.lead_s = value;
+               else if (term == "lag_s")
+                 motion.compensator.lag_s = value;
+               else
+                 throw py::value_error("compensator: '" + term +
+                                       "' is not a term: rate_s, acceleration_s2, lead_s or lag_s");
+             }
              for (const std::string& a : compliance) motion.compliance |= axisBit(a);
              x.call([&](RfmsClient& r) { r.motion(name, motion); });
            })

@@ -28,12 +28,14 @@ TEST(ClientMotion, OneMotionComposesWhatTheTaskFileCombines) {
       "motion a cartesian 20 0.5 compliance z\n"
       "motion b cartesian 0.5 0.1 compliance x track\n"
       "motion c cartesian 2 0.2 guard 5 compensate 0.5\n"
-      "motion d joint 3 0.4\n";
+      "motion d joint 3 0.4\n"
+      "motion e cartesian 2 0.2 compensate 1 rate 0.004 lead 0.01 lag 0\n";
   const std::vector<TaskStatement> task = parseTaskFile(text, "t");
   const Motion built[] = {Motion::cartesian(20, 0.5).complying(kZ),
                           Motion::cartesian(0.5, 0.1).tracking().complying(kX),
-                          Motion::cartesian(2, 0.2).guarded(5).compensating(0.5), Motion::joint(3, 0.4)};
-  for (std::size_t i = 0; i < 4; ++i)
+                          Motion::cartesian(2, 0.2).guarded(5).compensating(0.5), Motion::joint(3, 0.4),
+                          Motion::cartesian(2, 0.2).compensating(1, {.rate_s = 0.004, .lead_s = 0.01, .lag_s = 0.0})};
+  for (std::size_t i = 0; i < 5; ++i)
     EXPECT_EQ(motionRecordOf(task[i].request.motion().name(), built[i]).SerializeAsString(),
               task[i].request.motion().SerializeAsString())
         << text;

@@ -181,6 +181,43 @@ TEST(NoAllocation, MovesStartAndEndAndForceControlBeginsWithoutAllocating) {
   EXPECT_TRUE(status.recent_ended(3).has_force());  // the slide held its force
 }
 
+// On the compliant wrist: the potentiometers read through the linkage (both sides of it), moves
+// under each form of the position compensator starting one from another's offset, and the watch
+// stopping one that rings, with the emergency it raises. Refused by the check, the ringing one is
+// let through here (refuse_unstable_laws off), as an expert would.
+TEST(NoAllocation, TheWristsCompensatorsAndTheirWatchRunWithoutAllocating) {
+  const RobotModel& model = test::puma260();
+  const Scene scene = loadScene(std::string(RFMS_SOURCE_DIR) + "/deploy/scenes/wrist_table.textproto");
+  proto::ControllerSettings settings;
+  settings.mutable_force()->set_refuse_unstable_laws(false);
+  Harness h(model, settings, scene);
+  ASSERT_TRUE(test::calibrate(h));
+  const std::string task =
+      "units mm deg\n"
+      "transform a rpy 220 -130 -125 0 150 0\n"  // the probe 22 mm above the table, and 20 mm aside
+      "transform b rpy 200 -130 -125 0 150 0\n"
+      "position pa righty,down,flip T6 = a\n"
+      "position pb righty,down,flip T6 = b\n"
+      "motion reach joint 2 0.2\n"
+      "motion lagged cartesian 0.5 0.1 compensate 1\n"
+      "motion leadlag cartesian 0.5 0.1 compensate 0.5 rate 0.001 acceleration 1e-7 lead 0.005 lag 0.05\n"
+      "motion rings cartesian 2 0.2 compensate 1 lag 0\n"
+      "move pa reach\nmove pb lagged\nmove pa leadlag\nmove pb rings\n";
+  for (const TaskStatement& st : parseTaskFile(task, "wrist"))
+    ASSERT_TRUE(h.request(st.request).accepted()) << st.line;
+  int completed = 0;
+  h.on_period = [&](const PeriodMail& m) {
+    for (int i = 0; i < m.supervisor->event_count; ++i)
+      completed += m.supervisor->events[static_cast<std::size_t>(i)].kind == SupervisorEvent::kMoveCompleted;
+  };
+  const long before = test::allocationsOnThisThread();
+  const bool stopped = h.runUntil([&] { return h.supervisor().rtstate() == proto::RT_EMGCY; }, 20000);
+  EXPECT_EQ(test::allocationsOnThisThread() - before, 0);
+  ASSERT_TRUE(stopped);
+  EXPECT_EQ(h.supervisor().emergencyReason(), proto::ER_COMPENSATION_OSCILLATION);
+  EXPECT_EQ(completed, 3);  // each compensator before the one that rings
+}
+
 // Watched signals (debug()) are sampled in the period: sixteen clients each watching sixteen
 // signals of every mailbox the supervisor sees, at the sample rate, while the arm moves.
 TEST(NoAllocation, WatchedSignalsAreSampledWithoutAllocating) {

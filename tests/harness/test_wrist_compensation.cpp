@@ -4,11 +4,16 @@
 // is off the path by (1 - K1) of it: X/F = (1 - K1) / K.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <complex>
+#include <numbers>
 #include <numeric>
 #include <vector>
 
+#include "common/compensator_loop.hpp"
 #include "common/error.hpp"
 #include "common/kinematics.hpp"
+#include "common/mail_codec.hpp"
 #include "common/task_file.hpp"
 #include "common/text_proto.hpp"
 #include "harness/harness.hpp"
@@ -94,6 +99,169 @@ TEST(DeflectionCompensation, TakesBackK1OfTheWristsSagUnderTheToolsWeight) {
   RecordProperty("off_path_mm_k1", std::to_string(all.off_path_mm));
 }
 
+// A.1's other compensators on the whole arm: a Cartesian move 100 mm down in 0.6 s swings the 1 kg
+// tool on its springs. What the controller said of the motion, how the move ended, and the tool
+// point's distance from the path: the move's peak and root mean square, the mean over its last
+// 0.2 s; with the setpoint's largest step between periods, and the offset's swings about its mean.
+struct Swing {
+  std::string refused;  // why the motion was refused ("" when it was defined)
+  std::string warning;  // what the reply warned of
+  bool completed = false;
+  proto::EmergencyReason emergency = proto::ER_NONE;
+  double peak_mm = 0.0, rms_mm = 0.0, final_mm = 0.0;
+  std::vector<double> offset_z_mm;  // the compensation's offset along z, each period of the move
+};
+
+Swing swingWith(const std::string& compensate, bool checked = true) {
+  const Scene scene = heavyToolOnAWrist();
+  proto::ControllerSettings settings;
+  settings.mutable_force()->set_refuse_unstable_laws(checked);
+  Harness h(test::puma260(), settings, scene);
+  EXPECT_TRUE(test::calibrate(h));
+  // Leaning 30 degrees from vertical, away from the wrist's singularity (where a millimetre's
+  // offset of the flange can swing joint 4 through its range).
+  const std::string task =
+      "units mm deg\n"
+      "transform a rpy 220 -130 -120 0 150 0\n"
+      "transform b rpy 220 -130 -220 0 150 0\n"
+      "position home righty,down,flip T6 = a\n"
+      "position there righty,down,flip T6 = b\n"
+      "motion reach joint 2 0.2\n";
+  for (const TaskStatement& st : parseTaskFile(task, "swing")) EXPECT_TRUE(h.request(st.request).accepted()) << st.line;
+  Swing out;
+  const proto::TaskReply defined =
+      h.request(parseTaskFile("motion swing cartesian 0.6 0.2" + compensate, "swing").at(0).request);
+  out.warning = defined.warning();
+  if (!defined.accepted()) {
+    out.refused = defined.reason();
+    return out;
+  }
+  const SupervisorCore& s = h.supervisor();
+  proto::TaskRequest m;
+  m.mutable_move()->set_position("home");
+  m.mutable_move()->set_motion("reach");
+  EXPECT_NE(h.request(m).move_id(), 0u);
+  EXPECT_TRUE(h.runUntil([&] { return s.trajectory().currentMove() != 0; }, 100));
+  EXPECT_TRUE(h.runUntil([&] { return s.trajectory().currentMove() == 0; }, 10000));
+  h.runUntil([] { return false; }, 500);  // the tool at rest on its springs
+  m.mutable_move()->set_position("there");
+  m.mutable_move()->set_motion("swing");
+  const std::uint64_t id = h.request(m).move_id();
+  EXPECT_NE(id, 0u);
+  std::vector<double> off;
+  bool ended = false;
+  h.on_period = [&](const PeriodMail& mail) {
+    if (s.trajectory().currentMove() == id && s.trajectory().state() != proto::TS_S0) {
+      const Transform path = s.trajectory().pose();
+      off.push_back(1e3 * (h.arm().toolPose().translation() - (path * scene.tool.frame).translation()).norm());
+      Transform setpoint;
+      if (decode(mail.smail->t6(), setpoint))
+        out.offset_z_mm.push_back(1e3 * (setpoint.translation() - path.translation()).z());
+    }
+    for (int i = 0; i < mail.supervisor->event_count; ++i) {
+      const SupervisorEvent& e = mail.supervisor->events[static_cast<std::size_t>(i)];
+      if (e.move_id == id && e.kind == SupervisorEvent::kMoveCompleted) ended = true;
+    }
+  };
+  h.runUntil([&] { return ended || s.rtstate() == proto::RT_EMGCY; }, 10000);
+  out.completed = ended;
+  out.emergency = s.rtstate() == proto::RT_EMGCY ? s.emergencyReason() : proto::ER_NONE;
+  if (off.size() < 800) return out;
+  const std::size_t moving = 600;  // the path's 0.6 s
+  double sq = 0.0;
+  for (std::size_t k = 0; k < moving; ++k) {
+    out.peak_mm = std::max(out.peak_mm, off[k]);
+    sq += off[k] * off[k];
+  }
+  out.rms_mm = std::sqrt(sq / moving);
+  out.final_mm = std::accumulate(off.end() - 200, off.end(), 0.0) / 200.0;
+  return out;
+}
+
+// The default: K1 through the 5 Hz lag holds the tool on the path through the move, to the wrist's
+// sag at its start (the offset builds up over the lag) and a few hundredths of a millimetre at its
+// end, where without compensation it sags 2.45 mm.
+TEST(DeflectionCompensation, OnTheWholeArmTheDefaultLaggedK1HoldsTheToolThroughAMove) {
+  const Swing none = swingWith(""), k1 = swingWith(" compensate 1");
+  ASSERT_TRUE(none.completed && k1.completed);
+  EXPECT_NEAR(none.final_mm, 2.45, 0.15);
+  EXPECT_LT(k1.final_mm, 0.05);
+  EXPECT_LT(k1.rms_mm, 0.25 * none.rms_mm);
+  RecordProperty("none_rms_mm", std::to_string(none.rms_mm));
+  RecordProperty("k1_rms_mm", std::to_string(k1.rms_mm));
+  RecordProperty("k1_final_mm", std::to_string(k1.final_mm));
+}
+
+// The others as A.1 gives them, on the arm's loop: the joints follow their setpoints 2 ms late and
+// otherwise closely, and the check (common/compensator_loop.hpp) refuses what that loop cannot
+// hold with the gain margin, naming why; what it lets through and still rings, the watch stops.
+TEST(DeflectionCompensation, TheCheckRefusesWhatTheArmsLoopCannotHoldAndTheWatchStopsWhatRings) {
+  for (const char* c : {" compensate 1 lag 0", " compensate 1 rate 0.004 lag 0", " compensate 1 lead 0.01 lag 0.005",
+                        " compensate 1 rate 0.0398 lag 0", " compensate 1 rate 0.0398 acceleration 3.96e-4 lag 0"}) {
+    const Swing w = swingWith(c);
+    EXPECT_NE(w.refused.find("its compensator is"), std::string::npos) << c << ": " << w.refused;
+    EXPECT_NE(w.refused.find("the arm following its setpoints 2 ms late"), std::string::npos) << w.refused;
+  }
+  EXPECT_NE(swingWith(" compensate 1 lag 0").refused.find("within the gain margin of instability"), std::string::npos);
+  EXPECT_NE(swingWith(" compensate 1 lead 0.01 lag 0.005").refused.find("T_lead must be below 0.00254 s"),
+            std::string::npos);
+  // A lead on the default lag passes the check, and rings on the arm: stopped with its own reason.
+  const Swing lead = swingWith(" compensate 1 lead 0.02 lag 0.0318");
+  EXPECT_EQ(lead.refused, "");
+  EXPECT_FALSE(lead.completed);
+  EXPECT_EQ(lead.emergency, proto::ER_COMPENSATION_OSCILLATION) << proto::EmergencyReason_Name(lead.emergency);
+  // Let through, each of the refused stops with that reason too, or (the inverse forms, which
+  // diverge within a few periods) with an emergency of a joint before the watch sees swings.
+  for (const char* c : {" compensate 1 lag 0", " compensate 1 rate 0.004 lag 0", " compensate 1 lead 0.01 lag 0.005"}) {
+    const Swing w = swingWith(c, false);
+    EXPECT_NE(w.warning.find("accepted: controller.force.refuse_unstable_laws is off"), std::string::npos) << c;
+    EXPECT_EQ(w.emergency, proto::ER_COMPENSATION_OSCILLATION) << c << ": " << proto::EmergencyReason_Name(w.emergency);
+  }
+  int n = 0;
+  for (const char* c : {" compensate 1 rate 0.0398 lag 0", " compensate 1 rate 0.0398 acceleration 3.96e-4 lag 0"}) {
+    const Swing w = swingWith(c, false);
+    EXPECT_FALSE(w.completed) << c;
+    EXPECT_NE(w.emergency, proto::ER_NONE) << c;
+    const std::string at = "inverse" + std::to_string(++n);
+    RecordProperty(at + "_emergency", proto::EmergencyReason_Name(w.emergency));
+    RecordProperty(at + "_periods", std::to_string(w.offset_z_mm.size()));
+  }
+}
+
+// How well the arm's loop model predicts the arm: K1 with no lag is bounded at 1 (the delay and the
+// wrist's damper leave the loop's s^2 term nothing more); 0.85 of it holds and 1.15 rings, at about
+// the frequency of the model's least damped pole.
+// Where the check falls short: its model of the arm's loop bounds K1 without a lag at 1 (the
+// delay and the wrist's damper leave the loop's s^2 term only m (1 - K1)), so it lets K1 = 0.7
+// through; the arm holds 0.5 and rings at 0.7. What the model leaves out (sampling, the joints'
+// extrapolation of successive setpoints, their velocity filters) is not yet found; the watch
+// stops the ringing, with its reason, before a joint fails.
+TEST(DeflectionCompensation, WithoutALagTheArmRingsBelowTheModelsBoundAndTheWatchStopsIt) {
+  const CompensatorPlant arm = CompensatorPlant::ofArm(0.002, 1.0, 4000.0, 100.0);
+  EXPECT_LT(compensatorLoopAbscissa(arm, {.k1 = 0.99}), 0.0);
+  EXPECT_GT(compensatorLoopAbscissa(arm, {.k1 = 1.01}), 0.0);
+  const Swing holds = swingWith(" compensate 0.5 lag 0"), rings = swingWith(" compensate 0.7 lag 0");
+  ASSERT_EQ(holds.refused, "");
+  ASSERT_EQ(rings.refused, "");
+  EXPECT_TRUE(holds.completed) << proto::EmergencyReason_Name(holds.emergency);
+  EXPECT_NEAR(holds.final_mm, 0.5 * 2.45, 0.15);  // Eq. 15
+  EXPECT_EQ(rings.emergency, proto::ER_COMPENSATION_OSCILLATION) << proto::EmergencyReason_Name(rings.emergency);
+  // The arm's ringing, from the offset's crossings of its mean while it lasted.
+  const std::vector<double>& z = rings.offset_z_mm;
+  ASSERT_GT(z.size(), 40u);
+  const double mean = std::accumulate(z.begin(), z.end(), 0.0) / static_cast<double>(z.size());
+  int crossings = 0;
+  std::size_t first = 0, last = 0;
+  for (std::size_t k = 1; k < z.size(); ++k)
+    if ((z[k - 1] - mean) * (z[k] - mean) < 0.0) {
+      if (crossings++ == 0) first = k;
+      last = k;
+    }
+  ASSERT_GE(crossings, 4);
+  RecordProperty("ringing_hz", std::to_string(0.5 * (crossings - 1) / (1e-3 * static_cast<double>(last - first))));
+  RecordProperty("stopped_after_periods", std::to_string(z.size()));
+}
+
 // Compensation needs the wrist it reads, is a gain of 0 .. 1, and is for position control: each
 // refusal says so and defines nothing.
 TEST(DeflectionCompensation, IsRefusedWithoutAWristOutOfRangeOrUnderForceControl) {
@@ -115,6 +283,30 @@ TEST(DeflectionCompensation, IsRefusedWithoutAWristOutOfRangeOrUnderForceControl
             "is the force");
   EXPECT_THROW(parseTaskFile("motion m cartesian 3 0.5 compensate", "t"), ConfigError);
   EXPECT_THROW(parseTaskFile("motion m cartesian 3 0.5 compensate 1 compensate 1", "t"), ConfigError);
+  // The compensator's other terms follow "compensate K1", each once, and are checked by range.
+  const proto::DefineMotion all =
+      parseTaskFile("motion m cartesian 3 0.5 compensate 1 rate 0.004 acceleration 1e-4 lead 0.01 lag 0", "t")
+          .at(0)
+          .request.motion();
+  EXPECT_EQ(all.compensation(), 1.0);
+  EXPECT_EQ(all.compensator().rate_s(), 0.004);
+  EXPECT_EQ(all.compensator().acceleration_s2(), 1e-4);
+  EXPECT_EQ(all.compensator().lead_s(), 0.01);
+  EXPECT_TRUE(all.compensator().has_lag_s());
+  EXPECT_EQ(all.compensator().lag_s(), 0.0);
+  try {
+    parseTaskFile("motion m cartesian 3 0.5 rate 0.004", "t");
+    ADD_FAILURE() << "a term without 'compensate' was read";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("'rate' is a term of the compensator: it follows 'compensate K1'"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(parseTaskFile("motion m cartesian 3 0.5 compensate 1 lag 0 lag 0.1", "t"), ConfigError);
+  EXPECT_EQ(refusal(wrist, "motion m cartesian 3 0.5 compensate 1 lag 2"),
+            "motion 'm': compensation lag must be 0 .. 1 s");
+  EXPECT_EQ(refusal(wrist, "motion m cartesian 3 0.5 compensate 1 acceleration 0.1"),
+            "motion 'm': compensation acceleration (K3) must be 0 .. 0.01 s^2");
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "common/compensator_loop.hpp"
 #include "common/force_loop.hpp"
 #include "harness/wrist_study.hpp"
 
@@ -174,6 +175,40 @@ TEST(WristPosition, TheLeadLagNetworkCompensatesAndItsBoundIsRouthsOnItsQuartic)
     EXPECT_GT(routh, p.kv / p.kp) << lag;
     EXPECT_NEAR(stableLeadBound(lag, p, 1e-4), routh, 0.01 * routh) << lag;
   }
+}
+
+// The controller's check of a compensator (common/compensator_loop.hpp) finds its bounds from the
+// loop's polynomial; on A.1's plant they are the report's closed forms: Eq. 18's on K_1, Eq. 16's
+// on K_2 at K_1 = 1, Routh's on Eq. 21's quartic for the lead — each a different way to the same
+// boundary.
+TEST(WristPosition, TheControllersCheckOfACompensatorFindsTheReportsBounds) {
+  const PositionAxisParams a;
+  const CompensatorPlant p{.m = a.m, .k = a.k, .c = a.c, .kv_over_kp = a.kv / a.kp, .j_over_kp = 0.0};
+  // Just inside and just outside each closed-form bound.
+  const auto stable = [&](const CompensatorGains& g) { return compensatorLoopAbscissa(p, g) < 0.0; };
+  const double k1 = eq18Bound(a, 0.004);
+  EXPECT_TRUE(stable({.k1 = 0.999 * k1, .k2 = 0.004}));
+  EXPECT_FALSE(stable({.k1 = 1.001 * k1, .k2 = 0.004}));
+  EXPECT_TRUE(stable({.k1 = 1.0, .k2 = 0.999 * a.kv / a.kp}));  // Eq. 16
+  EXPECT_FALSE(stable({.k1 = 1.0, .k2 = 1.001 * a.kv / a.kp}));
+  for (const double lag : {0.005, 0.01, 0.02}) {
+    const double routh = eq21LeadBound(lag, a);
+    EXPECT_TRUE(stable({.k1 = 1.0, .t_lead = 0.998 * routh, .t_lag = lag})) << lag;
+    EXPECT_FALSE(stable({.k1 = 1.0, .t_lead = 1.002 * routh, .t_lag = lag})) << lag;
+  }
+  // H = 1/G_c exactly sits on the boundary: stable as it is, refused with any margin, and the
+  // verdict names the term and its bound.
+  PositionAxisParams link = a;
+  link.j = 1e-4;
+  const CompensatorPlant q{.m = a.m, .k = a.k, .c = a.c, .kv_over_kp = link.kv, .j_over_kp = link.j};
+  const CompensatorGains inverse{.k1 = 1.0, .k2 = link.kv, .k3 = link.j};
+  EXPECT_LT(compensatorLoopAbscissa(q, {.k1 = 1.0, .k2 = link.kv, .k3 = 0.9 * link.j}), 0.0);
+  EXPECT_EQ(compensatorVerdict(q, inverse, 1.0), "");
+  const std::string why = compensatorVerdict(q, inverse, 1.25);
+  EXPECT_NE(why.find("within the gain margin of instability"), std::string::npos) << why;
+  EXPECT_NE(why.find("must be below"), std::string::npos) << why;
+  // An inertia estimated high is unstable whatever the margin (the simulated plant above agrees).
+  EXPECT_GT(compensatorLoopAbscissa(q, {.k1 = 1.0, .k2 = link.kv, .k3 = 1.1 * link.j}), 0.0);
 }
 
 }  // namespace

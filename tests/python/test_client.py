@@ -55,6 +55,10 @@ def test_a_refusal_raises_request_refused_with_the_reason_and_changes_nothing(ar
         arm.move("nowhere", "line")
     with pytest.raises(rfms.RequestRefused):
         arm.motion("bad", 1.0, 0.9, "joint")  # acceleration longer than half the segment
+    with pytest.raises(rfms.RequestRefused, match="compliant wrist"):  # the default scene has none
+        arm.motion("comp", 1.0, 0.2, "cartesian", compensation=1.0, compensator={"lead_s": 0.01, "lag_s": 0.0})
+    with pytest.raises(ValueError, match="not a term"):
+        arm.motion("comp", 1.0, 0.2, "cartesian", compensation=1.0, compensator={"lag": 0.0})
     after = arm.status()
     assert after.last_move_id == before.last_move_id and after.moves_queued == 0
     arm.forget("position", "far")

@@ -76,31 +76,60 @@ TEST(PeriodForce, WithoutAForcedMotionTheCommandIsClearedAndNoFiguresAreKept) {
   EXPECT_FALSE(force.figures(3, kPose, f));
 }
 
-// A.1's Eq. 15 through its 5 Hz low pass: the flange moves back by K1 of the measured deflection,
-// a fraction 1 - exp(-2 pi 5 dt) of the way each period, and not along the compliant axes.
+// A.1's Eq. 15 through the default lag, a 5 Hz low pass: the flange moves back by K1 of the
+// measured deflection, dt / (T_lag + dt) of the way each period (the backward difference), and not
+// along the compliant axes.
 TEST(PeriodForce, CompensationMovesTheFlangeBackAgainstTheDeflectionThroughALowPass) {
   SupervisorConfig config = bareFlange();
   config.wrist.emplace();  // the deflection is read only with a wrist in the scene
   const RobotModel& model = test::puma260();
   PeriodForce force(model, config);
   const Transform t6 = forwardKinematics(model, kPose);
-  EXPECT_TRUE(force.compensated(t6, 0.0, 0, kPose).isApprox(t6)) << "no K1, nothing to undo";
+  const CompensatorGains none{.t_lag = kDefaultCompensatorLagS}, half{.k1 = 0.5, .t_lag = kDefaultCompensatorLagS};
+  EXPECT_TRUE(force.compensated(t6, none, 1, 0, kPose).isApprox(t6)) << "no K1, nothing to undo";
 
   proto::ArmSensors s;
   for (double d : {0.002, -0.001, 0.003, 0.0, 0.0, 0.0}) s.add_deflection(d);
   force.read(&s);
   const Vec3 back = -0.5 * (t6.linear() * Vec3(0.002, -0.001, 0.003));
-  const double a = 1.0 - std::exp(-2.0 * std::numbers::pi * 5.0 * config.dt);
-  const Transform once = force.compensated(t6, 0.5, 0, kPose);
+  const double a = config.dt / (kDefaultCompensatorLagS + config.dt);
+  const Transform once = force.compensated(t6, half, 2, 0, kPose);
   EXPECT_TRUE((once.translation() - t6.translation()).isApprox(a * back, 1e-12));
   Transform later = once;
-  for (int n = 0; n < 2000; ++n) later = force.compensated(t6, 0.5, 0, kPose);
+  for (int n = 0; n < 2000; ++n) later = force.compensated(t6, half, 2, 0, kPose);
   EXPECT_TRUE((later.translation() - t6.translation()).isApprox(back, 1e-9)) << "settles at K1 of the deflection";
 
+  // The next move, without compensation, starts from the offset and lets it decay through the lag.
+  const Transform next = force.compensated(t6, none, 3, 0, kPose);
+  EXPECT_TRUE((next.translation() - t6.translation()).isApprox((1.0 - a) * back, 1e-9));
+
   force.resetCompensation();
-  const Transform z_free = force.compensated(t6, 0.5, 0x4, kPose);  // z compliant: left to the arm
+  const Transform z_free = force.compensated(t6, half, 4, 0x4, kPose);  // z compliant: left to the arm
   EXPECT_NEAR(z_free.translation().z() - t6.translation().z(), 0.0, 1e-15);
   EXPECT_NEAR(z_free.translation().x() - t6.translation().x(), a * back.x(), 1e-12);
+}
+
+// Eq. 15's rate term and H = 1/G_c's acceleration term act on the deflection as read, period by
+// period: a deflection growing along x at 10 mm/s moves the flange back by K1 d + K2 d'.
+TEST(PeriodForce, TheRateTermActsOnTheDeflectionsRate) {
+  SupervisorConfig config = bareFlange();
+  config.wrist.emplace();
+  const RobotModel& model = test::puma260();
+  PeriodForce force(model, config);
+  const Transform t6 = forwardKinematics(model, kPose);
+  const CompensatorGains pd{.k1 = 1.0, .k2 = 0.004};  // no lag
+  Transform t = t6;
+  double d = 0.0;
+  for (int k = 0; k < 10; ++k) {
+    d = 0.001 + 1e-5 * k;
+    proto::ArmSensors s;
+    for (double v : {d, 0.0, 0.0, 0.0, 0.0, 0.0}) s.add_deflection(v);
+    force.read(&s);
+    t = force.compensated(t6, pd, 1, 0, kPose);
+  }
+  const Vec3 expected = -(t6.linear() * Vec3(d + 0.004 * 0.01, 0.0, 0.0));
+  EXPECT_TRUE((t.translation() - t6.translation()).isApprox(expected, 1e-12))
+      << (t.translation() - t6.translation()).transpose() << " against " << expected.transpose();
 }
 
 }  // namespace

@@ -1,0 +1,146 @@
+#include "common/compensator_loop.hpp"
+
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+
+#include "common/number_text.hpp"
+
+namespace rfms {
+
+namespace {
+
+using Poly = Eigen::VectorXd;  // coefficients, lowest power first
+
+Poly times(const Poly& a, const Poly& b) {
+  Poly out = Poly::Zero(a.size() + b.size() - 1);
+  for (Eigen::Index i = 0; i < a.size(); ++i) out.segment(i, b.size()) += a[i] * b;
+  return out;
+}
+
+Poly plus(const Poly& a, const Poly& b) {
+  Poly out = Poly::Zero(std::max(a.size(), b.size()));
+  out.head(a.size()) += a;
+  out.head(b.size()) += b;
+  return out;
+}
+
+Poly poly(std::initializer_list<double> c) {
+  Poly p(static_cast<Eigen::Index>(c.size()));
+  Eigen::Index i = 0;
+  for (double x : c) p[i++] = x;
+  return p;
+}
+
+CompensatorGains scaled(CompensatorGains g, double by) {
+  g.k1 *= by;
+  g.k2 *= by;
+  g.k3 *= by;
+  return g;
+}
+
+bool stable(const CompensatorPlant& p, const CompensatorGains& g) { return compensatorLoopAbscissa(p, g) < 0.0; }
+
+// One of H's terms, by name, for bounding it with the others held.
+struct Term {
+  double CompensatorGains::*field;
+  const char* name;
+  const char* unit;
+};
+constexpr Term kTerms[] = {{&CompensatorGains::k2, "K_2 (rate)", " s"},
+                           {&CompensatorGains::k3, "K_3 (acceleration)", " s^2"},
+                           {&CompensatorGains::t_lead, "T_lead", " s"},
+                           {&CompensatorGains::k1, "K_1", ""}};
+
+// The least value of `term` at which the loop with H times `margin` is unstable, the others as in
+// `gains` (+infinity: stable up to `up_to`).
+double termBound(const CompensatorPlant& p, CompensatorGains gains, const Term& term, double margin, double up_to) {
+  double& v = gains.*term.field;
+  double below = 0.0, at = up_to * 1e-6;
+  for (;; at *= 1.05) {
+    v = std::min(at, up_to);
+    if (!stable(p, scaled(gains, margin))) break;
+    below = v;
+    if (v >= up_to) return std::numeric_limits<double>::infinity();
+  }
+  double above = v;
+  for (int i = 0; i < 40 && above - below > 1e-6 * above; ++i) {
+    v = 0.5 * (below + above);
+    (stable(p, scaled(gains, margin)) ? below : above) = v;
+  }
+  return above;
+}
+
+// Three significant figures, rounded down: a bound rounded up would name an unstable value.
+std::string boundText(double bound) {
+  const double scale = std::pow(10.0, std::floor(std::log10(bound)) - 2.0);
+  return numberText(std::floor(bound / scale) * scale);
+}
+
+}  // namespace
+
+CompensatorPlant CompensatorPlant::ofServo(double bandwidth_hz, double m, double k, double c) {
+  const double w = 2.0 * std::numbers::pi * bandwidth_hz;
+  return {.m = m, .k = k, .c = c, .kv_over_kp = 2.0 / w, .j_over_kp = 1.0 / (w * w)};
+}
+
+CompensatorPlant CompensatorPlant::ofArm(double delay_s, double m, double k, double c) {
+  return {.m = m, .k = k, .c = c, .kv_over_kp = 0.0, .j_over_kp = 0.0, .delay_s = delay_s};
+}
+
+Eigen::VectorXd compensatorLoopPolynomial(const CompensatorPlant& p, const CompensatorGains& g) {
+  const double t = p.delay_s;
+  const Poly np = poly({1.0, -t / 2.0, t * t / 12.0}), dp = poly({1.0, t / 2.0, t * t / 12.0});
+  const Poly dc = poly({1.0, p.kv_over_kp, p.j_over_kp});
+  const Poly dh = poly({1.0, g.t_lag});
+  const Poly nh = plus(poly({g.k1, g.k1 * g.t_lead}), times(poly({0.0, g.k2, g.k3}), dh));
+  const Poly below = times(times(dp, dc), dh);
+  return plus(times(poly({0.0, 0.0, p.m}), plus(below, -times(np, nh))), times(poly({p.k, p.c}), below));
+}
+
+Eigen::VectorXcd compensatorLoopPoles(const CompensatorPlant& plant, const CompensatorGains& gains) {
+  const Poly c = compensatorLoopPolynomial(plant, gains);
+  // Its degree: the highest power whose coefficient is not negligible against the others.
+  const double size = c.cwiseAbs().maxCoeff();
+  Eigen::Index n = c.size() - 1;
+  while (n > 0 && std::abs(c[n]) <= 1e-14 * size) --n;
+  if (n == 0) return Eigen::VectorXcd();
+  // The roots are the companion matrix's eigenvalues.
+  Eigen::MatrixXd companion = Eigen::MatrixXd::Zero(n, n);
+  companion.bottomLeftCorner(n - 1, n - 1).setIdentity();
+  companion.col(n - 1) = -c.head(n) / c[n];
+  return companion.eigenvalues();
+}
+
+double compensatorLoopAbscissa(const CompensatorPlant& plant, const CompensatorGains& gains) {
+  double largest = -std::numeric_limits<double>::infinity();
+  for (const std::complex<double>& z : compensatorLoopPoles(plant, gains)) largest = std::max(largest, z.real());
+  return largest;
+}
+
+std::string compensatorVerdict(const CompensatorPlant& plant, const CompensatorGains& gains, double margin) {
+  if (stable(plant, scaled(gains, margin))) return "";
+  std::string why = stable(plant, gains) ? "is within the gain margin of instability" : "is unstable";
+  why += " by A.1's analysis of the link's loop through the wrist";
+  if (margin > 1.0) why += " (with H times " + numberText(margin) + ", the gain margin)";
+  // The first of its terms that a bound can name.
+  for (const Term& term : kTerms) {
+    const double now = gains.*term.field;
+    if (now <= 0.0) continue;
+    const double bound = termBound(plant, gains, term, margin, std::max(10.0 * now, 1.0));
+    // A bound near nothing says no value of this term would do: another term is at fault.
+    if (bound <= now && bound > 1e-6 * now)
+      return why + ": " + term.name + " must be below " + boundText(bound) + term.unit + " at the others' values";
+  }
+  // No one term will do: the whole of H must shrink (K_1, K_2 and K_3 together).
+  double below = 0.0, above = 1.0;
+  for (int i = 0; i < 40; ++i) {
+    const double mid = 0.5 * (below + above);
+    (stable(plant, scaled(gains, mid * margin)) ? below : above) = mid;
+  }
+  return why + ": H must be below " + boundText(below) + " of itself";
+}
+
+}  // namespace rfms
