@@ -97,8 +97,10 @@ void wholeArmSweep() {
     for (double kp = 1.0; kp <= 100.0; kp *= std::pow(10.0, 1.0 / 16.0)) {
       const double e = pressError(robot, scene, "p " + std::to_string(kp));
       const bool held = std::isfinite(e) && std::abs(e - 10.0 / (1.0 + kp)) < 0.3;
-      std::printf("  K_p %7.2f: error p50 %6.3f N (A.1: %5.3f)  %s\n", kp, e, 10.0 / (1.0 + kp),
-                  held ? "holds" : "DIVERGES");
+      ForceGains at = p;
+      at.kp = kp;
+      std::printf("  K_p %7.2f: error p50 %6.3f N (A.1: %5.3f)  %-8s  model: least damping ratio %.3f\n", kp, e,
+                  10.0 / (1.0 + kp), held ? "holds" : "DIVERGES", forceLoopDamping(plant, at));
       if (!held) break;
     }
     std::printf("%s: PI law at K_p = 1, K_I swept (predicted bound %.0f /s)\n", name,
@@ -106,7 +108,10 @@ void wholeArmSweep() {
     for (double ki = 40.0; ki <= 1e5; ki *= std::pow(10.0, 1.0 / 8.0)) {
       const double e = pressError(robot, scene, "pi 1 " + std::to_string(ki));
       const bool held = std::isfinite(e) && e < 0.3;
-      std::printf("  K_I %8.1f /s: error p50 %6.3f N  %s\n", ki, e, held ? "holds" : "DIVERGES");
+      ForceGains at = pi;
+      at.ki = ki;
+      std::printf("  K_I %8.1f /s: error p50 %6.3f N  %-8s  model: least damping ratio %.3f\n", ki, e,
+                  held ? "holds" : "DIVERGES", forceLoopDamping(plant, at));
       if (!held) break;
     }
   }

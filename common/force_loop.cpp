@@ -219,6 +219,19 @@ double forceLoopRadius(const ForceLoopPlant& plant, const ForceGains& gains) {
   return largestMagnitude(a);
 }
 
+double forceLoopDamping(const ForceLoopPlant& plant, const ForceGains& gains) {
+  const SampledLoop loop(plant, gains);
+  Matrix a(loop.size(), loop.size());
+  for (Eigen::Index i = 0; i < loop.size(); ++i) a.col(i) = loop.step(Vector::Unit(loop.size(), i));
+  double least = 1.0;
+  for (const std::complex<double>& z : a.eigenvalues()) {
+    if (std::abs(z - 1.0) <= kDrift || std::abs(z.imag()) < 1e-9 || std::abs(z) < 1e-12) continue;
+    const std::complex<double> s = std::log(z) / plant.dt;
+    least = std::min(least, -s.real() / std::abs(s));
+  }
+  return least;
+}
+
 double forceLoopAbscissa(const ForceLoopPlant& p, const ForceGains& g) {
   // The law on the force as it is, and the damping on the arm's velocity as it is, at once:
   // drive = -k_p (f + k_v f') - D v, or -k_p (f - k_i z) - D v with z' = -f. With f' = R (A y + B tau)

@@ -65,6 +65,10 @@ struct ForceLoopPlant {
 // The largest magnitude among the sampled loop's poles: below 1, stable.
 double forceLoopRadius(const ForceLoopPlant& plant, const ForceGains& gains);
 
+// The least damping ratio among the sampled loop's oscillating poles (each pole z taken to
+// s = ln(z) / dt; 1 when none oscillates): how lightly the loop rings, for a loop that is stable.
+double forceLoopDamping(const ForceLoopPlant& plant, const ForceGains& gains);
+
 // The largest real part among the continuous loop's poles (the same plant with the law acting on
 // the force as it is, at once, with no filter): below 0, stable. A.1's analysis.
 double forceLoopAbscissa(const ForceLoopPlant& plant, const ForceGains& gains);

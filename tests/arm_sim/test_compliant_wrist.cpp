@@ -74,6 +74,21 @@ TEST(CompliantWrist, TheToolHangsOnItsSpringsByItsWeightAndTheReadingSaysSo) {
       contactFromReading(scene.tool, model.gravity, t6, wrenchFromDeflection(scene.wrist, scene.tool, d));
   EXPECT_LT(contact.head<3>().norm(), 0.05) << contact.transpose();
   EXPECT_LT(contact.tail<3>().norm(), 0.005) << contact.transpose();
+  // Over 2000 periods still: the reading's noise along each axis, as the linkage passes it on.
+  Vec3 sum = Vec3::Zero(), squares = Vec3::Zero();
+  const int n = 2000;
+  for (int k = 0; k < n; ++k) {
+    test::stepArm(arm, kNoCommands);
+    arm.sense(s);
+    ASSERT_TRUE(sensedWristDeflection(s, scene.wrist, scene.tool, d));
+    const Vec3 e = (d - arm.wristLoad().deflection).head<3>();
+    sum += e;
+    squares += e.cwiseProduct(e);
+  }
+  const Vec3 mean = sum / n, sd = (squares / n - mean.cwiseProduct(mean)).cwiseSqrt();
+  EXPECT_LT(sd.maxCoeff(), 3e-6) << sd.transpose();
+  EXPECT_LT(mean.cwiseAbs().maxCoeff(), 2e-7) << "unbiased";
+  RecordProperty("noise_um", std::to_string(1e6 * sd.norm() / std::sqrt(3.0)));
 }
 
 // Without noise the potentiometers' angles, read back through the linkage, are the deflection the

@@ -203,8 +203,7 @@ TEST(NoAllocation, TheWristsCompensatorsAndTheirWatchRunWithoutAllocating) {
       "motion leadlag cartesian 0.5 0.1 compensate 0.5 rate 0.001 acceleration 1e-7 lead 0.005 lag 0.05\n"
       "motion rings cartesian 2 0.2 compensate 1 lag 0\n"
       "move pa reach\nmove pb lagged\nmove pa leadlag\nmove pb rings\n";
-  for (const TaskStatement& st : parseTaskFile(task, "wrist"))
-    ASSERT_TRUE(h.request(st.request).accepted()) << st.line;
+  for (const TaskStatement& st : parseTaskFile(task, "wrist")) ASSERT_TRUE(h.request(st.request).accepted()) << st.line;
   int completed = 0;
   h.on_period = [&](const PeriodMail& m) {
     for (int i = 0; i < m.supervisor->event_count; ++i)

@@ -79,6 +79,9 @@ TEST(ForceControl, OnTheCompliantWristTheLawsOfA1HoldWithThePapersGain) {
   RecordProperty("pd_error", std::to_string((10.0 - pd.force) / 10.0));
   RecordProperty("p_peak", std::to_string(p.figures.peak));
   RecordProperty("pd_peak", std::to_string(pd.figures.peak));
+  RecordProperty("p_settle_s", std::to_string(p.figures.settle_s));
+  RecordProperty("pd_settle_s", std::to_string(pd.figures.settle_s));
+  RecordProperty("pi_error", std::to_string((10.0 - pi.force) / 10.0));
 }
 
 // Force control from the air: the probe starts 23 mm above the table. The law's drive, bounded by
