@@ -95,6 +95,7 @@ TEST(ForceControl, FromTheAirTheProbeComesDownAndSettlesWithoutHittingTheLimit) 
   EXPECT_GE(c.figures.settle_s, 0.0);
   EXPECT_LT(c.figures.settle_s, 2.0);
   RecordProperty("peak_n", std::to_string(c.figures.peak));
+  RecordProperty("settle_s", std::to_string(c.figures.settle_s));
 }
 
 // An impedance along z: a spring of 500 N/m from the tool to its path. The path runs 27 mm into the
