@@ -6,6 +6,7 @@
 #include <limits>
 #include <numbers>
 
+#include "common/gain_bound.hpp"
 #include "common/number_text.hpp"
 
 namespace rfms {
@@ -57,26 +58,12 @@ constexpr Term kTerms[] = {{&CompensatorGains::k2, "K_2 (rate)", " s"},
 // The least value of `term` at which the loop with H times `margin` is unstable, the others as in
 // `gains` (+infinity: stable up to `up_to`).
 double termBound(const CompensatorPlant& p, CompensatorGains gains, const Term& term, double margin, double up_to) {
-  double& v = gains.*term.field;
-  double below = 0.0, at = up_to * 1e-6;
-  for (;; at *= 1.05) {
-    v = std::min(at, up_to);
-    if (!stable(p, scaled(gains, margin))) break;
-    below = v;
-    if (v >= up_to) return std::numeric_limits<double>::infinity();
-  }
-  double above = v;
-  for (int i = 0; i < 40 && above - below > 1e-6 * above; ++i) {
-    v = 0.5 * (below + above);
-    (stable(p, scaled(gains, margin)) ? below : above) = v;
-  }
-  return above;
-}
-
-// Three significant figures, rounded down: a bound rounded up would name an unstable value.
-std::string boundText(double bound) {
-  const double scale = std::pow(10.0, std::floor(std::log10(bound)) - 2.0);
-  return numberText(std::floor(bound / scale) * scale);
+  return leastUnstable(
+      [&](double value) {
+        gains.*term.field = value;
+        return stable(p, scaled(gains, margin));
+      },
+      up_to);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <numbers>
 #include <unsupported/Eigen/MatrixFunctions>
 
+#include "common/gain_bound.hpp"
 #include "common/number_text.hpp"
 
 namespace rfms {
@@ -203,13 +204,6 @@ std::string hertz(double dt) {
   return f >= 1000.0 ? numberText(f / 1000.0) + " kHz" : numberText(f) + " Hz";
 }
 
-// A bound for a message: three significant figures, rounded down (a bound rounded up would name a
-// gain that is unstable).
-std::string boundText(double bound) {
-  const double scale = std::pow(10.0, std::floor(std::log10(bound)) - 2.0);
-  return numberText(std::floor(bound / scale) * scale);
-}
-
 }  // namespace
 
 double forceLoopRadius(const ForceLoopPlant& plant, const ForceGains& gains) {
@@ -268,20 +262,12 @@ double forceGainBound(const ForceLoopPlant& plant, const ForceGains& gains, Forc
                       ForceLoopTime time) {
   ForceGains g = gains;
   double& gain = gainOf(g, which);
-  // Up from a small value by 5 % steps to the first unstable one, then halve the interval.
-  double below = 0.0, at = up_to * 1e-6;
-  for (;; at *= 1.05) {
-    gain = std::min(at, up_to);
-    if (!stable(plant, g, time)) break;
-    below = gain;
-    if (gain >= up_to) return std::numeric_limits<double>::infinity();
-  }
-  double above = gain;
-  for (int i = 0; i < 40 && above - below > 1e-6 * above; ++i) {
-    gain = 0.5 * (below + above);
-    (stable(plant, g, time) ? below : above) = gain;
-  }
-  return above;
+  return leastUnstable(
+      [&](double value) {
+        gain = value;
+        return stable(plant, g, time);
+      },
+      up_to);
 }
 
 std::string forceLawVerdict(const ForceLoopPlant& plant, const ForceGains& gains, double margin) {

@@ -32,6 +32,11 @@ Transform linkagePose(const WristLinkage& linkage, const Vec6& angles) {
   return t * off[6];
 }
 
+Transform linkageRest(const WristLinkage& linkage) {
+  const auto& l = linkage.l;
+  return shift(l[3] - l[1], 0.0, l[0] + l[5] + l[7]);
+}
+
 Mat6 linkageJacobian(const WristLinkage& linkage, const Vec6& angles) {
   const auto off = offsets(linkage);
   std::array<Transform, 6> joint;  // each joint's frame, the lower plate's axes
@@ -52,14 +57,14 @@ Mat6 linkageJacobian(const WristLinkage& linkage, const Vec6& angles) {
 
 Vec6 deflectionFromAngles(const WristLinkage& linkage, const Vec3& com, const Vec6& angles) {
   // The tool's displacement is the upper plate's, from where it rests to where it is.
-  const Transform moved = linkagePose(linkage, angles) * linkagePose(linkage, Vec6::Zero()).inverse();
+  const Transform moved = linkagePose(linkage, angles) * linkageRest(linkage).inverse();
   Vec6 d;
   d << moved * com - com, vee(moved.linear());
   return d;
 }
 
 bool anglesForDisplacement(const WristLinkage& linkage, const Transform& moved, Vec6& angles, int iterations) {
-  const Transform goal = moved * linkagePose(linkage, Vec6::Zero());
+  const Transform goal = moved * linkageRest(linkage);
   // How far the upper plate is from the goal, in the Jacobian's terms (the turn as vee of the
   // relative rotation: the rotation vector while small, which Newton's last steps are).
   auto error = [&] {

@@ -32,6 +32,10 @@ struct WristLinkage {
 // Eq. 43: the upper plate in the lower plate's frame for the potentiometers' angles (rad).
 Transform linkagePose(const WristLinkage& linkage, const Vec6& angles);
 
+// The upper plate at rest, every angle zero: Eq. 43's rotations drop out and its offsets add up to
+// Trans(l4 - l2, 0, l1 + l6 + l8). Read each period on both sides, so written out.
+Transform linkageRest(const WristLinkage& linkage);
+
 // The linkage's Jacobian at `angles`: column i is joint i's twist, the upper plate's linear velocity
 // (at its origin) over its angular velocity, in the lower plate's axes.
 Mat6 linkageJacobian(const WristLinkage& linkage, const Vec6& angles);

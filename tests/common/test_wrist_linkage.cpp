@@ -17,6 +17,7 @@ TEST(WristLinkage, AtRestThePlatesAreOffsetAsEquation43SaysWithItsRotationsLeftO
   const Transform rest = linkagePose(kLinkage, Vec6::Zero());
   EXPECT_TRUE(rest.linear().isIdentity(1e-15));
   EXPECT_TRUE(rest.translation().isApprox(Vec3(l[3] - l[1], 0.0, l[0] + l[5] + l[7]), 1e-15));
+  EXPECT_TRUE(linkageRest(kLinkage).isApprox(rest, 1e-15));
 }
 
 // θ1 alone turns the upper plate about the first joint's z axis, through (-l7, l3): a point p of the
