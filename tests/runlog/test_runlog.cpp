@@ -345,7 +345,7 @@ TEST(RunLog, TheExampleTaskLogOpensInTheOfficialMcapReader) {
 
   const std::string checker = std::string(RFMS_SOURCE_DIR) + "/tools/mcap-check/check.mjs";
   ASSERT_TRUE(fs::exists(std::string(RFMS_SOURCE_DIR) + "/tools/mcap-check/node_modules/@mcap/core"))
-      << "the official reader is not installed: run deploy/install-deps";
+      << "the official reader is not installed: run deploy/install-deps --for-tests";
   const test::Outcome r = test::runCommand("node", checker + " " + p.string(), 300);
   ASSERT_EQ(r.code, 0) << r.err;
   // The checker prints one JSON object; a few exact fields are enough to compare.

@@ -25,7 +25,7 @@ DOWN = rfms.trans(0.220, -0.12624, 0.120) @ rfms.rpy(0, np.pi / 2, 0)
 def seen(tmp_path_factory):
     """What the probe received during two moves, and the run log of the same run."""
     web = SOURCE / "view" / "web" / "node_modules"
-    assert (web / "@foxglove" / "ws-protocol").is_dir(), f"{web} lacks Foxglove's client: run deploy/install-deps"
+    assert (web / "@foxglove" / "ws-protocol").is_dir(), f"{web} lacks Foxglove's client: run deploy/install-deps --for-tests"
     out = tmp_path_factory.mktemp("probe") / "probe.jsonl"
     with paced_cluster("rfms-view-", ["--view", "127.0.0.1:0"]) as c:
         port = int((c.run / "view.port").read_text())

@@ -112,7 +112,7 @@ def read_display(log: pathlib.Path, out: pathlib.Path) -> dict:
     """A log's /frames and /scene read by @mcap/core: the file's figures, and the messages, one JSON
     line each in foxglove_probe.cjs's form, in `out`."""
     modules = MCAP_CHECK / "node_modules"
-    assert (modules / "@mcap" / "core").is_dir(), f"{modules} lacks the official MCAP reader: run deploy/install-deps"
+    assert (modules / "@mcap" / "core").is_dir(), f"{modules} lacks the official MCAP reader: run deploy/install-deps --for-tests"
     probe = subprocess.run(["node", str(MCAP_CHECK / "messages.mjs"), str(log), str(out), "/frames", "/scene"],
                            capture_output=True, text=True, timeout=300)
     assert probe.returncode == 0, probe.stderr
