@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "bench/mailbox_peers.hpp"
+#include "common/command_line.hpp"
 #include "common/robot_model_loader.hpp"
 #include "harness/harness.hpp"
 #include "runtime/mail_port.hpp"
@@ -179,7 +180,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(100, 10'000'000))
       ->capture_default_str();
   app.add_option("--transport", transports, "which to measure")->check(CLI::IsMember({"rfms", "zeromq", "iceoryx"}));
-  CLI11_PARSE(app, argc, argv);
+  if (const auto code = rfms::parseCommandLine(app, argc, argv)) return *code;
   spdlog::set_level(spdlog::level::warn);
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // nothing buffered is copied into the peers it forks
 

@@ -41,9 +41,8 @@ int main(int argc, char** argv) {
   app.add_option("--methods", method_names,
                  "paper, paper-extrapolated, decoupled, decoupled-extrapolated, serial, rmrc, val")
       ->capture_default_str();
-  app.add_option("--workspace-margin-mm", sampler.workspace_margin_m, "workspace margin, mm")
-      ->capture_default_str()
-      ->transform([](std::string s) { return std::to_string(std::stod(s) * 1e-3); });
+  double margin_mm = sampler.workspace_margin_m * 1e3;
+  app.add_option("--workspace-margin-mm", margin_mm, "workspace margin, mm")->capture_default_str();
   app.add_option("--wrist-clearance-deg", sampler.wrist_clearance_deg,
                  "no path comes closer than this to the singular wrist")
       ->capture_default_str();
@@ -56,9 +55,9 @@ int main(int argc, char** argv) {
   return guardedMain(
       [&] {
         if (count < 1) throw ConfigError("--count must be at least 1");
-        if (!(sampler.workspace_margin_m >= 0.0 && sampler.workspace_margin_m <= 0.5))
-          throw ConfigError("--workspace-margin-mm must be 0 .. 500 mm, got " +
-                            numberText(sampler.workspace_margin_m * 1e3));
+        if (!(margin_mm >= 0.0 && margin_mm <= 500.0))
+          throw ConfigError("--workspace-margin-mm must be 0 .. 500 mm, got " + numberText(margin_mm));
+        sampler.workspace_margin_m = margin_mm * 1e-3;
         if (threads < 1 || threads > 64) throw ConfigError("--threads must be 1 .. 64");
         StudyOptions options;
         options.threads = threads;
