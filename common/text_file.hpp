@@ -25,7 +25,8 @@ inline std::string readTextFile(const std::string& path) {
 
 // A file the user named as `what` ("robot model file"): its whole text, or a ConfigError naming
 // the path and why not: missing, unreadable, a directory (which opens as an empty stream and
-// would read as an empty file), or larger than any such file has reason to be.
+// would read as an empty file), or larger than any such file has reason to be (a regular file by
+// its size, anything else as it is read).
 inline std::string loadTextFile(const std::string& path, const std::string& what,
                                 std::uintmax_t limit = std::uintmax_t{64} << 20) {
   const std::string cannot = path + ": cannot open " + what + ": ";
@@ -39,11 +40,17 @@ inline std::string loadTextFile(const std::string& path, const std::string& what
       throw ConfigError(cannot + "it has " + std::to_string(size) + " bytes, more than the " + std::to_string(limit) +
                         " such a file may have");
   }
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError(cannot + std::strerror(errno));
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  // Read in pieces up to the limit: a device or a pipe (/dev/zero) has no size to check first.
+  std::string text;
+  char piece[65536];
+  while (in.read(piece, sizeof piece) || in.gcount() > 0) {
+    text.append(piece, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > limit)
+      throw ConfigError(cannot + "it goes on past the " + std::to_string(limit) + " bytes such a file may have");
+  }
+  return text;
 }
 
 }  // namespace rfms

@@ -22,7 +22,8 @@ void plotLog(const RunLog& log, const std::string& output) {
   if (ext != ".png" && ext != ".svg")
     throw ConfigError("plot: the output must end in .png or .svg, not '" + output + "'");
   if (std::system("command -v gnuplot >/dev/null 2>&1") != 0)
-    throw ConfigError("plot: gnuplot is not installed (apt-get install gnuplot-nox, or deploy/install-deps --for-tests)");
+    throw ConfigError(
+        "plot: gnuplot is not installed (apt-get install gnuplot-nox, or deploy/install-deps --for-tests)");
   if (log.header.find("robot_model") == log.header.end())
     throw ConfigError("plot: the log does not carry its robot model");
   const LoggedArm arm = loggedArm(log);

@@ -1,10 +1,24 @@
 #include "python/src/arrays.hpp"
 
+#include <cmath>
 #include <cstring>
 
+#include "common/number_text.hpp"
 #include "common/transform.hpp"
 
 namespace rfms::python {
+
+double finite(double x, const std::string& what) {
+  if (!std::isfinite(x)) throw py::value_error(what + ": " + numberText(x) + " is not a finite number");
+  return x;
+}
+
+double finiteIn(double x, const std::string& what, double lo, double hi) {
+  if (!(std::isfinite(x) && x >= lo && x <= hi))
+    throw py::value_error(what + ": " + numberText(x) + " is not a number in " + numberText(lo) + " .. " +
+                          numberText(hi));
+  return x;
+}
 
 Array toArray(const Transform& t) {
   Array out({4, 4});
@@ -36,7 +50,9 @@ Array toArray(const JointVec& v) { return toArray(v.data(), kJoints); }
 
 JointVec toJoints(const Array& a, const std::string& what) {
   if (a.ndim() != 1 || a.shape(0) != kJoints) throw py::value_error(what + ": six joint values, shape (6,)");
-  return Eigen::Map<const JointVec>(a.data());
+  const JointVec q = Eigen::Map<const JointVec>(a.data());
+  if (!q.allFinite()) throw py::value_error(what + ": a value that is not a finite number");
+  return q;
 }
 
 Array toArray(const double* data, std::size_t n) {

@@ -17,12 +17,18 @@ namespace rfms::python {
 namespace py = pybind11;
 using Array = py::array_t<double, py::array::c_style | py::array::forcecast>;
 
+// A number from Python as it is (NaN and infinities refused, ValueError naming `what`), or within
+// [lo, hi]: the one rule for every number the module takes.
+double finite(double x, const std::string& what);
+double finiteIn(double x, const std::string& what, double lo, double hi);
+
 // A 4x4 array of T; a 4x4 (or 3x4: the last row implied) homogeneous array as T, else ValueError
 // naming `what`.
 Array toArray(const Transform& t);
 Transform toTransform(const Array& a, const std::string& what);
 Transform toTransform(const double* row_major_4x4, const std::string& what);
-// A 6-vector as an array of shape (6,), and back (ValueError naming `what` for any other shape).
+// A 6-vector as an array of shape (6,), and back (ValueError naming `what` for any other shape, or
+// a value that is not a finite number).
 Array toArray(const JointVec& v);
 JointVec toJoints(const Array& a, const std::string& what);
 // A vector of doubles (a repeated proto field) as a 1-D array.
@@ -55,7 +61,10 @@ Array mapStates(const std::vector<py::ssize_t>& inner, const std::array<const ch
   double* o = out.mutable_data();
   for (std::size_t i = 0; i < stack.count; ++i) {
     std::array<JointVec, sizeof...(Stacks)> rows;
-    for (std::size_t k = 0; k < in.size(); ++k) rows[k] = Eigen::Map<const JointVec>(in[k]->data() + 6 * i);
+    for (std::size_t k = 0; k < in.size(); ++k) {
+      rows[k] = Eigen::Map<const JointVec>(in[k]->data() + 6 * i);
+      if (!rows[k].allFinite()) throw py::value_error(std::string(names[k]) + ": a value that is not a finite number");
+    }
     fn(rows, o + inner_size * i);
   }
   return out;

@@ -24,6 +24,9 @@ namespace rfms::python {
 
 namespace {
 
+// The longest a wait may be asked for: a week, longer than any task; beyond it a wait is for ever.
+constexpr double kLongestWaitS = 7 * 24 * 3600.0;
+
 std::uint32_t axisBit(const std::string& axis) {
   static const char* const kNames[] = {"x", "y", "z", "rx", "ry", "rz"};
   for (int d = 0; d < 6; ++d)
@@ -94,7 +97,8 @@ class Client {
   // wait in a notebook rather than waiting out a long move.
   py::dict wait(std::uint64_t move, double timeout_s) {
     using Clock = std::chrono::steady_clock;
-    const auto deadline = Clock::now() + std::chrono::duration<double>(timeout_s);
+    const auto deadline =
+        Clock::now() + std::chrono::duration<double>(finiteIn(timeout_s, "timeout_s", 0.0, kLongestWaitS));
     for (;;) {
       if (call([&](RfmsClient& c) { return c.wire().status().ended_through() >= move; }))
         return toDict(call([&](RfmsClient& c) { return c.wire().wait(move, 0.0); }));  // ended: its outcome
@@ -147,8 +151,11 @@ ClientOptions optionsOf(const std::string& bridge, const std::string& key, doubl
   ClientOptions o;
   o.bridge = bridge;
   o.key_file = key;
-  if (link_timeout_s <= 0.0 || tries < 1) throw py::value_error("link_timeout_s must be > 0 and tries >= 1");
-  o.link.timeout_s = link_timeout_s;
+  // A wait per try of up to a minute, and up to a million tries: beyond either a client waits for
+  // ever in all but name.
+  o.link.timeout_s = finiteIn(link_timeout_s, "link_timeout_s", 1e-4, 60.0);
+  if (tries < 1 || tries > 1'000'000)
+    throw py::value_error("tries: " + std::to_string(tries) + " is not in 1 .. 1000000");
   o.link.max_tries = tries;
   return o;
 }
@@ -159,25 +166,31 @@ void bindForce(py::module_& m) {
       .def(py::init<>())
       .def(
           "press",
-          [](Force& f, const std::string& axis, double setpoint) -> Force& { return f.press(axisOf(axis), setpoint); },
+          [](Force& f, const std::string& axis, double setpoint) -> Force& {
+            return f.press(axisOf(axis), finite(setpoint, "setpoint"));
+          },
           py::arg("axis"), py::arg("setpoint"), py::return_value_policy::reference_internal,
           "The tool applies this force (N) or moment (N m) along the axis, by the force law.")
       .def(
           "spring",
           [](Force& f, const std::string& axis, double stiffness, double damping) -> Force& {
-            return f.spring(axisOf(axis), stiffness, damping);
+            return f.spring(axisOf(axis), finite(stiffness, "stiffness"), finite(damping, "damping"));
           },
           py::arg("axis"), py::arg("stiffness"), py::arg("damping") = 0.0, py::return_value_policy::reference_internal,
           "A stiffness (N/m or N m/rad) to the path along the axis, and a damper.")
       .def(
           "damp",
-          [](Force& f, const std::string& axis, double damping) -> Force& { return f.damp(axisOf(axis), damping); },
+          [](Force& f, const std::string& axis, double damping) -> Force& {
+            return f.damp(axisOf(axis), finite(damping, "damping"));
+          },
           py::arg("axis"), py::arg("damping"), py::return_value_policy::reference_internal)
       .def("in_tool_frame", &Force::inToolFrame, py::return_value_policy::reference_internal,
            "The axes are the tool frame's, not the base frame's.")
       .def(
           "law",
-          [](Force& f, const std::string& law, double kp, double k2) -> Force& { return f.law(lawOf(law), kp, k2); },
+          [](Force& f, const std::string& law, double kp, double k2) -> Force& {
+            return f.law(lawOf(law), finite(kp, "kp"), finite(k2, "k2"));
+          },
           py::arg("law"), py::arg("kp"), py::arg("k2") = 0.0, py::return_value_policy::reference_internal,
           "The force law: 'p', 'pd' (k2 = kv) or 'pi' (k2 = ki).");
 }
@@ -196,7 +209,7 @@ void bindControls(py::class_<Client>& c) {
              double distance, bool tool_frame) {
             Jog j = std::holds_alternative<int>(target) ? Jog::ofJoint(std::get<int>(target), direction)
                                                         : Jog::along(axisOf(std::get<std::string>(target)), direction);
-            j.counts(counts).angle(angle).distance(distance);
+            j.counts(counts).angle(finite(angle, "angle")).distance(finite(distance, "distance"));
             if (tool_frame) j.inToolFrame();
             x.call([&](RfmsClient& r) { r.jog(j); });
           },
@@ -235,13 +248,14 @@ void bindClient(py::module_& m) {
               const std::vector<std::string>& compliance, bool track, double guard_n, double compensation,
               const std::map<std::string, double>& compensator, std::optional<Force> force) {
              Motion motion{.mode = modeOf(mode),
-                           .segment_s = segment_s,
-                           .accel_s = accel_s,
+                           .segment_s = finite(segment_s, "segment_s"),
+                           .accel_s = finite(accel_s, "accel_s"),
                            .track = track,
-                           .guard_n = guard_n,
-                           .compensation = compensation,
+                           .guard_n = finite(guard_n, "guard_n"),
+                           .compensation = finite(compensation, "compensation"),
                            .force = std::move(force)};
-             for (const auto& [term, value] : compensator) {
+             for (const auto& [term, given] : compensator) {
+               const double value = finite(given, "compensator " + term);
                if (term == "rate_s")
                  motion.compensator.rate_s = value;
                else if (term == "acceleration_s2")
@@ -272,10 +286,15 @@ void bindClient(py::module_& m) {
              return x.call([&](RfmsClient& r) { return r.move(position, motion); });
            })
       .def("wait", &Client::wait)
-      .def("wait_all", [](Client& x, double timeout_s) { x.call([&](RfmsClient& r) { r.waitAll(timeout_s); }); })
+      .def("wait_all",
+           [](Client& x, double timeout_s) {
+             finiteIn(timeout_s, "timeout_s", 0.0, kLongestWaitS);
+             x.call([&](RfmsClient& r) { r.waitAll(timeout_s); });
+           })
       .def("status", &Client::status)
       .def("watch",
            [](Client& x, const std::vector<std::string>& signals, double rate_hz) {
+             finite(rate_hz, "rate_hz");
              x.clearSamples();
              x.call([&](RfmsClient& r) { r.watch(signals, rate_hz); });
            })

@@ -14,6 +14,13 @@ namespace {
 // needed, by which time the package has loaded it.
 py::object errorClass(const char* name) { return py::module_::import("rfms.errors").attr(name); }
 
+// A message can quote what the user's file held (a key file's line, say), which need not be
+// UTF-8: the bytes that are not become U+FFFD rather than a UnicodeDecodeError in place of the error.
+py::str messageText(const std::string& message) {
+  return py::reinterpret_steal<py::str>(
+      PyUnicode_DecodeUTF8(message.data(), static_cast<Py_ssize_t>(message.size()), "replace"));
+}
+
 void setError(const char* name, py::tuple args) {
   py::object cls = errorClass(name);
   PyErr_SetObject(cls.ptr(), cls(*args).ptr());
@@ -22,7 +29,7 @@ void setError(const char* name, py::tuple args) {
 }  // namespace
 
 void raise(const char* name, const std::string& message) {
-  setError(name, py::make_tuple(message));
+  setError(name, py::make_tuple(messageText(message)));
   throw py::error_already_set();
 }
 
@@ -32,13 +39,13 @@ void registerErrors() {
     try {
       std::rethrow_exception(p);
     } catch (const RequestRefused& e) {
-      setError("RequestRefused", py::make_tuple(e.what(), e.reason()));
+      setError("RequestRefused", py::make_tuple(messageText(e.what()), e.reason()));
     } catch (const MoveFailed& e) {
-      setError("MoveFailed", py::make_tuple(e.what()));
+      setError("MoveFailed", py::make_tuple(messageText(e.what())));
     } catch (const LinkError& e) {
-      setError("LinkError", py::make_tuple(e.what()));
+      setError("LinkError", py::make_tuple(messageText(e.what())));
     } catch (const ConfigError& e) {
-      setError("ConfigError", py::make_tuple(e.what()));
+      setError("ConfigError", py::make_tuple(messageText(e.what())));
     }
   });
 }

@@ -53,6 +53,7 @@ class Robot {
         q);
   }
   Array inverseDynamics(const Array& q, const Array& qd, const Array& qdd, double gravity) const {
+    finite(gravity, "gravity");
     return mapStates(
         {6}, {"q", "qd", "qdd"},
         [&](const Rows3& r, double* o) { store(rfms::inverseDynamics(model_, r[0], r[1], r[2], gravity), o); }, q, qd,
@@ -67,6 +68,7 @@ class Robot {
         {6}, {"q"}, [&](const Rows1& r, double* o) { store(gravityTorques(model_, r[0]), o); }, q);
   }
   Array forwardDynamics(const Array& q, const Array& qd, const Array& tau, double gravity) const {
+    finite(gravity, "gravity");
     return mapStates(
         {6}, {"q", "qd", "tau"},
         [&](const Rows3& r, double* o) { store(rfms::forwardDynamics(model_, r[0], r[1], r[2], gravity), o); }, q, qd,
@@ -147,21 +149,32 @@ py::dict jointInfo(const JointModel& j) {
 
 void bindTransforms(py::module_& m) {
   m.def(
-      "trans", [](double x, double y, double z) { return toArray(trans(x, y, z)); }, py::arg("x"), py::arg("y"),
-      py::arg("z"), "A translation by (x, y, z) metres, as a 4x4 array (RCCL's trans).");
+      "trans",
+      [](double x, double y, double z) {
+        return toArray(trans(finite(x, "trans: x"), finite(y, "trans: y"), finite(z, "trans: z")));
+      },
+      py::arg("x"), py::arg("y"), py::arg("z"), "A translation by (x, y, z) metres, as a 4x4 array (RCCL's trans).");
   m.def(
       "rot",
       [](const std::string& axis, double angle) {
         if (axis != "x" && axis != "y" && axis != "z") throw py::value_error("rot: axis is 'x', 'y' or 'z'");
-        return toArray(rot(axis == "x" ? Axis::kX : axis == "y" ? Axis::kY : Axis::kZ, angle));
+        return toArray(rot(axis == "x" ? Axis::kX : axis == "y" ? Axis::kY : Axis::kZ, finite(angle, "rot: angle")));
       },
       py::arg("axis"), py::arg("angle"), "A rotation by `angle` radians about 'x', 'y' or 'z' (RCCL's rot).");
   m.def(
-      "eul", [](double phi, double theta, double psi) { return toArray(eul(phi, theta, psi)); }, py::arg("phi"),
-      py::arg("theta"), py::arg("psi"), "Euler angles Rz(phi) Ry(theta) Rz(psi), radians (RCCL's eul).");
+      "eul",
+      [](double phi, double theta, double psi) {
+        return toArray(eul(finite(phi, "eul: phi"), finite(theta, "eul: theta"), finite(psi, "eul: psi")));
+      },
+      py::arg("phi"), py::arg("theta"), py::arg("psi"),
+      "Euler angles Rz(phi) Ry(theta) Rz(psi), radians (RCCL's eul).");
   m.def(
-      "rpy", [](double phi, double theta, double psi) { return toArray(rpy(phi, theta, psi)); }, py::arg("phi"),
-      py::arg("theta"), py::arg("psi"), "Roll, pitch, yaw Rz(phi) Ry(theta) Rx(psi), radians (RCCL's rpy).");
+      "rpy",
+      [](double phi, double theta, double psi) {
+        return toArray(rpy(finite(phi, "rpy: phi"), finite(theta, "rpy: theta"), finite(psi, "rpy: psi")));
+      },
+      py::arg("phi"), py::arg("theta"), py::arg("psi"),
+      "Roll, pitch, yaw Rz(phi) Ry(theta) Rx(psi), radians (RCCL's rpy).");
 }
 
 }  // namespace
