@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstddef>
 #include <cstring>
 #include <filesystem>
 #include <new>
@@ -21,7 +22,7 @@ namespace rfms {
 namespace {
 
 constexpr char kMagic[8] = {'R', 'F', 'M', 'S', 'M', 'A', 'I', 'L'};
-constexpr std::uint32_t kVersion = 1;
+constexpr std::uint32_t kVersion = 2;  // 2: every mail carries its CRC-32C
 
 struct alignas(64) SegmentHeader {
   char magic[8];
@@ -51,6 +52,9 @@ std::uint32_t layoutDigest() {
   };
   mix(kBoxCount);
   mix(sizeof(SlotHeader));
+  // Where each field lies, so that a build that moved one refuses this one's segment.
+  mix(offsetof(SlotHeader, sequence)), mix(offsetof(SlotHeader, period)), mix(offsetof(SlotHeader, stamp_ns));
+  mix(offsetof(SlotHeader, length)), mix(offsetof(SlotHeader, check)), mix(offsetof(RingHeader, head));
   for (int i = 0; i < kBoxCount; ++i) {
     mix(static_cast<std::uint64_t>(depthOf(static_cast<Box>(i))));
     mix(capacityOf(static_cast<Box>(i)));
@@ -200,6 +204,18 @@ MailSegment::~MailSegment() {
 }
 
 void* MailSegment::ring(Box b) const { return base_ + ringOffset(b); }
+
+void MailSegment::claimWriter(Box b) const {
+  struct flock lock {};
+  lock.l_type = F_WRLCK;
+  lock.l_whence = SEEK_SET;
+  lock.l_start = static_cast<off_t>(ringOffset(b));
+  lock.l_len = static_cast<off_t>(ringBytes(depthOf(b), capacityOf(b)));
+  if (fcntl(fd_, F_OFD_SETLK, &lock) == 0) return;
+  if (errno == EAGAIN || errno == EACCES)
+    fail(path_, std::string("another process already writes ") + boxName(b) + " (is this node running twice?)");
+  failErrno(path_, std::string("cannot lock the ring of ") + boxName(b));
+}
 
 std::atomic<std::uint32_t>& MailSegment::doorbell(proto::Node reader) const {
   return reinterpret_cast<DoorbellSlot*>(base_ + kDoorbellsAt)[static_cast<std::size_t>(reader)].word;

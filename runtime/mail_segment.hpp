@@ -35,6 +35,12 @@ class MailSegment {
   ~MailSegment();  // detaches; the last node to leave removes the file
 
   void* ring(Box b) const;
+  // Makes this process the one writer of box `b` for as long as it keeps the segment open: an
+  // open-file-description write lock on the box's ring, which a second writer (a node started
+  // twice, or restarted while the old one lives) cannot take. Two writers would make the same
+  // sequence marks, and a reader could take half of one's mail with half of the other's.
+  // ConfigError when another holds it.
+  void claimWriter(Box b) const;
   std::atomic<std::uint32_t>& doorbell(proto::Node reader) const;
   const std::string& path() const { return path_; }
   static std::size_t bytes();
