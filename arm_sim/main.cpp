@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
         const ClusterSettings& s = c.settings;
         ArmCore arm(c.model, armConfigFor(c.model, c.controller(), c.scene));
         Transport transport(s, "arm", c.log);
-        const std::unique_ptr<MailPort> port = openMailPort(s, proto::NODE_ARM, c.options.run_dir, transport, c.log);
+        const NodePort port = c.openPort(proto::NODE_ARM, transport);
         c.log.info("waiting for the supervisor (mail over {})", port->describe());
         std::string refusal;
         const StartResult start = awaitStart(proto::NODE_ARM, s, *port, c.log, &refusal);

@@ -20,7 +20,7 @@ int main(int argc, char** argv) {
         JointCore core(c.model, jointConfigFor(c.model, c.controller(), joint));
         const auto node = static_cast<proto::Node>(proto::NODE_JOINT1 + joint - 1);
         Transport transport(s, "joint" + std::to_string(joint), c.log);
-        const std::unique_ptr<MailPort> port = openMailPort(s, node, c.options.run_dir, transport, c.log);
+        const NodePort port = c.openPort(node, transport);
         std::string refusal;
         const StartResult start = awaitStart(node, s, *port, c.log, &refusal);
         if (start == StartResult::kRefused) return c.ended(node, proto::NodeEnd::REFUSED, 0, refusal, 2);

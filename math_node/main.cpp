@@ -17,7 +17,7 @@ int main(int argc, char** argv) {
         const ClusterSettings& s = c.settings;
         MathCore math(c.model, mathConfigFor(c.model, c.controller(), c.scene.tool.frame));
         Transport transport(s, "math", c.log);
-        const std::unique_ptr<MailPort> port = openMailPort(s, proto::NODE_MATH, c.options.run_dir, transport, c.log);
+        const NodePort port = c.openPort(proto::NODE_MATH, transport);
         std::string refusal;
         const StartResult start = awaitStart(proto::NODE_MATH, s, *port, c.log, &refusal);
         if (start == StartResult::kRefused) return c.ended(proto::NODE_MATH, proto::NodeEnd::REFUSED, 0, refusal, 2);

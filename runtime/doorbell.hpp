@@ -29,7 +29,6 @@ void ring(std::atomic<std::uint32_t>& word, unsigned bit);
 enum class Slept { kWoken, kTimedOut, kInterrupted };
 // The reader's side: sleeps while the word still holds `expected`, until `deadline` on the
 // steady clock (CLOCK_MONOTONIC). kWoken also when the word had already changed.
-void dump(const void* mine);
 Slept sleep(std::atomic<std::uint32_t>& word, std::uint32_t expected, std::chrono::steady_clock::time_point deadline);
 
 }  // namespace doorbell

@@ -25,36 +25,70 @@ BoxSet boxesWrittenBy(proto::Node node) {
 }
 }  // namespace
 
-MailPort::MailPort(proto::Node me, BoxSet reads) : me_(me), reads_(reads) {}
+MailPort::MailPort(proto::Node me, BoxSet reads) : me_(me), reads_(reads) { prepareMailChecks(); }
+
+namespace {
+// Mails in a row going back in period before the period they go back from is taken for the
+// scribble: a writer restarted, or a period of 2^62 written over a slot's.
+constexpr int kBackwardsToResync = 3;
+}  // namespace
 
 bool MailPort::parseInto(Box b, const ReadMail& read, MailSlot& slot) {
-  ReadMail& last = read_[index(b)];
-  // A writer's periods never go back: mail that says so is not its writer's.
-  if (read.period < last.period) {
-    ++disordered_;
+  Counts& c = counts_[index(b)];
+  if (!carriesItsOwnBody(b, buffer_.data(), read.size)) {
+    bump(c.malformed);
     return false;
   }
-  if (!slot.parse(buffer_.data(), read.size)) {
-    ++malformed_;
+  ReadMail& last = read_[index(b)];
+  // A writer's periods never go back: mail that says so is not its writer's, unless it keeps
+  // saying so, and then the one before was not.
+  if (read.period < last.period && ++c.backwards < kBackwardsToResync) {
+    bump(c.disordered);
     return false;
+  }
+  c.backwards = 0;
+  if (!slot.parse(buffer_.data(), read.size)) {
+    bump(c.malformed);
+    return false;
+  }
+  if (limits_ != nullptr) {
+    if (const char* why = limits_->impossible(b, slot.mail())) {
+      if (c.why.load(std::memory_order_relaxed) == nullptr) c.why.store(why, std::memory_order_relaxed);
+      bump(c.impossible);
+      slot.mail().Clear();
+      return false;
+    }
   }
   last = read;
   return true;
 }
 
+// The ring's own counts, into the box's: the ring is the period thread's alone.
+void MailPort::countRing(Box b) {
+  const RingReader& r = readers_[index(b)];
+  Counts& c = counts_[index(b)];
+  c.lost.store(r.lost(), std::memory_order_relaxed);
+  c.corrupt.store(r.corrupt() + r.badHeads(), std::memory_order_relaxed);
+  c.torn.store(r.torn(), std::memory_order_relaxed);
+}
+
 bool MailPort::next(Box b, MailSlot& slot) {
   RingReader& r = readers_[index(b)];
-  for (int tries = 0; tries < depthOf(b); ++tries) {  // past mail that does not parse, at most a ring's worth
+  bool taken = false;
+  for (int tries = 0; tries < depthOf(b) && !taken; ++tries) {  // past mail it cannot use, at most a ring's worth
     const std::optional<ReadMail> m = r.next(buffer_.data());
-    if (!m) return false;
-    if (parseInto(b, *m, slot)) return true;
+    if (!m) break;
+    taken = parseInto(b, *m, slot);
   }
-  return false;
+  countRing(b);
+  return taken;
 }
 
 bool MailPort::latest(Box b, MailSlot& slot) {
   const std::optional<ReadMail> m = readers_[index(b)].latest(buffer_.data());
-  return m && parseInto(b, *m, slot);
+  const bool taken = m && parseInto(b, *m, slot);
+  countRing(b);
+  return taken;
 }
 
 MailPort::Clock::time_point MailPort::cameAt(Box b) const {
@@ -69,16 +103,27 @@ BoxSet MailPort::unreadAmong(BoxSet boxes) const {
   return s;
 }
 
+MailPort::Faults& MailPort::Faults::operator+=(const Faults& o) {
+  lost += o.lost, corrupt += o.corrupt, torn += o.torn, malformed += o.malformed;
+  disordered += o.disordered, impossible += o.impossible, too_large += o.too_large;
+  return *this;
+}
+
+MailPort::Faults MailPort::faults(Box b) const {
+  const Counts& c = counts_[index(b)];
+  constexpr auto kRelaxed = std::memory_order_relaxed;
+  Faults f;
+  f.lost = c.lost.load(kRelaxed), f.corrupt = c.corrupt.load(kRelaxed), f.torn = c.torn.load(kRelaxed);
+  f.malformed = c.malformed.load(kRelaxed), f.disordered = c.disordered.load(kRelaxed);
+  f.impossible = c.impossible.load(kRelaxed);
+  return f;
+}
+
 MailPort::Faults MailPort::faults() const {
   Faults f;
-  for (const RingReader& r : readers_) {
-    f.lost += r.lost();
-    f.corrupt += r.corrupt();
-    f.torn += r.torn();
-  }
-  f.malformed = malformed_ + linkMalformed();
-  f.disordered = disordered_;
-  f.too_large = too_large_;
+  for (int i = 0; i < kBoxCount; ++i) f += faults(static_cast<Box>(i));
+  f.malformed += linkMalformed();
+  f.too_large = too_large_.load(std::memory_order_relaxed);
   return f;
 }
 

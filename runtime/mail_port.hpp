@@ -18,6 +18,7 @@
 #include <spdlog/spdlog.h>
 
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -25,6 +26,7 @@
 
 #include "runtime/cluster_config.hpp"
 #include "runtime/mail_box.hpp"
+#include "runtime/mail_limits.hpp"
 #include "runtime/mail_ring.hpp"
 #include "runtime/mail_slot.hpp"
 
@@ -58,23 +60,36 @@ class MailPort {
   // How the mail travels, for the node's log: "shared memory /dev/shm/...", "ZeroMQ", ...
   virtual std::string describe() const = 0;
 
-  // The oldest unread mail of box `b` into `slot`; false when there is none. Mail that does not
-  // parse is passed over and counted.
+  // The oldest unread mail of box `b` into `slot`; false when there is none. Mail that fails its
+  // check, does not parse, is not of its box's kind, goes back in period or fails the limits
+  // (setLimits) is passed over and counted.
   bool next(Box b, MailSlot& slot);
   // The newest unread mail of `b` into `slot`; older unread mail is passed over.
   bool latest(Box b, MailSlot& slot);
   // When the mail last read from `b` came: its writer's steady clock on this host, its arrival
   // from another.
   Clock::time_point cameAt(Box b) const;
-  // Mails of `b` lost so far: overwritten before this node read them.
-  std::uint64_t lost(Box b) const { return readers_[index(b)].lost(); }
+  // Checks every mail parsed from now on against what this robot's values can be (null: none).
+  // Configuration time; `limits` outlives the port.
+  void setLimits(const MailLimits* limits) { limits_ = limits; }
 
-  // Mail this node could not use, by kind (lost to a full ring, corrupt or torn in shared
-  // memory, not parsing, out of its box's order, too large to send).
+  // Mail this node could not use, by kind: lost to a full ring; corrupt in shared memory (its
+  // check failed, or its head named no mail); torn (rewritten while it was copied); malformed (not
+  // parsing, or not its box's kind); disordered (its period went back); impossible (beyond what
+  // the robot can do, runtime/mail_limits.hpp); too large to send. Counted by the period's thread
+  // and readable from any other (relaxed atomics): the status file's writer reads them as they grow.
   struct Faults {
-    std::uint64_t lost = 0, corrupt = 0, torn = 0, malformed = 0, disordered = 0, too_large = 0;
+    std::uint64_t lost = 0, corrupt = 0, torn = 0, malformed = 0, disordered = 0, impossible = 0, too_large = 0;
+    // Mail that was damaged or wrong, as opposed to mail this node was too slow to read.
+    std::uint64_t damaged() const { return corrupt + malformed + disordered + impossible; }
+    // Every mail written for this node that its core never saw.
+    std::uint64_t unused() const { return lost + torn + damaged(); }
+    Faults& operator+=(const Faults& o);
   };
   Faults faults() const;
+  Faults faults(Box b) const;
+  // Why the first impossible mail of `b` was refused (a constant phrase), or nullptr.
+  const char* firstImpossible(Box b) const { return counts_[index(b)].why.load(std::memory_order_relaxed); }
 
  protected:
   MailPort(proto::Node me, BoxSet reads);
@@ -83,18 +98,32 @@ class MailPort {
   BoxSet unreadAmong(BoxSet boxes) const;  // the boxes among `boxes` with unread mail
   proto::Node me() const { return me_; }
   BoxSet reads() const { return reads_; }
-  void tooLarge() { ++too_large_; }
+  void tooLarge() { too_large_.fetch_add(1, std::memory_order_relaxed); }
 
  private:
+  // One box's counts: written by the period's thread only, read by any.
+  struct Counts {
+    std::atomic<std::uint64_t> lost{0}, corrupt{0}, torn{0}, malformed{0}, disordered{0}, impossible{0};
+    std::atomic<const char*> why{nullptr};
+    // Mails in a row that went back in period: enough of them and it is the last period taken
+    // that was wrong (a scribbled one), not they.
+    int backwards = 0;
+  };
   bool parseInto(Box b, const ReadMail& read, MailSlot& slot);
+  void countRing(Box b);
+  static void bump(std::atomic<std::uint64_t>& n) {
+    n.store(n.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  }
   virtual std::uint64_t linkMalformed() const { return 0; }
 
   proto::Node me_;
   BoxSet reads_;
+  const MailLimits* limits_ = nullptr;
   std::array<RingReader, kBoxCount> readers_{};
   std::array<ReadMail, kBoxCount> read_{};
+  std::array<Counts, kBoxCount> counts_{};
   std::array<std::byte, kMaxMailBytes> buffer_{};
-  std::uint64_t malformed_ = 0, disordered_ = 0, too_large_ = 0;
+  std::atomic<std::uint64_t> too_large_{0};
 };
 
 // Which hosts the nodes run on: by the cluster file's placements (a node without one runs where

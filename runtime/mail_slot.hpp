@@ -16,9 +16,11 @@ namespace rfms {
 
 class MailSlot {
  public:
-  // 16 kB holds any period's mail with room to spare; a larger one still parses (the arena then
-  // takes more from the heap, once).
-  explicit MailSlot(std::size_t bytes = 16 * 1024);
+  // 256 kB holds the largest tree any mail a box admits can build (MailPort refuses the rest
+  // before parsing): a box's capacity of empty repeated messages, each an object of its own, is
+  // the worst (tests/runtime/test_hostile_mail_parse.cpp). Larger mail still parses; the arena
+  // then takes more from the heap.
+  explicit MailSlot(std::size_t bytes = 256 * 1024);
   MailSlot(const MailSlot&) = delete;
   MailSlot& operator=(const MailSlot&) = delete;
 

@@ -17,8 +17,29 @@ int NodeContext::ended(proto::Node node, proto::NodeEnd::Cause cause, std::uint6
   return ended(end, code);
 }
 
+NodePort::NodePort(NodeContext& c, std::unique_ptr<MailPort> port)
+    : c_(c), port_(std::move(port)), watch_(std::make_unique<MailFaultWatch>(*port_, c.log)) {
+  port_->setLimits(&*c.limits);
+  c_.port = port_.get();
+  c_.watch = watch_.get();
+}
+
+NodePort::~NodePort() {
+  c_.port = nullptr;
+  c_.watch = nullptr;
+}
+
+NodePort NodeContext::openPort(proto::Node node, Transport& transport) {
+  return NodePort(*this, openMailPort(settings, node, options.run_dir, transport, log));
+}
+
 int NodeContext::ended(const proto::NodeEnd& end, int code) const {
-  if (const std::string why = writeNodeEnd(options.run_dir, name, end); !why.empty())
+  proto::NodeEnd whole = end;
+  if (port != nullptr) {
+    watch->report();  // what came since its last look
+    if (const proto::MailFaults f = mailFaultsOf(*port); f.ByteSizeLong() > 0) *whole.mutable_mail() = f;
+  }
+  if (const std::string why = writeNodeEnd(options.run_dir, name, whole); !why.empty())
     log.warn("how this node ended is not in the run directory: {}", why);
   return code;
 }
@@ -32,9 +53,18 @@ int runNode(int argc, char** argv, CLI::App& app, const std::function<std::strin
   installStopSignals();
   const int code = guardedMain(
       [&] {
-        NodeContext c{loadClusterConfig(options.config, options.run_dir), RobotModel{}, Scene{}, *log, options, name()};
+        NodeContext c{loadClusterConfig(options.config, options.run_dir),
+                      RobotModel{},
+                      Scene{},
+                      *log,
+                      options,
+                      name(),
+                      std::nullopt,
+                      nullptr,
+                      nullptr};
         if (!c.settings.config.scene().empty()) c.scene = loadScene(c.settings.config.scene());
         c.model = withTool(loadRobotModel(c.settings.config.robot()), c.scene.tool);
+        c.limits.emplace(c.model);
         applyRealtimeSettings(c.settings, *log, priority_offset);
         return body(c);
       },

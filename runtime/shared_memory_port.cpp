@@ -50,6 +50,7 @@ SharedMemoryPort::SharedMemoryPort(const ClusterSettings& s, proto::Node me, con
     if ((reads() & local & bit(b)) != 0) attach(b, segment_.ring(b));
     if (writerOf(b) != me || (local & bit(b)) == 0) continue;
     local_writes_ |= bit(b);
+    segment_.claimWriter(b);
     writers_[at] = RingWriter(segment_.ring(b), depthOf(b), capacityOf(b));
     for (proto::Node r : kClusterNodes)
       if ((readersOf(b) & (1u << r)) != 0 && hostOf(s, r) == hostOf(s, me))
@@ -107,8 +108,18 @@ std::uint32_t SharedMemoryPort::doorbellWord(BoxSet all, BoxSet any) const {
 }
 
 bool SharedMemoryPort::wait(BoxSet all, BoxSet any, Clock::time_point deadline) {
-  for (;;) {
+  // The doorbell is a hint in memory others can write: a word scribbled on faster than this loop
+  // turns would wake it at once every time. So the deadline is checked on every turn, and after a
+  // few wakes that brought nothing the wait sleeps in short steps instead of on the word.
+  constexpr int kWakesBeforeSteps = 8;
+  for (int turns = 0;; ++turns) {
+    ++wait_turns_;
     if (satisfied(all, any, unreadAmong(all | any))) return true;
+    if (Clock::now() >= deadline) return false;
+    if (turns >= kWakesBeforeSteps) {
+      std::this_thread::sleep_for(std::min<Clock::duration>(deadline - Clock::now(), std::chrono::microseconds(50)));
+      continue;
+    }
     // Say what is awaited, then look at the mailboxes: a writer that wrote before it could see the
     // word has left its mail there, and one that writes after sees the word and rings.
     const std::uint32_t awaited = doorbellWord(all, any);

@@ -36,6 +36,11 @@ class SharedMemoryPort final : public MailPort {
   void passUntil(Clock::time_point deadline) override;
   std::string refusal() override;
   std::string describe() const override;
+  // The turns wait() has taken so far (a look at the boxes and at most one sleep each): with a
+  // doorbell others scribble on, it is what shows that a wait stays bounded.
+  std::uint64_t waitTurns() const { return wait_turns_; }
+  // This node's doorbell word, for tests that scribble on it.
+  std::atomic<std::uint32_t>& doorbellWord() { return doorbell_; }
 
  private:
   std::uint64_t linkMalformed() const override { return relay_malformed_.load(std::memory_order_relaxed); }
@@ -61,6 +66,7 @@ class SharedMemoryPort final : public MailPort {
   std::array<std::byte, kMaxMailBytes> out_{};
   std::atomic<bool> stop_{false};
   std::atomic<std::uint64_t> relay_malformed_{0};
+  std::uint64_t wait_turns_ = 0;
   std::thread relay_;
 };
 

@@ -35,10 +35,13 @@ class ZmqLinks {
   void deliverBeforeClosing();
 
   // Hands every message waiting on the inbound sockets to `take(Box, const void*, std::size_t)`.
+  // At most a ring's worth from each socket a call, so that a peer that sends without pause
+  // cannot hold the caller here: what is left waits on the socket for the next call.
   template <class Take>
   void drain(Take&& take) {
+    constexpr int kMostPerSocket = 1024;
     for (zmq::socket_t* s : inbound_)
-      while (receiveOne(*s))
+      for (int n = 0; n < kMostPerSocket && receiveOne(*s); ++n)
         if (box_) take(*box_, body_.data(), body_.size());
   }
 

@@ -57,7 +57,7 @@ int runSupervisor(Options& o, NodeContext& c) {
   Supervisor supervisor(c.model, supervisorConfigFor(c.controller(), c.scene));
   std::unique_ptr<TaskScript> script = loadScript(o, sampleSeconds(c.controller()));
   Transport transport(s, "supervisor", c.log);
-  const std::unique_ptr<MailPort> port = openMailPort(s, proto::NODE_SUPERVISOR, c.options.run_dir, transport, c.log);
+  const NodePort port = c.openPort(proto::NODE_SUPERVISOR, transport);
   if (!waitForNodes(s, *port, c.log)) return stopRequested() ? 0 : 1;
 
   std::unique_ptr<RunLogger> run_log = openRunLog(o, c);
@@ -85,7 +85,10 @@ int runSupervisor(Options& o, NodeContext& c) {
   loop.setEventFile(&events);
   MailDigest digest;
   {
-    const StatusWriter status(c.options.run_dir + "/status.txt", [&] { return stats.statusText(run_log.get()); });
+    // The supervisor's own reading of the mailboxes shows there too: mail that was damaged or
+    // impossible, and dropped, by box.
+    const StatusWriter status(c.options.run_dir + "/status.txt",
+                              [&] { return stats.statusText(run_log.get()) + "  " + mailDamageLine(*port) + "\n"; });
     loop.run(script.get(), o.digest_path.empty() ? nullptr : &digest);
     const std::string ended =
         stopRequested() ? "supervisor stopped by signal" : (script ? "task finished" : "run ended");

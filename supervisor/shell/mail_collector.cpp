@@ -75,13 +75,14 @@ void MailCollector::collect(std::uint64_t k, Clock::time_point tick, SupervisorI
   tally(k, in);
 }
 
-// Mail overwritten in its ring before it was read (a supervisor stalled for a second of realtime
-// mail) never reaches the run log: the log counts it, so that a re-run stops there without a verdict.
+// Mail the supervisor never used — overwritten in its ring before it was read (a supervisor
+// stalled for a second of realtime mail), rewritten while it was copied, damaged or impossible —
+// never reaches the run log: the log counts it, so that a re-run stops there without a verdict.
 void MailCollector::countLost() {
   for (int i = 0; i < kBoxCount; ++i) {
     const Box b = static_cast<Box>(i);
     if (writerOf(b) == proto::NODE_SUPERVISOR) continue;
-    const std::uint64_t n = port_.lost(b);
+    const std::uint64_t n = port_.faults(b).unused();
     tap_.lost(b, n - lost_[static_cast<std::size_t>(i)]);
     lost_[static_cast<std::size_t>(i)] = n;
   }

@@ -7,9 +7,14 @@
 #include <chrono>
 #include <thread>
 
+#include "common/error.hpp"
+#include "runtime/doorbell.hpp"
+#include "runtime/mail_limits.hpp"
 #include "runtime/mail_ring.hpp"
 #include "runtime/mail_segment.hpp"
+#include "runtime/shared_memory_port.hpp"
 #include "tests/support/port_cluster.hpp"
+#include "tests/support/test_models.hpp"
 
 namespace rfms {
 namespace {
@@ -164,7 +169,8 @@ TEST(SharedMemoryPort, MailThatDoesNotParseOrGoesBackInTimeIsCountedAndPassedOve
   const MailSegment intruder = MailSegment::open(MailSegment::pathFor(ports.runDir().string()));
   RingWriter raw(intruder.ring(jmailBox(5)), depthOf(jmailBox(5)), capacityOf(jmailBox(5)));
   raw.write("\xff\xff\xff\xff garbage", 13, 11, 0);
-  raw.write("", 0, 3, 0);  // an empty (valid) envelope, but of an earlier period than the last
+  const std::string earlier = jmail(5, 3).SerializeAsString();  // whole, but of an earlier period than the last
+  raw.write(earlier.data(), static_cast<std::uint32_t>(earlier.size()), 3, 0);
   const std::string whole = jmail(5, 12).SerializeAsString();
   raw.write(whole.data(), static_cast<std::uint32_t>(whole.size()), 12, 0);
   MailSlot in;
@@ -173,6 +179,86 @@ TEST(SharedMemoryPort, MailThatDoesNotParseOrGoesBackInTimeIsCountedAndPassedOve
   EXPECT_EQ(periods, (std::vector<std::uint64_t>{10, 12}));
   EXPECT_EQ(supervisor.faults().malformed, 1u);
   EXPECT_EQ(supervisor.faults().disordered, 1u);
+}
+
+// Issue 58: two writers of one box (a node started twice, or restarted while the old one lives)
+// make the same sequence marks; the second is refused at the start, naming the box.
+TEST(SharedMemoryPort, ASecondWriterOfABoxIsRefusedWhileTheFirstLives) {
+  const ClusterSettings s = test::inProcessCluster(proto::MT_SHARED_MEMORY, "twice");
+  test::PortCluster ports(s);
+  Transport transport;
+  try {
+    openMailPort(s, proto::NODE_JOINT5, ports.runDir().string(), transport, *spdlog::default_logger());
+    ADD_FAILURE() << "a second joint 5 was let in";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("another process already writes J_MAIL of joint 5"), std::string::npos)
+        << e.what();
+  }
+}
+
+// The doorbell word is anyone's to write: a wait while another process scribbles on it as fast as
+// it can still ends at its deadline, having turned at most a few times plus once per 50 µs step.
+TEST(SharedMemoryPort, AWaitOnADoorbellScribbledOnKeepsItsDeadlineInBoundedTurns) {
+  test::PortCluster ports(test::inProcessCluster(proto::MT_SHARED_MEMORY, "doorbell"));
+  auto& supervisor = dynamic_cast<SharedMemoryPort&>(ports.port(proto::NODE_SUPERVISOR));
+  std::atomic<bool> stop{false};
+  std::thread scribbler([&] {
+    // Another process's store and wake, as fast as it goes: every sleep on the word ends at once.
+    while (!stop.load(std::memory_order_relaxed)) {
+      supervisor.doorbellWord().store(doorbell::anyOf(0), std::memory_order_relaxed);
+      doorbell::ring(supervisor.doorbellWord(), 0);
+    }
+  });
+  const std::uint64_t before = supervisor.waitTurns();
+  constexpr auto kWait = std::chrono::milliseconds(100);
+  EXPECT_FALSE(supervisor.wait(bit(jmailBox(1)), 0, MailPort::Clock::now() + kWait));
+  stop = true;
+  scribbler.join();
+  const std::uint64_t turns = supervisor.waitTurns() - before;
+  EXPECT_LE(turns, 8 + 2 + static_cast<std::uint64_t>(kWait / std::chrono::microseconds(50)));
+  std::printf("turns of a 100 ms wait under a scribbled doorbell: %llu\n", static_cast<unsigned long long>(turns));
+}
+
+// A whole mail, checked and parsed, that says what the robot cannot do — a setpoint of 1e62 rad,
+// a NaN torque — is dropped and counted as impossible, naming why; the mail after it is read.
+TEST(SharedMemoryPort, AMailBeyondWhatTheRobotCanDoIsDroppedAndCounted) {
+  test::PortCluster ports(test::inProcessCluster(proto::MT_SHARED_MEMORY, "impossible"));
+  MailPort& supervisor = ports.port(proto::NODE_SUPERVISOR);
+  MailPort& joint = ports.port(proto::NODE_JOINT3);
+  const MailLimits limits(test::puma260());
+  supervisor.setLimits(&limits);
+  proto::Envelope wild = jmail(3, 1);
+  wild.mutable_jmail()->set_setpoint(1.5e62);
+  joint.publish(jmailBox(3), wild, 1);
+  joint.publish(jmailBox(3), jmail(3, 2), 2);
+  MailSlot in;
+  ASSERT_TRUE(supervisor.next(jmailBox(3), in));
+  EXPECT_EQ(in.mail().jmail().header().period(), 2u);
+  EXPECT_EQ(supervisor.faults(jmailBox(3)).impossible, 1u);
+  EXPECT_STREQ(supervisor.firstImpossible(jmailBox(3)), "a setpoint beyond the joint's range");
+}
+
+// Issue 54: a slot's period set to 2^62 made every later mail "disordered" for good. A few mails
+// in a row going back prove the period they go back from wrong: the reader follows the writer again.
+TEST(SharedMemoryPort, APeriodFromTheFarFutureCostsAFewMailsNotTheRun) {
+  test::PortCluster ports(test::inProcessCluster(proto::MT_SHARED_MEMORY, "future"));
+  MailPort& supervisor = ports.port(proto::NODE_SUPERVISOR);
+  const std::string far = jmail(2, 0).SerializeAsString();
+  const MailSegment intruder = MailSegment::open(MailSegment::pathFor(ports.runDir().string()));
+  RingWriter raw(intruder.ring(jmailBox(2)), depthOf(jmailBox(2)), capacityOf(jmailBox(2)));
+  raw.write(far.data(), static_cast<std::uint32_t>(far.size()), std::uint64_t{1} << 62, 0);
+  MailSlot in;
+  ASSERT_TRUE(supervisor.next(jmailBox(2), in));  // whole and checked: its period is its writer's word
+  // The joint's writing goes on after it (a writer taking the ring over, as a restarted node does).
+  RingWriter joint(intruder.ring(jmailBox(2)), depthOf(jmailBox(2)), capacityOf(jmailBox(2)));
+  std::vector<std::uint64_t> periods;
+  for (std::uint64_t k = 1; k <= 6; ++k) {
+    const std::string mail = jmail(2, k).SerializeAsString();
+    joint.write(mail.data(), static_cast<std::uint32_t>(mail.size()), k, 0);
+    while (supervisor.next(jmailBox(2), in)) periods.push_back(in.mail().jmail().header().period());
+  }
+  EXPECT_EQ(periods, (std::vector<std::uint64_t>{3, 4, 5, 6}));
+  EXPECT_EQ(supervisor.faults(jmailBox(2)).disordered, 2u);
 }
 
 // A node placed on another host talks ZeroMQ; its neighbours in shared memory receive its mail
