@@ -5,12 +5,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <random>
 #include <sstream>
 #include <thread>
 #include <utility>
@@ -23,6 +25,7 @@
 #include "replay/run_log_reader.hpp"
 #include "replay/verify.hpp"
 #include "runlog/run_logger.hpp"
+#include "runtime/mail_ring.hpp"
 #include "runtime/mail_segment.hpp"
 #include "tests/support/build_paths.hpp"
 #include "tests/support/cluster_run.hpp"
@@ -605,6 +608,64 @@ TEST(Cluster, DownMidMoveBringsTheArmToRestFirst) {
   EXPECT_EQ(events.back()["stopped"].value("why", ""), "supervisor stopped by signal") << eventsText(run.path);
   EXPECT_TRUE(test::armLeftAtRest(test::nodeEnd(run.path, "arm")))
       << test::nodeEnd(run.path, "arm") << readFile(run.path / "arm.log");
+}
+
+// Issue 54's writes into a running cluster's mail segment, as a stray tool or a node's bug would
+// make them as the same user: 20,000 random bytes over joint 3's J_MAIL ring, ten times while the
+// arm moves; S_MAIL's head set to 2^62; the newest S_MAIL slot's period set to 2^62. Before, each
+// cost the run an emergency (a setpoint of 1.5e62 rad acted on; every S_MAIL reader starved for
+// good). Now each damaged mail fails its check or its box's vouching and is dropped, counted and
+// named: the move completes, with no emergency, and the supervisor's status and the joints' last
+// words say what was damaged.
+TEST(Cluster, WritesIntoTheMailSegmentAreDroppedCountedAndNamedAndTheMoveCompletes) {
+  RunDir run("scribble");
+  const fs::path task = run.path / "move.task";
+  std::ofstream(task) << "transform t rpy 180 -126.24 250 0 90 0\nposition p righty,down,flip T6 = t\n"
+                         "motion slow joint 3 1\nmove p slow\n";
+  ASSERT_EQ(test::runCommand(kRfms, "up --task " + task.string() + " --run-dir " + run.path.string(), 60).code, 0);
+  ASSERT_TRUE(moveStarted(run.path, std::chrono::seconds(120)));
+  {
+    const MailSegment segment = MailSegment::open(fs::read_symlink(run.path / "mailboxes").string());
+    std::mt19937_64 random(54);
+    auto scribble = [&](unsigned char* at, std::size_t n) {
+      for (std::size_t i = 0; i < n; ++i)
+        std::atomic_ref<unsigned char>(at[i]).store(static_cast<unsigned char>(random()), std::memory_order_relaxed);
+    };
+    auto* jmail = static_cast<RingHeader*>(segment.ring(jmailBox(3)));
+    const std::size_t slot_bytes = sizeof(SlotHeader) + capacityOf(jmailBox(3));
+    auto slotOf = [](RingHeader* ring, Box b, std::uint64_t n) {
+      return reinterpret_cast<unsigned char*>(ring + 1) +
+             (n % static_cast<std::uint64_t>(depthOf(b))) * (sizeof(SlotHeader) + capacityOf(b));
+    };
+    // 20,000 random bytes over the ring, header and all.
+    scribble(reinterpret_cast<unsigned char*>(jmail), 20000);
+    // Then the newest mail, past its sequence mark, twenty times: some of it is read before the
+    // joint writes the next.
+    for (int round = 0; round < 20; ++round) {
+      scribble(slotOf(jmail, jmailBox(3), jmail->head.load() - 1) + 8, slot_bytes - 8);
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    auto* smail = static_cast<RingHeader*>(segment.ring(Box::kSMail));
+    smail->head.store(std::uint64_t{1} << 62);
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    reinterpret_cast<SlotHeader*>(slotOf(smail, Box::kSMail, smail->head.load() - 1))
+        ->period.store(std::uint64_t{1} << 62);
+  }
+  const std::optional<Json> end = waitForEvent(
+      run.path, [](const Json& j) { return isEvent(j, "stopped"); }, std::chrono::seconds(180));
+  ASSERT_TRUE(end) << eventsText(run.path);
+  EXPECT_EQ((*end)["stopped"].value("why", ""), "task finished") << eventsText(run.path);
+  for (const Json& e : test::runEvents(run.path)) {
+    EXPECT_FALSE(isEvent(e, "EMERGENCY")) << eventsText(run.path) << readFile(run.path / "supervisor.log");
+    EXPECT_FALSE(isEvent(e, "MOVE_ABORTED")) << eventsText(run.path);
+  }
+  EXPECT_NE(readFile(run.path / "status.txt").find("mail damaged: J_MAIL of joint 3 (corrupt"), std::string::npos)
+      << readFile(run.path / "status.txt");
+  EXPECT_NE(readFile(run.path / "supervisor.log").find("mail damaged in J_MAIL of joint 3 (written by joint 3)"),
+            std::string::npos)
+      << readFile(run.path / "supervisor.log");
+  // The arm was left at rest with its power off, as a task's end leaves it.
+  EXPECT_TRUE(test::armLeftAtRest(test::waitForNodeEnd(run.path, "arm", std::chrono::seconds(60))));
 }
 
 // An emergency leaves, in the run directory, each node's last 100 periods of mail as it took and
