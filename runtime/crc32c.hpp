@@ -1,7 +1,7 @@
 // CRC-32C (Castagnoli, the iSCSI polynomial), the check every mail in a shared segment carries
 // (runtime/mail_ring.hpp). It catches every burst of up to 32 damaged bits and all but one in 2^32
 // of the rest, and modern CPUs compute it with one instruction per 8 bytes (SSE 4.2's crc32): a
-// 2 kB mail costs a fraction of a microsecond (bench/rfms-bench-mailbox prints it beside zlib's
+// 2 kB mail costs a fraction of a microsecond (build/bin/rfms-bench-mail-check prints it beside zlib's
 // CRC-32). Where the CPU lacks the instruction a table does the same work, slower.
 // Real-time safe: no allocation, no lock, no system call.
 #pragma once
