@@ -35,9 +35,13 @@ struct LogIndex {
     for (const auto& m : log.torque) torque[{m.header().period(), m.joint()}] = &m;
     for (const auto& m : log.timing) timing[m.period()] = &m;
     for (const auto& m : log.applied) applied[m.header().period()] = &m;
-    for (const auto& e : log.events) events[e.period()].push_back(&e);
+    // The core's events only: damage the shell found in its mail is no re-run's to make.
+    for (const auto& e : log.events)
+      if (e.kind() != proto::LogEvent::MAIL_DAMAGED) {
+        events[e.period()].push_back(&e);
+        ++events_total;
+      }
     for (const auto& q : log.requests) requests.emplace(q.period(), &q);
-    events_total = log.events.size();
   }
   std::size_t mailboxes() const {
     return sensors.size() + smail.size() + mmail.size() + parcel.size() + jmail.size() + torque.size() + events_total;

@@ -53,6 +53,7 @@ LogInfo summarise(const RunLog& log) {
         info.emergencies.push_back(std::string(describe(e.reason())) + " (" + nodeName(e.node()) + ") at period " +
                                    std::to_string(e.period()));
         break;
+      case proto::LogEvent::MAIL_DAMAGED: info.mail_damage[e.box()] = {e.damaged(), e.node()}; break;
       default: break;
     }
   }
@@ -137,6 +138,9 @@ std::string infoText(const LogInfo& i, const RunLog& log) {
   for (const auto& s : i.states) o << " " << s;
   o << "\nemergencies: " << (i.emergencies.empty() ? "none" : "") << "\n";
   for (const auto& e : i.emergencies) o << "  " << e << "\n";
+  o << "mail damaged: " << (i.mail_damage.empty() ? "none" : "") << "\n";
+  for (const auto& [box, d] : i.mail_damage)
+    o << "  " << box << " (written by " << nodeName(d.second) << "): " << d.first << " dropped\n";
   o << "requests: " << i.requests << ", refused " << i.refused << "\n";
   if (i.timing.empty()) {
     o << "deadline misses: "

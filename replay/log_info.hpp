@@ -24,6 +24,8 @@ struct LogInfo {
   std::vector<Move> moves;
   std::vector<std::string> states;       // in the order entered
   std::vector<std::string> emergencies;  // reason (node) at period
+  // Mail the supervisor dropped as damaged or impossible, by box: the last count logged, the writer.
+  std::map<std::string, std::pair<std::uint64_t, proto::Node>> mail_damage;
   std::uint64_t requests = 0, refused = 0;
   double max_path_deviation_mm = 0.0;  // |FK(measured angles) - commanded T6| while following
   std::array<double, 6> max_following_error_deg{};

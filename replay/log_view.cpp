@@ -55,6 +55,11 @@ foxglove::Log eventLine(const proto::LogEvent& e) {
       line.set_level(foxglove::Log::ERROR);
       line.set_message(at + "EMGCY: " + describe(e.reason()) + " (" + nodeName(e.node()) + ")");
       break;
+    case proto::LogEvent::MAIL_DAMAGED:
+      line.set_level(foxglove::Log::WARNING);
+      line.set_message(at + "mail damaged in " + e.box() + " (written by " + nodeName(e.node()) +
+                       "): " + std::to_string(e.damaged()) + " dropped so far");
+      break;
     default: line.set_message(at + "event " + std::to_string(e.kind())); break;
   }
   return line;

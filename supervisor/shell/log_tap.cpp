@@ -8,7 +8,9 @@
 
 namespace rfms {
 
-LogTap::LogTap(RunLogger* log, proto::ClockMode clock) : log_(log), every_mail_(!waitsForMail(clock)) {}
+LogTap::LogTap(RunLogger* log, proto::ClockMode clock) : log_(log), every_mail_(!waitsForMail(clock)) {
+  damage_.mutable_box()->reserve(64);
+}
 
 void LogTap::arrived(const proto::Envelope& mail) {
   if (log_ == nullptr || !every_mail_) return;
@@ -43,6 +45,16 @@ void LogTap::lost(Box b, std::uint64_t n) {
              : jmail             ? topic::kJMail
                                  : topic::kApplied,
              n);
+}
+
+void LogTap::damaged(std::uint64_t k, Box b, std::uint64_t damaged) {
+  if (log_ == nullptr) return;
+  damage_.set_period(k);
+  damage_.set_kind(proto::LogEvent::MAIL_DAMAGED);
+  damage_.set_node(writerOf(b));
+  damage_.mutable_box()->assign(boxName(b));
+  damage_.set_damaged(damaged);
+  log_->log(topic::kEvent, k, damage_);
 }
 
 std::string LogTap::record(const proto::TaskRequest& request, const proto::TaskReply& reply, bool desk_only,

@@ -44,6 +44,9 @@ class LogTap {
   // `n` mails of box `b` lost before the supervisor read them (a ring it fell behind on): the log
   // counts them as dropped.
   void lost(Box b, std::uint64_t n);
+  // `damaged` mails of box `b` so far were damaged or impossible and dropped (the port's count),
+  // seen at period k: a MAIL_DAMAGED event. Real-time safe.
+  void damaged(std::uint64_t k, Box b, std::uint64_t damaged);
   // A task request's record, for the background to hand the period with it ("" without a log).
   // With what `world` holds after it (supervisor/world_status.hpp: worldRecord), for the log's
   // pictures of the arm.
@@ -71,6 +74,7 @@ class LogTap {
   bool every_mail_;  // realtime: mail is logged as it arrives
   proto::PeriodTiming timing_;
   ReusedLogEvent event_;
+  proto::LogEvent damage_;  // its box's name has room for any box's: setting it allocates nothing
 };
 
 }  // namespace rfms

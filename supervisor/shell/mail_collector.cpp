@@ -71,20 +71,28 @@ void MailCollector::collect(std::uint64_t k, Clock::time_point tick, SupervisorI
     readArm(k);
     readAnswers(k, asked);
   }
-  countLost();
+  countLost(k);
   tally(k, in);
 }
 
 // Mail the supervisor never used — overwritten in its ring before it was read (a supervisor
 // stalled for a second of realtime mail), rewritten while it was copied, damaged or impossible —
 // never reaches the run log: the log counts it, so that a re-run stops there without a verdict.
-void MailCollector::countLost() {
+void MailCollector::countLost(std::uint64_t k) {
   for (int i = 0; i < kBoxCount; ++i) {
     const Box b = static_cast<Box>(i);
     if (writerOf(b) == proto::NODE_SUPERVISOR) continue;
-    const std::uint64_t n = port_.faults(b).unused();
-    tap_.lost(b, n - lost_[static_cast<std::size_t>(i)]);
-    lost_[static_cast<std::size_t>(i)] = n;
+    const MailPort::Faults f = port_.faults(b);
+    const auto at = static_cast<std::size_t>(i);
+    tap_.lost(b, f.unused() - lost_[at]);
+    lost_[at] = f.unused();
+    // Damage goes into the log as an event of its own when first seen, then at most once every
+    // kDamageEvery periods while it grows.
+    if (f.damaged() > damage_logged_[at] && (damage_logged_[at] == 0 || k >= damage_at_[at] + kDamageEvery)) {
+      tap_.damaged(k, b, f.damaged());
+      damage_logged_[at] = f.damaged();
+      damage_at_[at] = k;
+    }
   }
 }
 

@@ -36,7 +36,7 @@ class MailCollector {
 
  private:
   void readArm(std::uint64_t k);
-  void countLost();
+  void countLost(std::uint64_t k);
   void readAnswers(std::uint64_t k, Clock::time_point asked);
   void takeAnswer(std::uint64_t k, Clock::time_point asked, Box b);
   bool gone(proto::Node node) const;
@@ -62,7 +62,9 @@ class MailCollector {
   std::array<std::uint64_t, kNodeSlots> silent_{};  // consecutive periods without mail, by node
   int arm_quiet_ = 0;                               // realtime: windows since the arm's last sensors
   std::array<double, kNodeSlots> late_{};
-  std::array<std::uint64_t, kBoxCount> lost_{};  // mail lost from each box, as last counted
+  std::array<std::uint64_t, kBoxCount> lost_{};  // mail unused from each box, as last counted
+  static constexpr std::uint64_t kDamageEvery = 1000;
+  std::array<std::uint64_t, kBoxCount> damage_logged_{}, damage_at_{};  // the last damage event of each box
   std::uint32_t missed_ = 0;
 };
 

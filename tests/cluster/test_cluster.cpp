@@ -666,6 +666,10 @@ TEST(Cluster, WritesIntoTheMailSegmentAreDroppedCountedAndNamedAndTheMoveComplet
       << readFile(run.path / "supervisor.log");
   // The arm was left at rest with its power off, as a task's end leaves it.
   EXPECT_TRUE(test::armLeftAtRest(test::waitForNodeEnd(run.path, "arm", std::chrono::seconds(60))));
+  // The run log has the damage as an event of its own, which rfms-replay info reports.
+  const test::Outcome info = test::runCommand(kBin + "/rfms-replay", "info " + (run.path / "run.mcap").string(), 60);
+  EXPECT_EQ(info.code, 0) << info.err;
+  EXPECT_NE(info.out.find("mail damaged: \n  J_MAIL of joint 3 (written by joint 3): "), std::string::npos) << info.out;
 }
 
 // An emergency leaves, in the run directory, each node's last 100 periods of mail as it took and

@@ -3,17 +3,26 @@
 // (carriesItsOwnBody), and a slot's arena is large enough for the largest tree the rest can build
 // in a box's capacity — so that a hostile writer cannot make a period's thread allocate. Each case
 // fills a box's capacity with the body that builds the most objects per byte: empty repeated
-// messages, one-byte repeated values, long strings.
+// messages, one-byte repeated values, long strings. And every way a reader drops damaged mail,
+// with the run log's event that says so, costs its thread no allocation either.
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
+#include "runlog/run_logger.hpp"
 #include "runtime/mail_box.hpp"
 #include "runtime/mail_limits.hpp"
+#include "runtime/mail_port.hpp"
+#include "runtime/mail_ring.hpp"
+#include "runtime/mail_segment.hpp"
 #include "runtime/mail_slot.hpp"
+#include "supervisor/shell/log_tap.hpp"
 #include "tests/support/allocation_counter.hpp"
+#include "tests/support/port_cluster.hpp"
+#include "tests/support/test_models.hpp"
 
 namespace rfms {
 namespace {
@@ -107,6 +116,71 @@ TEST(HostileMail, ABodyItsBoxNeverCarriesIsRefusedBeforeParsing) {
   EXPECT_FALSE(carriesItsOwnBody(Box::kJMail3, wrong_form.data(), wrong_form.size()));
   EXPECT_TRUE(carriesItsOwnBody(Box::kJMail3, jmail.data(), jmail.size()));
   EXPECT_FALSE(carriesItsOwnBody(Box::kSMail, jmail.data(), jmail.size()));
+}
+
+// Every path a damaged mail takes on a reader's period thread — a failed check, a head no slot
+// vouches for, a body of another box, a period that goes back, a value the robot cannot have, and
+// the run log's MAIL_DAMAGED event that follows — allocates nothing.
+TEST(HostileMail, EveryWayOfDroppingDamagedMailAllocatesNothing) {
+  test::PortCluster ports(test::inProcessCluster(proto::MT_SHARED_MEMORY, "damage-paths"));
+  MailPort& supervisor = ports.port(proto::NODE_SUPERVISOR);
+  const MailLimits limits(test::puma260());
+  supervisor.setLimits(&limits);
+  const MailSegment intruder = MailSegment::open(MailSegment::pathFor(ports.runDir().string()));
+  const Box b = jmailBox(4);
+  RingWriter raw(intruder.ring(b), depthOf(b), capacityOf(b));
+  auto* ring = static_cast<RingHeader*>(intruder.ring(b));
+  // Serialised beforehand: the writer's allocations are not the reader's.
+  proto::Envelope e;
+  e.mutable_jmail()->set_joint(4);
+  const std::string good = e.SerializeAsString();
+  e.mutable_jmail()->set_torque(std::numeric_limits<double>::quiet_NaN());
+  const std::string wild = e.SerializeAsString();
+  e.mutable_smail();
+  const std::string other = e.SerializeAsString();
+  auto write = [&](const std::string& bytes, std::uint64_t period) {
+    raw.write(bytes.data(), static_cast<std::uint32_t>(bytes.size()), period, 0);
+  };
+  RunLogHeader header;
+  header.source = "test";
+  RunLogger run_log((ports.runDir() / "run.mcap").string(), header, RunLogger::WhenFull::kWait);
+  LogTap tap(&run_log, proto::CM_LOCKSTEP);
+  MailSlot in;
+  // Once through every path before counting: the slot's arena and the logger's ring reach their
+  // sizes.
+  for (int round = 0; round < 2; ++round) {
+    const std::uint64_t k = 10 * static_cast<std::uint64_t>(round) + 10;
+    const long before = test::allocationsOnThisThread();
+    write(good, k);
+    auto* slot = reinterpret_cast<SlotHeader*>(reinterpret_cast<std::byte*>(ring + 1) +
+                                               ((ring->head.load() - 1) % static_cast<std::uint64_t>(depthOf(b))) *
+                                                   (sizeof(SlotHeader) + capacityOf(b)));
+    slot->check.store(slot->check.load() ^ 1u);  // corrupt
+    supervisor.next(b, in);
+    const std::uint64_t head = ring->head.load();
+    ring->head.store(head + 1000);  // a head no slot vouches for
+    supervisor.next(b, in);
+    ring->head.store(head);
+    write(other, k + 1);  // another box's body
+    write(good, k + 2);   // taken
+    write(good, k - 5);   // a period that goes back
+    write(wild, k + 3);   // a NaN torque
+    write(good, k + 4);   // taken
+    int taken = 0;
+    while (supervisor.next(b, in)) ++taken;
+    EXPECT_EQ(taken, 2);
+    tap.damaged(k, b, supervisor.faults(b).damaged());
+    const long allocations = test::allocationsOnThisThread() - before;
+    if (round == 1) {
+      EXPECT_EQ(allocations, 0);
+    }
+  }
+  const MailPort::Faults f = supervisor.faults(b);
+  EXPECT_EQ(f.corrupt, 4u);  // two checks, two heads
+  EXPECT_EQ(f.malformed, 2u);
+  EXPECT_EQ(f.disordered, 2u);
+  EXPECT_EQ(f.impossible, 2u);
+  run_log.finish();
 }
 
 }  // namespace
