@@ -51,10 +51,67 @@ BridgeCore::BridgeCore(BridgeKeys keys, const BridgeLimits& limits)
   counters_.set_insecure(keys_.insecure);
 }
 
-std::string BridgeCore::challengeFor(const std::string& client_key, const std::string& nonce,
-                                     std::uint64_t time_ms) const {
-  const Key c = keyedHash(cookie_secret_, client_key + nonce + bigEndian(time_ms));
+std::string BridgeCore::challengeFor(const std::string& client_key, const std::string& nonce, std::uint64_t time_ms,
+                                     const std::string& peer) const {
+  const Key c = keyedHash(cookie_secret_, client_key + nonce + bigEndian(time_ms) + peer);
   return {reinterpret_cast<const char*>(c.data()), c.size()};
+}
+
+std::string BridgeCore::pathToken(std::uint64_t link_id, const std::string& peer, std::int64_t minute) const {
+  const Key t =
+      keyedHash(cookie_secret_, "path" + bigEndian(link_id) + bigEndian(static_cast<std::uint64_t>(minute)) + peer);
+  return {reinterpret_cast<const char*>(t.data()), t.size()};
+}
+
+bool BridgeCore::pathTokenValid(std::uint64_t link_id, const std::string& peer, const std::string& token) const {
+  if (token.size() != crypto_generichash_BYTES) return false;
+  const std::int64_t minute = now_ns_ / 60'000'000'000;
+  for (std::int64_t m : {minute, minute - 1}) {
+    const std::string expected = pathToken(link_id, peer, m);
+    if (sodium_memcmp(expected.data(), token.data(), expected.size()) == 0) return true;
+  }
+  return false;
+}
+
+bool BridgeCore::proven(const Session& s, const std::string& peer) const {
+  return std::find(s.proven.begin(), s.proven.end(), peer) != s.proven.end();
+}
+
+void BridgeCore::prove(Session& s, const std::string& peer) {
+  if (auto it = std::find(s.proven.begin(), s.proven.end(), peer); it != s.proven.end()) s.proven.erase(it);
+  if (s.proven.size() >= kProvenAddresses) s.proven.erase(s.proven.begin());
+  s.proven.push_back(peer);
+  s.peer = peer;
+  if (s.unproven_peer == peer) s.unproven_peer.clear();
+}
+
+bool BridgeCore::resendAllowed(Session& s) {
+  if (now_ns_ > s.resend_filled_ns) {
+    s.resend_tokens = std::min(
+        kResendsPerS, s.resend_tokens + kResendsPerS * static_cast<double>(now_ns_ - s.resend_filled_ns) * 1e-9);
+    s.resend_filled_ns = now_ns_;
+  }
+  if (s.resend_tokens < 1.0) {
+    count(&C::resends_unsent, &C::set_resends_unsent);
+    return false;
+  }
+  s.resend_tokens -= 1.0;
+  return true;
+}
+
+void BridgeCore::retry(Session& s, std::uint64_t link_id, std::uint64_t n, const std::string& peer,
+                       std::size_t in_bytes, std::vector<Outgoing>& out) {
+  proto::LinkFrame r;
+  r.set_type(proto::FT_RETRY);
+  r.set_seq(static_cast<std::uint32_t>(n & 1u));
+  r.set_count(n);
+  r.set_session(link_id);
+  r.set_path_token(pathToken(link_id, peer, now_ns_ / 60'000'000'000));
+  std::string datagram = encodeDatagram(r, s.keys.bridge_to_client);
+  if (datagram.size() > kAmplification * in_bytes || !resendAllowed(s)) return;
+  out.push_back({peer, std::move(datagram)});
+  count(&C::frames_out, &C::set_frames_out);
+  count(&C::retries_sent, &C::set_retries_sent);
 }
 
 // A REFUSE may answer a sender that proved nothing: so that the bridge cannot be made a
@@ -71,9 +128,19 @@ void BridgeCore::refuse(const std::string& peer, const proto::LinkFrame& of, pro
     count(&C::refusals_unsent, &C::set_refusals_unsent);
     return;
   }
+  proto::LinkFrame r = refusalOf(of, code, why);
+  auto encode = [&] { return sign != nullptr ? encodeDatagram(r, *sign) : encodeDatagram(r); };
+  std::string datagram = encode();
+  if (datagram.size() > in_bytes_) {
+    r.clear_reason();
+    datagram = encode();
+  }
+  if (datagram.size() > in_bytes_) {
+    count(&C::refusals_unsent, &C::set_refusals_unsent);
+    return;
+  }
   refusal_tokens_ -= 1.0;
-  const proto::LinkFrame r = refusalOf(of, code, why);
-  out.push_back({peer, sign != nullptr ? encodeDatagram(r, *sign) : encodeDatagram(r)});
+  out.push_back({peer, std::move(datagram)});
   count(&C::frames_out, &C::set_frames_out);
 }
 
@@ -87,19 +154,21 @@ void BridgeCore::ack(Session& s, std::uint64_t link_id, std::uint64_t n, std::st
   a.set_payload(std::move(payload));
   s.last_ack = encodeDatagram(a, s.keys.bridge_to_client);
   s.last_ack_count = n;
+  // To the address the session last proved; the newest frame's sender, when it proved nothing,
+  // gets a RETRY instead, so that a client that moved proves its new address at once.
   out.push_back({s.peer, s.last_ack});
   count(&C::frames_out, &C::set_frames_out);
-  for (const std::string& copy : s.also_to) {
-    out.push_back({copy, s.last_ack});
-    count(&C::frames_out, &C::set_frames_out);
+  if (!s.unproven_peer.empty()) {
+    retry(s, link_id, n, s.unproven_peer, s.unproven_bytes, out);
+    s.unproven_peer.clear();
   }
-  s.also_to.clear();
 }
 
 bool BridgeCore::receive(const std::string& peer, std::string_view datagram, std::vector<Outgoing>& out,
                          std::int64_t now_ns) {
   count(&C::frames_in, &C::set_frames_in);
   now_ns_ = now_ns;
+  in_bytes_ = datagram.size();
   switch (decodeDatagram(datagram, frame_)) {
     case Datagram::kBadChecksum: count(&C::checksum_failures, &C::set_checksum_failures); return false;
     case Datagram::kMalformed: count(&C::malformed, &C::set_malformed); return false;
@@ -148,7 +217,7 @@ void BridgeCore::hello(const std::string& peer, const proto::LinkFrame& f, std::
   ch.set_bridge_key(reinterpret_cast<const char*>(keys_.bridge.public_key.data()), keys_.bridge.public_key.size());
   const auto time_ms = static_cast<std::uint64_t>(std::max<std::int64_t>(now_ms, 0));
   ch.set_challenge_time_ms(time_ms);
-  ch.set_challenge(challengeFor(h.client_key(), h.client_nonce(), time_ms));
+  ch.set_challenge(challengeFor(h.client_key(), h.client_nonce(), time_ms, peer));
   out.push_back({peer, encodeDatagram(c)});
   count(&C::frames_out, &C::set_frames_out);
 }
@@ -168,8 +237,8 @@ bool BridgeCore::auth(const std::string& peer, std::string_view datagram, const 
     refuse(peer, f, proto::RF_UNKNOWN_KEY, "this key is not among the bridge's allowed keys", out);
     return false;
   }
-  // The challenge must be this bridge's, for this key and nonce, and recent.
-  const std::string expected = challengeFor(h.client_key(), h.client_nonce(), h.challenge_time_ms());
+  // The challenge must be this bridge's, for this key, nonce and address, and recent.
+  const std::string expected = challengeFor(h.client_key(), h.client_nonce(), h.challenge_time_ms(), peer);
   const auto age = now_ms - static_cast<std::int64_t>(h.challenge_time_ms());
   if (sodium_memcmp(expected.data(), h.challenge().data(), expected.size()) != 0 || age < 0 ||
       age > limits_.challenge_ms) {
@@ -190,11 +259,11 @@ bool BridgeCore::auth(const std::string& peer, std::string_view datagram, const 
     return false;
   }
   if (auto it = by_challenge_.find(h.challenge()); it != by_challenge_.end()) {
-    // The same AUTH again: its ACK was lost. Same session, same answer, to where the copy came
-    // from (a copy that an attacker sent first must not keep the client from its answer).
+    // The same AUTH again, from the address its challenge was made for: its ACK was lost. Same
+    // session, same answer (as small as the AUTH it answers).
     Session& s = sessions_.at(it->second);
     count(&C::retransmissions, &C::set_retransmissions);
-    if (s.last_ack_count == 1) {
+    if (s.last_ack_count == 1 && resendAllowed(s)) {
       out.push_back({peer, s.last_ack});
       count(&C::frames_out, &C::set_frames_out);
     }
@@ -208,7 +277,8 @@ bool BridgeCore::auth(const std::string& peer, std::string_view datagram, const 
            &keys.bridge_to_client);
     return false;
   }
-  if (!roomToSpend(now_ms)) {
+  const std::uint64_t key_id = supervisorIdOf(client_key, 0);
+  if (!roomToSpend(now_ms, key_id)) {
     count(&C::refused, &C::set_refused);
     refuse(peer, f, proto::RF_FULL, "too many handshakes in the last challenge age: handshake again later", out,
            &keys.bridge_to_client);
@@ -217,7 +287,7 @@ bool BridgeCore::auth(const std::string& peer, std::string_view datagram, const 
   const std::uint64_t supervisor_id = supervisorIdOf(client_key, h.client_session());
   // A client handshaking again leaves its old session behind.
   if (auto it = by_supervisor_id_.find(supervisor_id); it != by_supervisor_id_.end()) close(it->second);
-  if (!makeRoom(supervisorIdOf(client_key, 0))) {
+  if (!makeRoom(key_id)) {
     count(&C::refused, &C::set_refused);
     refuse(peer, f, proto::RF_FULL, "every session that could make room is busy with a request: handshake again later",
            out, &keys.bridge_to_client);
@@ -226,10 +296,12 @@ bool BridgeCore::auth(const std::string& peer, std::string_view datagram, const 
   std::uint64_t link_id = randomNonZero64();
   while (sessions_.count(link_id) != 0) link_id = randomNonZero64();
   Session& s = sessions_[link_id];
+  s.proven.push_back(peer);
   s.peer = peer;
   s.keys = keys;
+  s.resend_filled_ns = now_ms * 1'000'000;
   s.supervisor_id = supervisor_id;
-  s.key_id = supervisorIdOf(client_key, 0);  // no client session is 0: never a session's id
+  s.key_id = key_id;  // no client session is 0: never a session's id
   s.role = keys_.insecure ? proto::CR_OPERATOR : allowed->role;
   s.challenge = h.challenge();
   s.fresh = h.fresh();
@@ -237,17 +309,33 @@ bool BridgeCore::auth(const std::string& peer, std::string_view datagram, const 
   s.last_used = ++clock_;
   by_supervisor_id_[supervisor_id] = link_id;
   by_challenge_[s.challenge] = link_id;
-  spent_[s.challenge] = static_cast<std::int64_t>(h.challenge_time_ms()) + limits_.challenge_ms;
+  spent_[s.challenge] = {static_cast<std::int64_t>(h.challenge_time_ms()) + limits_.challenge_ms, key_id};
+  ++spent_by_key_[key_id];
   count(&C::handshakes, &C::set_handshakes);
   counters_.set_clients(sessions_.size());
   ack(s, link_id, 1, "", out);
   return true;
 }
 
-bool BridgeCore::roomToSpend(std::int64_t now_ms) {
-  if (spent_.size() < limits_.spent_challenges) return true;
-  for (auto it = spent_.begin(); it != spent_.end();) it = it->second < now_ms ? spent_.erase(it) : std::next(it);
-  return spent_.size() < limits_.spent_challenges;
+bool BridgeCore::roomToSpend(std::int64_t now_ms, std::uint64_t key_id) {
+  // One key may spend a sixteenth of them (at least 16): a key that handshakes without pause
+  // meets its own limit long before it takes every other key's handshakes.
+  const std::size_t per_key = std::max<std::size_t>(16, limits_.spent_challenges / 16);
+  auto room = [&] {
+    const auto mine = spent_by_key_.find(key_id);
+    return spent_.size() < limits_.spent_challenges && (mine == spent_by_key_.end() || mine->second < per_key);
+  };
+  if (room()) return true;
+  for (auto it = spent_.begin(); it != spent_.end();) {
+    if (it->second.first >= now_ms) {
+      ++it;
+      continue;
+    }
+    if (auto k = spent_by_key_.find(it->second.second); k != spent_by_key_.end() && --k->second == 0)
+      spent_by_key_.erase(k);
+    it = spent_.erase(it);
+  }
+  return room();
 }
 
 bool BridgeCore::makeRoom(std::uint64_t key_id) {
@@ -330,19 +418,28 @@ bool BridgeCore::request(const std::string& peer, std::string_view datagram, con
            out, &s.keys.bridge_to_client);
     return false;
   }
+  // A token from a RETRY, sent back from the address it was made for: that address is proven,
+  // and the session's answers go there from now on (a client that moved, or one whose frame an
+  // attacker's copy beat).
+  if (!f.path_token().empty() && pathTokenValid(link_id, peer, f.path_token())) prove(s, peer);
   if (f.count() <= s.last_count) {
     // A frame taken before: the client did not get its ACK, or the network (or anyone) sent a copy.
-    // Never delivered twice. The cached ACK goes to where this copy came from: when an attacker's
-    // copy of a new frame came first, the answer went to it, and the client's own retry must still
-    // get it. (A replayer gets an ACK it could have recorded, one per copy, no larger.)
+    // Never delivered twice. The cached ACK goes again only to an address the session proved;
+    // any other copy's sender gets a RETRY no larger than three times the copy, which only the
+    // client can use (its answer is signed with the session's key). A replayer from anywhere
+    // amplifies nothing, and the client whose frame an attacker's copy beat proves its address.
     count(&C::retransmissions, &C::set_retransmissions);
     if (f.type() == proto::FT_REG) count(&C::duplicates, &C::set_duplicates);
-    if (!s.pending && f.count() == s.last_ack_count && !s.last_ack.empty()) {
-      out.push_back({peer, s.last_ack});
-      count(&C::frames_out, &C::set_frames_out);
-    } else if (s.pending && f.count() == s.pending_count && peer != s.peer && s.also_to.size() < kCopiesAnswered &&
-               std::find(s.also_to.begin(), s.also_to.end(), peer) == s.also_to.end()) {
-      s.also_to.push_back(peer);  // answered with the ACK when it comes
+    const bool answered = !s.pending && f.count() == s.last_ack_count && !s.last_ack.empty();
+    const bool awaited = s.pending && f.count() == s.pending_count;
+    if (proven(s, peer)) {
+      s.peer = peer;
+      if (answered && resendAllowed(s)) {
+        out.push_back({peer, s.last_ack});
+        count(&C::frames_out, &C::set_frames_out);
+      }
+    } else if (answered || awaited) {
+      retry(s, link_id, f.count(), peer, datagram.size(), out);
     }
     return true;
   }
@@ -365,7 +462,7 @@ bool BridgeCore::request(const std::string& peer, std::string_view datagram, con
       refused.set_number(r.number());
       refused.set_reason("malformed request: not a task request with a request number (1, 2, ...)");
       s.last_count = f.count();
-      s.peer = peer;
+      takeSender(s, peer, datagram.size());
       count(&C::malformed, &C::set_malformed);
       ack(s, link_id, f.count(), refused.SerializeAsString(), out);
       return true;
@@ -386,7 +483,7 @@ bool BridgeCore::request(const std::string& peer, std::string_view datagram, con
     return true;  // no ACK: the client retries
   }
   s.last_count = f.count();
-  s.peer = peer;
+  takeSender(s, peer, datagram.size());
   s.last_used = ++clock_;
   if (message.has_task_request()) {
     message.mutable_task_request()->set_restart(s.fresh);  // the bridge's to say, never the client's
@@ -401,8 +498,22 @@ bool BridgeCore::request(const std::string& peer, std::string_view datagram, con
   return true;
 }
 
+// A new frame's sender: the session's answers go there when it is proven; otherwise they go on to
+// the last proven address, and this one is sent a RETRY with the answer.
+void BridgeCore::takeSender(Session& s, const std::string& peer, std::size_t bytes) {
+  if (proven(s, peer)) {
+    s.peer = peer;
+    s.unproven_peer.clear();
+  } else {
+    s.unproven_peer = peer;
+    s.unproven_bytes = bytes;
+  }
+}
+
 bool BridgeCore::knowsPeer(const std::string& peer) const {
-  return std::any_of(sessions_.begin(), sessions_.end(), [&](const auto& s) { return s.second.peer == peer; });
+  return std::any_of(sessions_.begin(), sessions_.end(), [&](const auto& s) {
+    return s.second.peer == peer || s.second.unproven_peer == peer || proven(s.second, peer);
+  });
 }
 
 bool BridgeCore::nextForSupervisor(proto::Envelope& message) {

@@ -13,6 +13,10 @@
 //   the session's supervisor-side id and its key's role stamped on it, and ACKed with the answer.
 //   A frame seen before (the client retried) is answered again from the cached ACK, never
 //   delivered twice; with the queue full the ACK is withheld and the client retries later.
+// - Answers go only to addresses the session proved: the handshake's (the challenge is bound to
+//   the HELLO's address) and those a RETRY's token came back from. Any other sender of a
+//   session's frame gets at most a RETRY, no larger than three times what it sent, which only the
+//   key holder can answer; no REFUSE is longer than what it refuses.
 // - A frame of a session the bridge does not hold (it restarted) is refused: the client
 //   handshakes again and resends; the supervisor applies each request number once, so nothing
 //   that arrived before the restart is applied twice.
@@ -96,25 +100,38 @@ class BridgeCore {
     std::uint64_t pending_number = 0, pending_count = 0;
     std::string last_ack;  // the ACK of the last answered frame, for retries
     std::uint64_t last_ack_count = 0;
-    // Other addresses the pending frame came from while its answer was outstanding: a copy an
-    // attacker sent ahead of the client's own took `peer`, and the client's copy must get the ACK
-    // too, at once. At most kCopiesAnswered, each answered once: no copy is an amplifier.
-    std::vector<std::string> also_to;
+    // The addresses this session has proven: the handshake's (its challenge was bound to it) and
+    // those a RETRY's token came back from, newest last, at most kProvenAddresses. Only these get
+    // an answer larger than three times what came from them.
+    std::vector<std::string> proven;
+    // The newest frame's sender when it was not proven: it gets a RETRY with the answer.
+    std::string unproven_peer;
+    std::size_t unproven_bytes = 0;
+    // Answers sent again (cached ACKs, RETRYs): a token bucket, so that copies of a frame cannot
+    // make the bridge a fountain even towards the client's own address.
+    double resend_tokens = kResendsPerS;
+    std::int64_t resend_filled_ns = 0;
   };
   void hello(const std::string& peer, const proto::LinkFrame& f, std::vector<Outgoing>& out, std::int64_t now_ms);
   bool auth(const std::string& peer, std::string_view datagram, const proto::LinkFrame& f, std::vector<Outgoing>& out,
             std::int64_t now_ms);
   bool request(const std::string& peer, std::string_view datagram, const proto::LinkFrame& f,
                std::vector<Outgoing>& out, std::int64_t now_ns);
-  std::string challengeFor(const std::string& client_key, const std::string& nonce, std::uint64_t time_ms) const;
+  // Bound to the address the HELLO came from: an AUTH from anywhere else is refused, so the
+  // address a session opens from is one its client proved it receives at.
+  std::string challengeFor(const std::string& client_key, const std::string& nonce, std::uint64_t time_ms,
+                           const std::string& peer) const;
   // Room for one more session of `key_id`: a key at its quota gives up its own least recently
   // used idle session; a full table, one of the key that holds the most. False when none is idle.
   bool makeRoom(std::uint64_t key_id);
   void close(std::uint64_t link_id);
-  // Room to remember one more spent challenge (the expired ones are forgotten first).
-  bool roomToSpend(std::int64_t now_ms);
+  // Room to remember one more spent challenge of key `key_id`, within the bridge's limit and the
+  // key's own share of it (the expired ones are forgotten first).
+  bool roomToSpend(std::int64_t now_ms, std::uint64_t key_id);
   // A REFUSE of `of`: signed with `sign` (the bridge-to-client key of the handshake it refuses)
   // when the bridge holds one, so that the client may act on it at once; else checksummed only.
+  // Never longer than the datagram it refuses (`in_bytes`): the reason is left out when it would
+  // be, and the refusal is not sent when even that would.
   void refuse(const std::string& peer, const proto::LinkFrame& of, proto::RefuseCode code, const std::string& why,
               std::vector<Outgoing>& out, const Key* sign = nullptr);
   void ack(Session& s, std::uint64_t link_id, std::uint64_t count, std::string payload, std::vector<Outgoing>& out);
@@ -126,7 +143,21 @@ class BridgeCore {
     (counters_.*set)((counters_.*get)() + 1);
   }
 
-  static constexpr std::size_t kCopiesAnswered = 3;
+  static constexpr std::size_t kProvenAddresses = 4;
+  static constexpr double kResendsPerS = 100;  // and as many at once: more than any client retries
+  // Bytes an unproven address may be sent per byte that came from it (QUIC's rule, RFC 9000 §8.1).
+  static constexpr std::size_t kAmplification = 3;
+  bool proven(const Session& s, const std::string& peer) const;
+  void prove(Session& s, const std::string& peer);
+  // A token for `peer` in session `link_id`, and whether `token` is one (this or the last minute's).
+  std::string pathToken(std::uint64_t link_id, const std::string& peer, std::int64_t minute) const;
+  bool pathTokenValid(std::uint64_t link_id, const std::string& peer, const std::string& token) const;
+  bool resendAllowed(Session& s);
+  void takeSender(Session& s, const std::string& peer, std::size_t bytes);
+  // Sends `s`'s frame at `count` a RETRY towards `peer`, when it is no larger than kAmplification
+  // times `in_bytes` and the session's resends allow it.
+  void retry(Session& s, std::uint64_t link_id, std::uint64_t count, const std::string& peer, std::size_t in_bytes,
+             std::vector<Outgoing>& out);
 
   BridgeKeys keys_;
   BridgeLimits limits_;
@@ -135,11 +166,14 @@ class BridgeCore {
   std::unordered_map<std::uint64_t, std::uint64_t> by_supervisor_id_;
   std::unordered_map<std::string, std::uint64_t> by_challenge_;
   // Every challenge that opened a session, with when it expires: one AUTH opens one session, once.
-  std::unordered_map<std::string, std::int64_t> spent_;
+  // With when it expires and whose key it was: one key's handshakes are counted apart.
+  std::unordered_map<std::string, std::pair<std::int64_t, std::uint64_t>> spent_;
+  std::unordered_map<std::uint64_t, std::size_t> spent_by_key_;
   // The refusals' token bucket: how many may go now, and when it was last filled.
   double refusal_tokens_ = 0;
   std::int64_t refusal_filled_ns_ = 0;
   std::int64_t now_ns_ = 0;              // when the datagram being handled arrived
+  std::size_t in_bytes_ = 0;             // its size
   std::uint64_t clock_ = 0;              // counts new frames: the age of a session for eviction
   std::deque<proto::Envelope> waiting_;  // not yet forwarded
   std::size_t forwarded_ = 0;            // forwarded, not yet answered

@@ -9,10 +9,21 @@ namespace rfms {
 namespace {
 std::string bytesOf(const unsigned char* p, std::size_t n) { return {reinterpret_cast<const char*>(p), n}; }
 
+// What a refusal's code means, for a refusal the bridge sent without words: it never sends a
+// refusal longer than the datagram it refuses, and a HELLO is shorter than most reasons.
+const char* meaningOf(proto::RefuseCode code) {
+  switch (code) {
+    case proto::RF_UNKNOWN_KEY: return "this key is not among the bridge's allowed keys";
+    case proto::RF_VERSION: return "the bridge speaks another link version";
+    case proto::RF_MALFORMED: return "the frame breaks the link protocol";
+    default: return "no reason given";
+  }
+}
+
 // A refusal's words as a client prints them: they may come from anyone on the path, so at most
 // 200 characters, and nothing a terminal would take for a command.
-std::string printable(const std::string& reason) {
-  std::string out = reason.substr(0, 200);
+std::string printable(const std::string& reason, proto::RefuseCode code) {
+  std::string out = reason.empty() ? meaningOf(code) : reason.substr(0, 200);
   for (char& c : out)
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
   return out;
@@ -27,7 +38,6 @@ void ClientLinkCore::resetTries() {
   first_ = true;
   tries_ = 0;
   noted_ = proto::RF_NONE;
-  refused_waits_ = 0;
 }
 
 void ClientLinkCore::begin(proto::FrameType type, std::string payload) {
@@ -35,6 +45,7 @@ void ClientLinkCore::begin(proto::FrameType type, std::string payload) {
   payload_ = std::move(payload);
   busy_ = true;
   failure_.clear();
+  refused_waits_ = 0;
   if (phase_ == Phase::kOpen && count_ < kMaxCount)
     sendFrame();
   else
@@ -93,13 +104,19 @@ bool ClientLinkCore::refusalCounts() {
   // A request can take longer than a timeout at the supervisor, and the bridge says nothing while
   // it does: a forged refusal in each of those waits must not cost the session. What would end the
   // session or the link counts only after kFinalRefusals waits in a row ended refused.
-  const bool costly = code == proto::RF_UNKNOWN_KEY || code == proto::RF_VERSION || code == proto::RF_UNKNOWN_SESSION;
-  if (costly && ++refused_waits_ < kFinalRefusals) return true;  // the same frame again
   if (code == proto::RF_UNKNOWN_KEY || code == proto::RF_VERSION) {
-    failure_ = "the bridge refused: " + printable(noted_reason_);
+    // Final only when fresh handshakes get it too: each such wait starts a new HELLO (a new
+    // nonce, which a forger must see before it can name it), and only kFinalRefusals of them in a
+    // row, with no CHALLENGE between, end the link.
+    if (++refused_waits_ < kFinalRefusals) {
+      hello();
+      return true;
+    }
+    failure_ = "the bridge refused: " + printable(noted_reason_, code);
     return false;
   }
-  hello();  // a new handshake, sent now
+  if (code == proto::RF_UNKNOWN_SESSION && ++refused_waits_ < kFinalRefusals) return true;  // the same frame again
+  hello();                                                                                  // a new handshake, sent now
   return true;
 }
 
@@ -107,7 +124,7 @@ ClientLinkCore::Event ClientLinkCore::actOn(proto::RefuseCode code, const std::s
   switch (code) {
     case proto::RF_UNKNOWN_KEY:
     case proto::RF_VERSION:
-    case proto::RF_MALFORMED: failure_ = "the bridge refused: " + printable(reason); return Event::kRefused;
+    case proto::RF_MALFORMED: failure_ = "the bridge refused: " + printable(reason, code); return Event::kRefused;
     case proto::RF_FULL:
       // Wait a timeout, then start again.
       hello();
@@ -140,6 +157,7 @@ ClientLinkCore::Event ClientLinkCore::receive(std::string_view datagram) {
       if (identity_.bridge_pinned && sodium_memcmp(bridge.data(), identity_.bridge.data(), 32) != 0)
         return Event::kStale;
       if (!clientSessionKeys(identity_.key, bridge, nonce_, challenge, keys_)) return Event::kStale;
+      refused_waits_ = 0;  // the bridge answered the handshake: the refusals before were not its
       proto::LinkFrame a;
       a.set_type(proto::FT_AUTH);
       a.set_count(1);
@@ -173,8 +191,27 @@ ClientLinkCore::Event ClientLinkCore::receive(std::string_view datagram) {
           !macValid(datagram, keys_.bridge_to_client))
         return Event::kStale;
       busy_ = false;
+      refused_waits_ = 0;
       answer_ = frame_.payload();
       return Event::kAcked;
+    }
+    case proto::FT_RETRY: {
+      // The bridge withheld the answer from this address, which the session had not proven (the
+      // client moved, or an attacker's copy of the frame came first): the same frame again, now,
+      // with the token that proves it. Only an authentic RETRY of the frame in flight counts.
+      if (phase_ != Phase::kOpen || frame_.session() != link_session_ || frame_.count() != count_ ||
+          frame_.path_token().empty() || frame_.path_token().size() > 64 || !macValid(datagram, keys_.bridge_to_client))
+        return Event::kStale;
+      proto::LinkFrame f;
+      f.set_type(type_);
+      f.set_seq(static_cast<std::uint32_t>(count_ & 1u));
+      f.set_count(count_);
+      f.set_session(link_session_);
+      f.set_payload(payload_);
+      f.set_path_token(frame_.path_token());
+      datagram_ = encodeDatagram(f, keys_.client_to_bridge);
+      first_ = true;  // at once, and not a try of its own
+      return Event::kPathProof;
     }
     case proto::FT_REFUSE: {
       // It must name what is in flight: the handshake's nonce, or the frame's session and count.
@@ -188,8 +225,15 @@ ClientLinkCore::Event ClientLinkCore::receive(std::string_view datagram) {
       // Anyone on the path could have sent it: it counts only if no answer comes in time. The
       // bridge signs every RF_MALFORMED: one that is not is forged.
       if (frame_.refuse() == proto::RF_MALFORMED) return Event::kStale;
-      noted_ = frame_.refuse() == proto::RF_NONE ? proto::RF_STALE_CHALLENGE : frame_.refuse();
-      noted_reason_ = frame_.reason();
+      // The bridge refuses a key or a version only at the handshake (a session's frames it does
+      // not hold are RF_UNKNOWN_SESSION): such a refusal of an open session's frame is forged.
+      const bool final_kind = frame_.refuse() == proto::RF_UNKNOWN_KEY || frame_.refuse() == proto::RF_VERSION;
+      if (final_kind && phase_ == Phase::kOpen) return Event::kStale;
+      // One refusal noted a wait, the first: a later one cannot overrule it.
+      if (noted_ == proto::RF_NONE) {
+        noted_ = frame_.refuse() == proto::RF_NONE ? proto::RF_STALE_CHALLENGE : frame_.refuse();
+        noted_reason_ = frame_.reason();
+      }
       return Event::kRefusalNoted;
     }
     default: return Event::kStale;

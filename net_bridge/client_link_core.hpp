@@ -39,19 +39,22 @@ class ClientLinkCore {
   // The time of the next retransmission (when busy).
   double nextSend() const { return next_send_; }
 
-  enum class Event { kNone, kAcked, kHandshake, kRefused, kRefusalNoted, kBadChecksum, kMalformed, kStale };
+  enum class Event { kNone, kAcked, kHandshake, kPathProof, kRefused, kRefusalNoted, kBadChecksum, kMalformed, kStale };
   // A datagram from the bridge. kAcked: the frame is acknowledged (answer() holds what the ACK
   // carried); kHandshake: a step of opening a session; kRefused: the bridge refused for good
   // (failed() and failure() say why); kRefusalNoted: a checksummed refusal, which anyone on the
   // path could have forged, taken as what to do if the wait for an answer runs out (below);
-  // kStale: not for the frame in flight, or not authentic.
+  // kPathProof: the bridge asked for the frame again from this address with a token (a RETRY),
+  // and due() sends it at once; kStale: not for the frame in flight, or not authentic.
   //
   // A signed REFUSE (the bridge held the handshake's keys) is acted on at once. An unsigned one
   // never cuts a wait short: an answer that still comes in time wins, and only when the timeout
   // passes without one does the refusal count — a challenge the bridge refuses is then answered
-  // with a new HELLO instead of a resend; a session it does not hold is handshaken again, and a
-  // key it does not admit, or another version, ends the link, once kFinalRefusals waits in a row
-  // ended refused so (a slow answer must not let a forger take the session).
+  // with a new HELLO instead of a resend; a session it does not hold is handshaken again once
+  // kFinalRefusals waits in a row ended so (a slow answer must not let a forger take the
+  // session); a key it does not admit, or another version, is believed only of a handshake, and
+  // ends the link only when kFinalRefusals fresh handshakes in a row got it and nothing else. The
+  // first refusal noted in a wait is the one that counts.
   Event receive(std::string_view datagram);
   static constexpr int kFinalRefusals = 3;
 

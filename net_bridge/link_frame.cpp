@@ -39,7 +39,8 @@ bool knownType(proto::FrameType t) {
     case proto::FT_HELLO:
     case proto::FT_CHALLENGE:
     case proto::FT_AUTH:
-    case proto::FT_REFUSE: return true;
+    case proto::FT_REFUSE:
+    case proto::FT_RETRY: return true;
     default: return false;
   }
 }
@@ -80,7 +81,7 @@ Datagram decodeDatagram(std::string_view bytes, proto::LinkFrame& frame, Trailer
   if (t == Trailer::kCrc && !crcMatches(bytes)) return Datagram::kBadChecksum;
   const std::string_view frame_bytes = body.substr(kHeader);
   if (!frame.ParseFromArray(frame_bytes.data(), static_cast<int>(frame_bytes.size()))) return Datagram::kMalformed;
-  // proto3 keeps enum values it does not know: a type 9 is not a frame of this version. A REFUSE
+  // proto3 keeps enum values it does not know: a type 10 is not a frame of this version. A REFUSE
   // is signed where the bridge holds the session's keys, checksummed where it cannot be.
   if (!knownType(frame.type()) || (frame.type() != proto::FT_REFUSE && trailerOf(frame.type()) != t))
     return Datagram::kMalformed;
@@ -97,7 +98,10 @@ proto::LinkFrame refusalOf(const proto::LinkFrame& of, proto::RefuseCode code, c
   r.set_seq(static_cast<std::uint32_t>(of.count() & 1u));
   r.set_refuse(code);
   r.set_reason(reason);
-  if (!of.handshake().client_nonce().empty()) r.mutable_handshake()->set_client_nonce(of.handshake().client_nonce());
+  // A nonce of any other size is not one a client made: it is not echoed (a refusal of a HELLO
+  // with 60 kB of "nonce" would be 60 kB).
+  if (of.handshake().client_nonce().size() == 24)
+    r.mutable_handshake()->set_client_nonce(of.handshake().client_nonce());
   return r;
 }
 

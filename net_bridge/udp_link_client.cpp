@@ -65,6 +65,7 @@ std::string UdpLinkClient::exchange(proto::FrameType type, const std::string& pa
         return link_.answer();
       case ClientLinkCore::Event::kBadChecksum: ++counts_.bad_checksums; break;
       case ClientLinkCore::Event::kHandshake:
+      case ClientLinkCore::Event::kPathProof:
       case ClientLinkCore::Event::kRefused:
       case ClientLinkCore::Event::kRefusalNoted: break;
       case ClientLinkCore::Event::kMalformed:

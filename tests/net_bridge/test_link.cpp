@@ -79,8 +79,8 @@ TEST(LinkFrame, AFrameOfNoKnownShapeIsMalformed) {
   f.set_count(3);
   f.set_seq(1);
   Key key{};
-  // A type this version does not have (9), or the retired SYNC (1).
-  for (int type : {9, 1, 0}) {
+  // A type this version does not have (10), or the retired SYNC (1).
+  for (int type : {10, 1, 0}) {
     f.set_type(static_cast<proto::FrameType>(type));
     EXPECT_EQ(decodeDatagram(encodeDatagram(f, key), back), Datagram::kMalformed) << type;
   }
