@@ -66,6 +66,8 @@ LinkCounters countersOf(const proto::LinkCounters& l) {
           .evicted = l.evicted(),
           .handshakes = l.handshakes(),
           .refusals_unsent = l.refusals_unsent(),
+          .resends_unsent = l.resends_unsent(),
+          .retries_sent = l.retries_sent(),
           .insecure = l.insecure()};
 }
 

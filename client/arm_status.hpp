@@ -109,7 +109,9 @@ struct LinkCounters {
   std::uint64_t forged = 0;                     // frames whose MAC did not match: dropped
   std::uint64_t refused = 0;                    // handshakes refused
   std::uint64_t unknown_sessions = 0, evicted = 0, handshakes = 0;
-  std::uint64_t refusals_unsent = 0;  // refusals past the bridge's rate (a flood)
+  std::uint64_t refusals_unsent = 0;  // refusals past the bridge's rate (a flood), or longer than what they refuse
+  std::uint64_t resends_unsent = 0;   // cached answers and RETRYs past a session's rate (copies of its frames)
+  std::uint64_t retries_sent = 0;     // RETRYs: answers withheld from an address a session had not proven
   bool insecure = false;              // the bridge admits any key (--insecure)
 };
 

@@ -59,6 +59,8 @@ void printStatus(const ArmStatus& s) {
   std::cout << "sessions: " << l.handshakes << " opened, " << l.evicted << " evicted, " << l.refused
             << " handshakes refused, " << l.forged << " forged frames, " << l.unknown_sessions
             << " frames of unknown sessions, " << l.refusals_unsent << " refusals not sent (past their rate)\n";
+  std::cout << "addresses: " << l.retries_sent << " answers withheld from unproven addresses (RETRY sent), "
+            << l.resends_unsent << " resends past a session's rate\n";
   if (l.insecure) std::cout << "WARNING: the bridge runs --insecure: it admits any key\n";
 }
 

@@ -35,7 +35,8 @@ std::string countersText(const rfms::proto::LinkCounters& c) {
          std::to_string(c.handshakes()) + ", refused " + std::to_string(c.refused()) + ", forged " +
          std::to_string(c.forged()) + ", unknown_sessions " + std::to_string(c.unknown_sessions()) + ", evicted " +
          std::to_string(c.evicted()) + ", refusals_unsent " + std::to_string(c.refusals_unsent()) +
-         (c.insecure() ? ", INSECURE (any key admitted)" : "");
+         ", resends_unsent " + std::to_string(c.resends_unsent()) + ", retries_sent " +
+         std::to_string(c.retries_sent()) + (c.insecure() ? ", INSECURE (any key admitted)" : "");
 }
 
 }  // namespace

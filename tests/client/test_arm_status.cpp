@@ -19,7 +19,7 @@ TEST(ClientStatus, ThePlainValuesCarryEveryFieldOfTheWire) {
   EXPECT_EQ(proto::ArmStatus::descriptor()->field_count(), 27) << "ArmStatus: add it to client/arm_status";
   EXPECT_EQ(proto::MoveOutcome::descriptor()->field_count(), 8) << "MoveOutcome: add it to client/arm_status";
   EXPECT_EQ(proto::ForceFigures::descriptor()->field_count(), 14) << "ForceFigures: add it to client/arm_status";
-  EXPECT_EQ(proto::LinkCounters::descriptor()->field_count(), 16) << "LinkCounters: add it to client/arm_status";
+  EXPECT_EQ(proto::LinkCounters::descriptor()->field_count(), 18) << "LinkCounters: add it to client/arm_status";
   EXPECT_EQ(proto::RunningMove::descriptor()->field_count(), 6) << "RunningMove: add it to client/arm_status";
   EXPECT_EQ(proto::SignalSample::descriptor()->field_count(), 2) << "SignalSample: add it to client/arm_status";
   EXPECT_EQ(proto::NamedPose::descriptor()->field_count(), 2) << "NamedPose: add it to client/arm_status";
@@ -45,6 +45,7 @@ TEST(ClientStatus, EveryFieldOfAStatusArrives) {
   l->set_checksum_failures(5), l->set_malformed(6), l->set_queue_depth(7), l->set_withheld(8);
   l->set_clients(9), l->set_forged(10), l->set_refused(11), l->set_unknown_sessions(12);
   l->set_evicted(13), l->set_handshakes(14), l->set_insecure(true), l->set_refusals_unsent(16);
+  l->set_resends_unsent(17), l->set_retries_sent(18);
   w.set_dt_ms(0.5);
   w.set_update_periods(4);
   w.set_session(77);
@@ -83,8 +84,9 @@ TEST(ClientStatus, EveryFieldOfAStatusArrives) {
   const LinkCounters& c = s.link;
   EXPECT_EQ(std::vector<std::uint64_t>({c.frames_in, c.frames_out, c.retransmissions, c.duplicates, c.checksum_failures,
                                         c.malformed, c.queue_depth, c.withheld, c.clients, c.forged, c.refused,
-                                        c.unknown_sessions, c.evicted, c.handshakes, c.refusals_unsent}),
-            std::vector<std::uint64_t>({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16}));
+                                        c.unknown_sessions, c.evicted, c.handshakes, c.refusals_unsent,
+                                        c.resends_unsent, c.retries_sent}),
+            std::vector<std::uint64_t>({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18}));
   EXPECT_TRUE(c.insecure);
   EXPECT_DOUBLE_EQ(s.dt_ms, 0.5);
   EXPECT_EQ(s.update_periods, 4u);
