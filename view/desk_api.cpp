@@ -207,11 +207,4 @@ std::string makeToken() {
   return t;
 }
 
-bool sameToken(const std::string& given, const std::string& token) {
-  if (token.empty() || given.size() != token.size()) return false;
-  unsigned char diff = 0;
-  for (std::size_t i = 0; i < token.size(); ++i) diff |= static_cast<unsigned char>(given[i] ^ token[i]);
-  return diff == 0;
-}
-
 }  // namespace rfms::view

@@ -61,7 +61,5 @@ std::unique_ptr<RfmsClient> bridgeClient(const std::string& bridge, const std::s
 
 // A fresh token: 32 hexadecimal digits from the system's random source.
 std::string makeToken();
-// Whether `given` is `token`, in time that does not depend on where they differ.
-bool sameToken(const std::string& given, const std::string& token);
 
 }  // namespace rfms::view

@@ -88,6 +88,47 @@ struct Viewer {
 
 }  // namespace
 
+bool sameToken(const std::string& given, const std::string& token) {
+  if (token.empty() || given.size() != token.size()) return false;
+  unsigned char diff = 0;
+  for (std::size_t i = 0; i < token.size(); ++i) diff |= static_cast<unsigned char>(given[i] ^ token[i]);
+  return diff == 0;
+}
+
+namespace {
+// "127.0.0.1:8765" -> "127.0.0.1", "[::1]:8765" -> "::1", "localhost" -> "localhost".
+std::string hostName(const std::string& host) {
+  if (!host.empty() && host[0] == '[') return host.substr(1, host.find(']') - 1);
+  return host.substr(0, host.find(':'));
+}
+}  // namespace
+
+std::string refusedFrom(const ServerOptions& options, const std::string& host, const std::string& origin) {
+  const std::string name = hostName(host);
+  asio::error_code ec;
+  asio::ip::make_address(name, ec);
+  const bool named_ours = std::find(options.hosts.begin(), options.hosts.end(), name) != options.hosts.end();
+  if (host.empty() || (ec && name != "localhost" && !named_ours))
+    return "Host '" + host.substr(0, 100) +
+           "' is not this server's (a name rebound to this machine?); give it with --view-host to allow it";
+  if (origin.empty() || origin == "http://" + host) return "";
+  if (std::find(options.origins.begin(), options.origins.end(), origin) != options.origins.end()) return "";
+  return "Origin '" + origin.substr(0, 100) + "' is not this server's page; give it with --view-origin to allow it";
+}
+
+std::string queryValue(const std::string& resource, const std::string& name) {
+  const auto q = resource.find('?');
+  if (q == std::string::npos) return "";
+  std::size_t at = q + 1;
+  while (at <= resource.size()) {
+    const std::size_t end = std::min(resource.find('&', at), resource.size());
+    const std::string pair = resource.substr(at, end - at);
+    if (pair.rfind(name + "=", 0) == 0) return pair.substr(name.size() + 1);
+    at = end + 1;
+  }
+  return "";
+}
+
 std::string statusText(const std::string& what) {
   return Json{{"op", "status"}, {"level", 2}, {"message", what}}.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
@@ -149,10 +190,22 @@ struct FoxgloveServer::Impl {
     port = socket.get_local_endpoint(ec).port();
   }
 
-  // The WebSocket handshake: the protocol named, and room for one more viewer.
+  // The WebSocket handshake: a Host and Origin this server answers, the protocol named, and room
+  // for one more viewer (the last slot kept for the token's holder when there is a token).
   bool validate(Handle h) {
     const auto c = socket.get_con_from_hdl(h);
-    if (viewers.size() >= options.max_viewers) {
+    if (const std::string why = refusedFrom(options, c->get_request_header("Host"), c->get_request_header("Origin"));
+        !why.empty()) {
+      ++counts.refused;
+      note(spdlog::level::warn, "viewer " + endpointOf(h) + " refused: " + why);
+      c->set_status(websocketpp::http::status_code::forbidden);
+      c->set_body(why + "\n");
+      return false;
+    }
+    const bool holder =
+        !options.slot_token.empty() && sameToken(queryValue(c->get_resource(), "token"), options.slot_token);
+    const std::size_t room = options.max_viewers - (options.slot_token.empty() || holder ? 0 : 1);
+    if (viewers.size() >= room) {
       ++counts.refused;
       c->set_status(websocketpp::http::status_code::service_unavailable);
       return false;
@@ -265,9 +318,15 @@ struct FoxgloveServer::Impl {
     }
   }
 
-  // A plain GET: a file of the page's folder, "/" its index.html; under /api/, the API's.
+  // A plain GET: a file of the page's folder, "/" its index.html; under /api/, the API's. The same
+  // Host and Origin rule as a viewer's: a rebound name reaches neither the page nor the API.
   void http(Handle h) {
     const auto c = socket.get_con_from_hdl(h);
+    if (const std::string why = refusedFrom(options, c->get_request_header("Host"), c->get_request_header("Origin"));
+        !why.empty()) {
+      ++counts.refused;
+      return reply(c, 403, why + "\n", "text/plain");
+    }
     std::string path = c->get_request().get_uri();
     path = path.substr(0, path.find('?'));
     if (path.rfind("/api/", 0) == 0) return callApi(c, path);

@@ -47,7 +47,24 @@ struct ServerOptions {
   std::size_t max_queued_bytes = 4u << 20;    // per viewer, before its messages are dropped
   std::size_t max_request_bytes = 64u << 10;  // a viewer's message
   std::size_t max_subscriptions = 256;        // per viewer
+  // Who may connect from a browser. A request's Host must name this server: a literal address,
+  // `localhost`, or one of `hosts` (a page from a DNS name rebound to this machine is refused), and
+  // its Origin, when it has one (browsers always send it), must be the page's own (the Host's) or
+  // one of `origins`. Refused with 403 and logged (within the budget).
+  std::vector<std::string> hosts;
+  std::vector<std::string> origins = {"https://app.foxglove.dev", "https://studio.foxglove.dev"};
+  // When set, the last viewer slot is kept for a connection whose URL carries ?token=<it> (the
+  // desk page of whoever holds the token): viewers without it fill max_viewers - 1 at most.
+  std::string slot_token;
 };
+
+// Whether a request with these Host and Origin headers may connect to a server of `options`: "" if
+// so, else why not (for the log and the 403's body).
+std::string refusedFrom(const ServerOptions& options, const std::string& host, const std::string& origin);
+// Whether `given` is `token` (never an empty one), in time that does not depend on where they differ.
+bool sameToken(const std::string& given, const std::string& token);
+// The value of `name` in a request's resource ("/?token=abc&x=1" -> "abc"; "" when absent).
+std::string queryValue(const std::string& resource, const std::string& name);
 
 // A plain HTTP request to the server's API (anything under /api/), and the answer to it.
 struct HttpRequest {

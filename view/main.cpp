@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <vector>
 
 #include "common/command_line.hpp"
 #include "common/controller_settings.hpp"
@@ -40,6 +41,7 @@ struct Options {
   std::string bridge;        // default: 127.0.0.1 and RUN_DIR/bridge.port, when the run has a bridge
   std::string observer_key;  // default: RUN_DIR/keys/observer.key, when there is one
   std::string operator_key;
+  std::vector<std::string> hosts, origins;  // added to the server's own (view/foxglove_server.hpp)
 };
 
 std::string firstLine(const std::string& path) {
@@ -68,6 +70,8 @@ rfms::view::DeskApiOptions deskOptions(const Options& o) {
 rfms::view::ServerOptions serverOptions(const Options& o) {
   rfms::view::ServerOptions s = rfms::view::serverAt(o.view);
   s.web_root = o.web_root;
+  s.hosts.insert(s.hosts.end(), o.hosts.begin(), o.hosts.end());
+  s.origins.insert(s.origins.end(), o.origins.begin(), o.origins.end());
   return s;
 }
 
@@ -122,6 +126,12 @@ int main(int argc, char** argv) {
   app.add_option("--observer-key", o.observer_key, "key for the page's stop (default: RUN_DIR/keys/observer.key)");
   app.add_option("--operator-key", o.operator_key,
                  "key for the page's calibrate, jog and task, which also need the token printed at start");
+  app.add_option("--view-host", o.hosts,
+                 "a name this server answers to besides its addresses and localhost (repeat for more): a page "
+                 "from any other name, as a DNS name rebound to this machine would be, is refused");
+  app.add_option("--view-origin", o.origins,
+                 "a web origin whose pages may connect besides this server's own page and Foxglove's web app "
+                 "(repeat for more), e.g. http://my-dashboard:8080");
   app.add_option("--rate", o.rate_hz, "display messages per second")
       ->check(CLI::Range(1, kMaxRateHz))
       ->capture_default_str();
@@ -133,7 +143,9 @@ int main(int argc, char** argv) {
         // Everything read and checked before the port is taken: a bad configuration is said as such.
         view::LiveViewSettings settings = viewSettings(o);
         const view::DeskApiOptions desk = deskOptions(o);
-        const view::ServerOptions at = serverOptions(o);
+        view::ServerOptions at = serverOptions(o);
+        // The operator's page (the one with the token) gets in beside any number of other viewers.
+        if (!desk.operator_key.empty()) at.slot_token = desk.token;
         view::FoxgloveServer server(at, view::viewChannels(), log);
         view::LiveView live(std::move(settings), server, log);
         view::DeskApi api(desk, log, [&](std::vector<MailSignal> s) { live.watch(std::move(s)); });

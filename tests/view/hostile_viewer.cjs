@@ -1,15 +1,18 @@
 // Viewers that break the Foxglove protocol, against a running rfms-view: each mistake is answered
 // with an error status and the connection stays usable; a message over the size limit closes
 // that connection only; a handshake without the protocol is refused; past the viewer limit a
-// connection is refused with 503. Prints one line per check; exit 0 when all held.
-//   node hostile_viewer.cjs URL MAX_VIEWERS
+// connection is refused with 503; a page of another Origin, or a request for another Host (a DNS
+// name rebound to this machine), is refused with 403. Given the server's TOKEN, the last slot is
+// the token holder's: MAX_VIEWERS - 1 others fill the server, and the holder still gets in.
+// Prints one line per check; exit 0 when all held.
+//   node hostile_viewer.cjs URL MAX_VIEWERS [TOKEN]
 "use strict";
 const path = require("path");
 const { createRequire } = require("module");
 const web = createRequire(path.join(__dirname, "..", "..", "view", "web", "package.json"));
 const WebSocket = web("ws");
 
-const [url, maxViewers] = [process.argv[2], Number(process.argv[3])];
+const [url, maxViewers, token] = [process.argv[2], Number(process.argv[3]), process.argv[4] || ""];
 const PROTOCOL = "foxglove.websocket.v1";
 const failures = [];
 const check = (ok, what) => {
@@ -44,11 +47,17 @@ async function statusAfter(v, send) {
   return v.texts.slice(before).find((m) => m.op === "status");
 }
 
-function refusedHandshake(protocols) {
+// The status of a handshake (its HTTP code, or "open"), with the ws library's options (origin,
+// headers) and an optional query; an open one is kept open when `keep` collects it.
+function refusedHandshake(protocols, options = {}, query = "", keep = null) {
   return new Promise((yes) => {
-    const ws = new WebSocket(url, protocols);
+    const ws = new WebSocket(url + query, protocols, options);
     ws.on("unexpected-response", (req, res) => yes(res.statusCode));
-    ws.on("open", () => { ws.close(); yes("open"); });
+    ws.on("open", () => {
+      if (keep) keep.push(ws);
+      else ws.close();
+      yes("open");
+    });
     ws.on("error", () => yes("error"));
   });
 }
@@ -88,11 +97,29 @@ function refusedHandshake(protocols) {
   check((await refusedHandshake([])) === 400, "a handshake without the subprotocol is refused (400)");
   check((await refusedHandshake(["mqtt"])) === 400, "... and one with another subprotocol");
 
-  // Up to the limit, then 503.
+  // Who may connect: the page's own origin and Foxglove's web app; no other origin, no other Host.
+  const port = new URL(url).port;
+  check((await refusedHandshake([PROTOCOL], { origin: `http://127.0.0.1:${port}` })) === "open", "the page's own origin connects");
+  check((await refusedHandshake([PROTOCOL], { origin: "https://app.foxglove.dev" })) === "open", "Foxglove's web app connects");
+  check((await refusedHandshake([PROTOCOL], { origin: "http://evil.example" })) === 403, "another origin is refused (403)");
+  check((await refusedHandshake([PROTOCOL], { headers: { Host: `rebound.example:${port}` } })) === 403,
+    "another Host, as a rebound DNS name sends, is refused (403)");
+  check((await refusedHandshake([PROTOCOL], { origin: `http://rebound.example:${port}`,
+    headers: { Host: `rebound.example:${port}` } })) === 403, "... even as its own page's origin");
+
+  // Up to the limit, then 503; with a token, the holder's slot stays free until the holder comes.
   const more = [];
-  for (let i = 1; i < maxViewers; ++i) more.push(await viewer());
-  check((await refusedHandshake([PROTOCOL])) === 503, `viewer ${maxViewers + 1} is refused (503)`);
+  const others = token ? maxViewers - 1 : maxViewers;
+  for (let i = 1; i < others; ++i) more.push(await viewer());
+  check((await refusedHandshake([PROTOCOL])) === 503, `viewer ${others + 1} without the token is refused (503)`);
+  const holders = [];
+  if (token) {
+    check((await refusedHandshake([PROTOCOL], {}, "?token=wrong" + token.slice(5), holders)) === 503, "... and with a wrong token");
+    check((await refusedHandshake([PROTOCOL], {}, `?token=${token}`, holders)) === "open",
+      `the token's holder gets in as viewer ${maxViewers}`);
+  }
   for (const m of more) m.ws.close();
+  for (const h of holders) h.close();
   v.ws.close();
   process.exit(failures.length === 0 ? 0 : 1);
 })().catch((e) => {

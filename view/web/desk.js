@@ -260,7 +260,10 @@ requestAnimationFrame(draw);
 
 // ---- the Foxglove protocol: subscribe to /desk, read its messages -------------------------------
 function connect() {
-  const ws = new WebSocket(`ws://${location.host}/`, ["foxglove.websocket.v1"]);
+  // With the page's token, the server keeps a viewer slot for this page however many others are open.
+  const token = new URLSearchParams(location.search).get("token");
+  const query = token ? `?token=${encodeURIComponent(token)}` : "";
+  const ws = new WebSocket(`ws://${location.host}/${query}`, ["foxglove.websocket.v1"]);
   ws.binaryType = "arraybuffer";
   const DESK = 1; // this page's subscription id
   ws.onopen = () => { $("link").textContent = "live"; $("link").className = "badge ok"; };
