@@ -378,7 +378,22 @@ std::string BridgeCore::replaceKeys(BridgeKeys keys, std::size_t& revoked) {
     else
       s.role = role->second;
   }
-  for (const std::uint64_t link_id : gone) close(link_id);
+  // Each revoked session's task ends at the supervisor: a CC_STOP in its name, marked as the
+  // bridge's (queued whatever the queue holds: at most one a session).
+  for (const std::uint64_t link_id : gone) {
+    const Session& s = sessions_.at(link_id);
+    proto::Envelope stop;
+    proto::TaskRequest& r = *stop.mutable_task_request();
+    r.mutable_control()->set_command(proto::CC_STOP);
+    r.set_session(s.supervisor_id);
+    r.set_key_id(s.key_id);
+    r.set_role(s.role);
+    r.set_revoked(true);
+    r.set_arrived_ns(now_ns_);
+    waiting_.push_back(std::move(stop));
+    close(link_id);
+  }
+  counters_.set_queue_depth(queueDepth());
   revoked = gone.size();
   keys_ = std::move(keys);
   return "";
@@ -475,6 +490,7 @@ bool BridgeCore::request(const std::string& peer, std::string_view datagram, con
     r.set_session(s.supervisor_id);
     r.set_key_id(s.key_id);
     r.set_role(s.role);
+    r.set_revoked(false);  // the bridge's word, never a client's
     r.set_arrived_ns(now_ns);
     number = r.number();
   }

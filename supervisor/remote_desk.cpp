@@ -99,9 +99,31 @@ RemoteDesk::Session& RemoteDesk::sessionOf(std::uint64_t id, std::uint64_t k) {
   return it->second;
 }
 
+// The bridge revoked the key of `request.session()`: if that session's task holds the arm, the
+// task ends — its CC_STOP goes to the core (the running move stops, the queue is dropped) — and
+// the arm is free for others. Otherwise nothing of the arm's changes.
+proto::TaskReply RemoteDesk::revoke(const proto::TaskRequest& request, SupervisorBackground& supervisor,
+                                    bool* reached_core) {
+  proto::TaskReply reply;
+  reply.set_session(request.session());
+  if (request.session() == 0 || request.session() != task_owner_ ||
+      request.body_case() != proto::TaskRequest::kControl || request.control().command() != proto::CC_STOP) {
+    reply.set_accepted(true);
+    reply.set_reason("the revoked key held no task");
+    return reply;
+  }
+  reply = supervisor.handle(request);
+  reply.set_session(request.session());
+  if (reached_core != nullptr) *reached_core = true;
+  task_owner_ = 0;
+  task_name_.clear();
+  return reply;
+}
+
 proto::TaskReply RemoteDesk::accept(const proto::TaskRequest& request, SupervisorBackground& supervisor,
                                     std::uint64_t k, bool* reached_core) {
   if (reached_core != nullptr) *reached_core = false;
+  if (request.revoked()) return revoke(request, supervisor, reached_core);
   const std::uint64_t session = request.session();
   Session none;  // requests without a session (a local task script) are not tracked
   Session& s = session != 0 ? sessionOf(session, k) : none;

@@ -14,7 +14,8 @@
 // idle task can be taken over by a new BeginTask (its client may have died).
 //
 // Roles: an observer's key (the bridge stamps each request with its key's role) may only ask for
-// status, watch signals and stop the arm; an operator's may do everything above.
+// status, watch signals and stop the arm; an operator's may do everything above. A key revoked
+// while it holds the arm (the bridge's `revoked` CC_STOP) loses its task: its moves stop.
 //
 // Watches (debug()): a client's Watch request makes a SignalWatch that the period samples and its
 // status answers drain; at most kMaxWatches clients watch at once, and a watch no status request
@@ -79,6 +80,7 @@ class RemoteDesk {
   // The session of `id`, made (and room made for it) when new.
   Session& sessionOf(std::uint64_t id, std::uint64_t k);
   std::string arbitrate(const proto::TaskRequest& request, std::uint64_t session) const;
+  proto::TaskReply revoke(const proto::TaskRequest& request, SupervisorBackground& supervisor, bool* reached_core);
   // Why `request` may not create the name it defines (its key's quota is spent), or "".
   std::string quotaRefusal(const proto::TaskRequest& request, const WorldModel& world) const;
   bool taskBusy() const { return last_move_id_ > ended_through_; }

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "client/remote_task.hpp"
+#include "client/rfms_client.hpp"
 #include "client/rfms_task.h"
 #include "client/signal_watcher.hpp"
 #include "client/task_link.hpp"
@@ -236,6 +237,58 @@ TEST(BridgeProcess, KeysAddedAndRevokedWithoutARestart) {
   EXPECT_NE(broken.out.find("keys not reloaded"), std::string::npos) << broken.out << broken.err;
   EXPECT_EQ(test::runCommand(kBin + "/rfms-client", link + "--key " + c.key("camera") + " status").code, 0);
   EXPECT_EQ(test::runCommand(kBin + "/rfms-client", link + "--key " + c.key() + " status").code, 0);
+}
+
+// Issue 54: a key removed by reload-keys with two moves queued kept the arm until both had run
+// (17 s). Revoking a key ends its task: the running move stops, the queued one never starts, and
+// the task no longer holds the arm.
+TEST(BridgeProcess, ARevokedKeysTaskEndsItsMoveStopsAndItsQueueIsDropped) {
+  Cluster c("bridge-revoke", "paced");
+  RfmsClient op(quickLink(c));
+  op.beginTask("slow");
+  op.calibrate();
+  // examples/line.task's two positions, a joint move of 6 s between them and back.
+  const double pi = 3.14159265358979323846;
+  op.transform("top", trans(0.220, -0.12624, 0.280) * rpy(0.0, pi / 2, 0.0));
+  op.transform("low", trans(0.220, -0.12624, -0.020) * rpy(0.0, pi / 2, 0.0));
+  op.position("a", ArmConfig{.righty = true, .up = false, .flip = true}, {"T6"}, {"low"});
+  op.position("b", ArmConfig{.righty = true, .up = false, .flip = true}, {"T6"}, {"top"});
+  op.motion("slow", Motion::joint(6.0, 1.0));
+  const std::uint64_t first = op.move("a", "slow");
+  const std::uint64_t second = op.move("b", "slow");
+  RfmsClient eye(quickLink(c, "observer"));
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (eye.status().state != ArmState::kSetp && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_EQ(eye.status().state, ArmState::kSetp);
+  // The operator's line goes.
+  const fs::path allowed = c.run / "keys" / "allowed-keys.textproto";
+  std::string text = test::readFile(allowed);
+  const auto line = text.find("client { name: \"operator\"");
+  ASSERT_NE(line, std::string::npos) << text;
+  text.erase(line, text.find('\n', line) + 1 - line);
+  std::ofstream(allowed) << text;
+  const auto revoked_at = std::chrono::steady_clock::now();
+  const test::Outcome reload = test::runCommand(kRfms, "reload-keys " + c.run.string(), 30);
+  ASSERT_EQ(reload.code, 0) << reload.out << reload.err;
+  ArmStatus s = eye.status();
+  while ((s.state != ArmState::kHold || s.moves_queued != 0) && std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    s = eye.status();
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - revoked_at).count();
+  std::printf("the revoked key's task ended: the arm at rest %.2f s after reload-keys\n", seconds);
+  EXPECT_EQ(s.state, ArmState::kHold);
+  EXPECT_EQ(s.moves_queued, 0u);
+  EXPECT_EQ(s.task, "");  // the arm is free for others
+  EXPECT_GE(s.ended_through, second);
+  bool first_aborted = false, second_ran = false;
+  for (const MoveOutcome& m : s.recent_ended) {
+    if (m.id == first) first_aborted = !m.completed;
+    if (m.id == second) second_ran = m.completed;
+  }
+  EXPECT_TRUE(first_aborted) << "the running move was not stopped";
+  EXPECT_FALSE(second_ran) << "the queued move ran";
 }
 
 // The operator's commands from rfms-client, in RFMS's order: a step jog before calibration
