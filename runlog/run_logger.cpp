@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <functional>
 #include <set>
+#include <vector>
 
 #include "common/controller_settings.hpp"
 #include "common/error.hpp"
@@ -414,11 +415,50 @@ void logRequest(RunLogger& log, std::uint64_t k, const proto::TaskRequest& reque
   log.log(topic::kRequest, k, r);
 }
 
+namespace {
+
+constexpr std::size_t kRefusedFieldBytes = 256;
+
+// Cuts every string and bytes field of `m` (and of the messages in it) to kRefusedFieldBytes; the
+// bytes left out.
+std::uint64_t cutLongFields(google::protobuf::Message& m) {
+  using google::protobuf::FieldDescriptor;
+  const google::protobuf::Reflection& r = *m.GetReflection();
+  std::vector<const FieldDescriptor*> fields;
+  r.ListFields(m, &fields);
+  std::uint64_t cut = 0;
+  auto shorten = [&](std::string s) {
+    if (s.size() <= kRefusedFieldBytes) return s;
+    cut += s.size() - kRefusedFieldBytes;
+    s.resize(kRefusedFieldBytes);
+    return s;
+  };
+  for (const FieldDescriptor* f : fields) {
+    if (f->cpp_type() == FieldDescriptor::CPPTYPE_STRING) {
+      if (f->is_repeated())
+        for (int i = 0; i < r.FieldSize(m, f); ++i)
+          r.SetRepeatedString(&m, f, i, shorten(r.GetRepeatedString(m, f, i)));
+      else
+        r.SetString(&m, f, shorten(r.GetString(m, f)));
+    } else if (f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
+      if (f->is_repeated())
+        for (int i = 0; i < r.FieldSize(m, f); ++i) cut += cutLongFields(*r.MutableRepeatedMessage(&m, f, i));
+      else
+        cut += cutLongFields(*r.MutableMessage(&m, f));
+    }
+  }
+  return cut;
+}
+
+}  // namespace
+
 std::string requestRecord(const proto::TaskRequest& request, const proto::TaskReply& reply, bool desk_only) {
   proto::LogRequest r;
   *r.mutable_request() = request;
   *r.mutable_reply() = reply;
   r.set_desk_only(desk_only);
+  // Refused before the core saw it: no re-run needs its text whole.
+  if (desk_only && !reply.accepted()) r.set_cut_bytes(cutLongFields(*r.mutable_request()));
   return r.SerializeAsString();
 }
 

@@ -45,6 +45,18 @@ class LogBudget {
     ++total_dropped_;
     return false;
   }
+  // Lines held back in a window that has ended, for a caller that says so on a timer rather than
+  // waiting for the next line (which may never come): the count, once, and then 0 until more are
+  // held back; 0 while the window lasts.
+  std::uint64_t heldBack(Clock::time_point now) {
+    const auto window = hour_used_ < per_hour_ ? std::chrono::seconds(1) : std::chrono::seconds(60);
+    if (dropped_ == 0 || now - window_ < window) return 0;
+    window_ = now;
+    used_ = 0;
+    const std::uint64_t n = dropped_;
+    dropped_ = 0;
+    return n;
+  }
   // `text` cut to the bound, saying how much was left out.
   std::string cut(std::string_view text) const {
     if (text.size() <= max_chars_) return std::string(text);

@@ -7,7 +7,24 @@
 
 namespace rfms {
 
+LogBudget& RemotePort::refusalsOf(std::uint64_t key_id) {
+  if (auto it = refusals_.find(key_id); it != refusals_.end()) return it->second;
+  if (refusals_.size() >= kKeysLogged) return others_;
+  return refusals_.try_emplace(key_id, 5, 200, 120).first->second;
+}
+
+void RemotePort::sayHeldBack() {
+  const auto now = LogBudget::Clock::now();
+  if (now - said_ < std::chrono::seconds(1)) return;
+  said_ = now;
+  for (auto& [key_id, budget] : refusals_)
+    if (const std::uint64_t n = budget.heldBack(now))
+      log_.info("{} more refused remote requests of key {:x} not logged", n, key_id);
+  if (const std::uint64_t n = others_.heldBack(now)) log_.info("{} more refused remote requests not logged", n);
+}
+
 void RemotePort::serve(std::uint64_t k, SupervisorBackground& supervisor, std::int64_t step_ns) {
+  sayHeldBack();
   for (int n = 0; n < kPerPeriod; ++n) {
     zmq::message_t identity, payload;
     if (!router_.recv(identity, zmq::recv_flags::dontwait)) return;
@@ -30,11 +47,13 @@ void RemotePort::serve(std::uint64_t k, SupervisorBackground& supervisor, std::i
       }
       if (!r.accepted()) {
         std::uint64_t held_back = 0;
-        const bool write = refusals_.take(LogBudget::Clock::now(), held_back);
-        if (held_back > 0) log_.info("{} more refused remote requests not logged", held_back);
+        LogBudget& budget = refusalsOf(in_.task_request().key_id());
+        const bool write = budget.take(LogBudget::Clock::now(), held_back);
+        if (held_back > 0)
+          log_.info("{} more refused remote requests of key {:x} not logged", held_back, in_.task_request().key_id());
         if (write)
-          log_.info("remote request {} of session {:x} refused: {}", r.number(), r.session(),
-                    refusals_.cut(r.reason()));
+          log_.info("remote request {} of session {:x} (key {:x}) refused: {}", r.number(), r.session(),
+                    in_.task_request().key_id(), budget.cut(r.reason()));
       }
       supervisor.commit(tap_.record(in_.task_request(), r, !reached_core, supervisor.world()));
     } else if (in_.has_status_request()) {

@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <zmq.hpp>
 
@@ -42,8 +43,16 @@ class RemotePort {
   spdlog::logger& log_;
   proto::Envelope in_, out_;
   std::string buffer_;
-  // Refusals are the clients' doing: ten lines a second at most, each cut short.
-  LogBudget refusals_{10};
+  // Refusals are the clients' doing, so each client key has a budget of its own (five lines a
+  // second, 120 an hour, each cut short): one key's flood silences only its own lines. At most
+  // kKeysLogged keys are followed; the rest share one budget. What a budget held back is said
+  // within a second, by the next serve(), whether or not that key sends again.
+  LogBudget& refusalsOf(std::uint64_t key_id);
+  void sayHeldBack();
+  static constexpr std::size_t kKeysLogged = 64;
+  std::map<std::uint64_t, LogBudget> refusals_;
+  LogBudget others_{5, 200, 120};
+  LogBudget::Clock::time_point said_{};
 };
 
 }  // namespace rfms

@@ -26,6 +26,7 @@
 #include "replay/verify.hpp"
 #include "runlog/log_files.hpp"
 #include "runlog/mcap_reader.hpp"
+#include "runlog/run_logger.hpp"
 #include "tests/support/build_paths.hpp"
 #include "tests/support/files.hpp"
 #include "tests/support/run_command.hpp"
@@ -949,6 +950,30 @@ TEST(Replay, ExportGivesTheLoggedFieldsAsColumnsAndPlotDrawsAPicture) {
   ASSERT_GT(bytes.size(), 10000u);
   EXPECT_EQ(bytes.substr(1, 3), "PNG");
   EXPECT_THROW(plotLog(log, tempFile("run.jpg").string()), ConfigError);
+}
+
+// Issue 54: a flood of refused requests with 8 kB names grew the run log by 155-276 MB a minute.
+// A request the desk refused is kept with its text fields cut to 256 bytes, and says how much
+// was cut; an accepted one, or one the core saw, is kept whole (a re-run needs it so).
+TEST(RunLog, ARefusedRequestIsKeptWithItsLongFieldsCutAndMarked) {
+  proto::TaskRequest q;
+  q.set_number(3);
+  q.mutable_transform()->set_name(std::string(8192, 'n'));
+  proto::TaskReply refused;
+  refused.set_reason("a name of 8192 characters is too long");
+  proto::LogRequest r;
+  ASSERT_TRUE(r.ParseFromString(requestRecord(q, refused, true)));
+  EXPECT_EQ(r.request().transform().name(), std::string(256, 'n'));
+  EXPECT_EQ(r.cut_bytes(), 8192u - 256u);
+  EXPECT_EQ(r.request().number(), 3u);
+  EXPECT_LT(requestRecord(q, refused, true).size(), 400u);
+  proto::TaskReply accepted;
+  accepted.set_accepted(true);
+  ASSERT_TRUE(r.ParseFromString(requestRecord(q, accepted, true)));
+  EXPECT_EQ(r.request().transform().name().size(), 8192u);
+  ASSERT_TRUE(r.ParseFromString(requestRecord(q, refused, false)));  // refused by the core: whole
+  EXPECT_EQ(r.request().transform().name().size(), 8192u);
+  EXPECT_EQ(r.cut_bytes(), 0u);
 }
 
 }  // namespace

@@ -27,6 +27,20 @@ TEST(LogBudget, WritesTheBudgetEachSecondCountsTheRestAndCutsLongLines) {
   EXPECT_LT(cut.size(), 60u);
 }
 
+// Issue 54: the count of what was held back came only with the next line, which after a flood
+// may be minutes away. heldBack() says it once the window has ended, once.
+TEST(LogBudget, WhatWasHeldBackIsSaidOnATimerWithoutWaitingForTheNextLine) {
+  LogBudget b(5);
+  const auto t0 = LogBudget::Clock::time_point{} + std::chrono::hours(1);
+  std::uint64_t held = 0;
+  for (int i = 0; i < 100; ++i) b.take(t0 + std::chrono::milliseconds(i), held);
+  EXPECT_EQ(b.heldBack(t0 + std::chrono::milliseconds(500)), 0u);  // the window lasts
+  EXPECT_EQ(b.heldBack(t0 + std::chrono::milliseconds(1100)), 95u);
+  EXPECT_EQ(b.heldBack(t0 + std::chrono::milliseconds(2200)), 0u);  // said once
+  EXPECT_TRUE(b.take(t0 + std::chrono::milliseconds(2300), held));
+  EXPECT_EQ(held, 0u);
+}
+
 // A flood at 1,000 lines a second for three hours: each hour writes its 600 lines in its first
 // minute; after that the count is said once a minute, not once a second.
 TEST(LogBudget, AnHoursLinesAreBoundedWhateverTheFloodLasts) {
