@@ -133,8 +133,19 @@ ClusterSettings loadClusterConfig(const std::string& path, const std::string& ru
       if (e == c.mutable_supervisor_tasks()) continue;  // optional: no remote clients
       fail(name, "missing: supervisor_pub, supervisor_pull, arm_pub and arm_pull are all required");
     }
+    const bool in_run = e->find("{run}") != std::string::npos;
     replaceRun(*e, run_dir);
     if (const std::string why = endpointProblem(*e); !why.empty()) fail(name, "'" + *e + "': " + why);
+    // Refused whether or not this cluster will use it (a cluster in shared memory binds none of the
+    // mail endpoints): a folder that is not there is a mistake in the file either way, and a
+    // cluster changed later to place a node elsewhere would meet it only as that node starts. (A
+    // folder in the run directory is deploy/rfms's to make.)
+    if (e->rfind("ipc://", 0) == 0 && !in_run) {
+      const std::filesystem::path dir = std::filesystem::path(e->substr(6)).parent_path();
+      std::error_code not_there;
+      if (!dir.empty() && !std::filesystem::is_directory(dir, not_there))
+        fail(name, "'" + *e + "': its folder " + dir.string() + " does not exist");
+    }
     // Two sockets cannot bind one endpoint; one bound twice would read the other's mail.
     for (std::size_t j = 0; j < i; ++j)
       if (*endpoints[j].second == *e) fail(name, "'" + *e + "' is " + endpoints[j].first + "'s endpoint too");

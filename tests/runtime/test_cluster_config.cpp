@@ -174,6 +174,13 @@ TEST(ClusterConfig, EndpointsAreCheckedOneByOneAndMustDiffer) {
   why = refusal(variant("\"ipc://{run}/arm.pull\"", "\"udp://127.0.0.1:5\""));
   EXPECT_NE(why.find("arm_pull: 'udp://127.0.0.1:5': not an ipc:// or tcp:// endpoint"), std::string::npos) << why;
   EXPECT_EQ(refusal(variant("\"ipc://{run}/arm.pull\"", "\"tcp://127.0.0.1:*\"")), "") << "any free port";
+  // Issue 54: an ipc endpoint in a folder that does not exist was neither used nor refused on a
+  // cluster in shared memory (which binds none of them): refused, naming the folder.
+  why = refusal(variant("\"ipc://{run}/supervisor.pub\"", "\"ipc:///no/such/folder/supervisor.pub\""));
+  EXPECT_NE(
+      why.find("supervisor_pub: 'ipc:///no/such/folder/supervisor.pub': its folder /no/such/folder does not exist"),
+      std::string::npos)
+      << why;
 }
 
 TEST(ClusterConfig, ADirectoryOrAnOverlongRobotPathIsRefusedByName) {
