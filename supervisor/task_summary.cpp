@@ -1,5 +1,7 @@
 #include "supervisor/task_summary.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <cmath>
 #include <cstdio>
 #include <numbers>
@@ -111,6 +113,18 @@ void writeSummaryText(std::ostream& o, const ScriptLog& log, double dt, const Fi
   if (log.emergency) o << "EMGCY: " << describe(log.reason) << " (" << nodeName(log.node) << ")\n";
 }
 
+namespace {
+// A string as JSON writes it (quotes, escapes; bytes that are not UTF-8 replaced).
+std::string quoted(const std::string& text) {
+  return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+std::string quotedList(const std::vector<std::string>& texts) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < texts.size(); ++i) out += (i ? "," : "") + quoted(texts[i]);
+  return out + "]";
+}
+}  // namespace
+
 void writeSummaryJson(std::ostream& o, const ScriptLog& log, double dt, const FinalError& f) {
   const auto precision = o.precision(17);
   o << "\"calibrated\":" << (log.calibrated ? "true" : "false")
@@ -119,8 +133,8 @@ void writeSummaryJson(std::ostream& o, const ScriptLog& log, double dt, const Fi
   o << "],\"moves\":[";
   for (std::size_t i = 0; i < log.moves.size(); ++i) {
     const MoveRecord& m = log.moves[i];
-    o << (i ? "," : "") << "{\"id\":" << m.id << ",\"position\":\"" << m.position << "\",\"motion\":\"" << m.motion
-      << "\",\"started_s\":" << static_cast<double>(m.started) * dt
+    o << (i ? "," : "") << "{\"id\":" << m.id << ",\"position\":" << quoted(m.position)
+      << ",\"motion\":" << quoted(m.motion) << ",\"started_s\":" << static_cast<double>(m.started) * dt
       << ",\"ended_s\":" << static_cast<double>(m.ended) * dt << ",\"completed\":" << (m.completed ? "true" : "false")
       << ",\"failed\":" << (m.failed() ? "true" : "false");
     if (m.guard_missed) o << ",\"guard_missed\":true";
@@ -143,10 +157,13 @@ void writeSummaryJson(std::ostream& o, const ScriptLog& log, double dt, const Fi
     }
     o << "}";
   }
-  o << "],\"completed\":" << (log.allMovesCompleted() ? "true" : "false") << ",\"refused\":" << log.refused.size()
-    << ",\"warnings\":" << log.warnings.size() << ",\"final_position_error_mm\":" << f.mm
+  // "completed" is what the exit code says: every move done as asked, nothing refused, no
+  // emergency, no time-out; the refusals and warnings in the words the text summary uses.
+  o << "],\"completed\":" << (succeeded(log) ? "true" : "false") << ",\"refused\":" << log.refused.size()
+    << ",\"refusals\":" << quotedList(log.refused) << ",\"warnings\":" << log.warnings.size()
+    << ",\"warning_texts\":" << quotedList(log.warnings) << ",\"final_position_error_mm\":" << f.mm
     << ",\"final_orientation_error_deg\":" << f.deg << ",\"emergency\":" << (log.emergency ? "true" : "false");
-  if (log.emergency) o << ",\"reason\":\"" << describe(log.reason) << "\",\"node\":\"" << nodeName(log.node) << '"';
+  if (log.emergency) o << ",\"reason\":" << quoted(describe(log.reason)) << ",\"node\":" << quoted(nodeName(log.node));
   o.precision(precision);
 }
 

@@ -30,6 +30,20 @@ TEST(RfmsSimCli, JsonSummary) {
   EXPECT_NE(r.out.find("\"emergency\":false}"), std::string::npos) << r.out;
 }
 
+// Issue 57: a run with a refused move said "completed": true in its JSON, without the refusal,
+// while the text said "refused: ..." and the exit code 1. The JSON says what the text says.
+TEST(RfmsSimCli, TheJsonSummarySaysARefusalAsTheTextDoes) {
+  const std::string task = (test::scratchDir() / "refused.task").string();
+  std::ofstream(task) << "motion m joint 1 0.2\nmove nowhere m\n";
+  const test::Outcome r = rfmsSim("--json --task " + task);
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("\"completed\":false"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"refused\":1,\"refusals\":[\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("nowhere"), std::string::npos) << r.out;
+  const test::Outcome text = rfmsSim("--task " + task);
+  EXPECT_NE(text.out.find("refused: "), std::string::npos) << text.out;
+}
+
 TEST(RfmsSimCli, TheReadmesLineExampleStaysOnItsLine) {
   const test::Outcome r = rfmsSim(std::string("--json --task ") + RFMS_SOURCE_DIR + "/examples/line.task");
   ASSERT_EQ(r.code, 0) << r.out << r.err;
