@@ -22,16 +22,25 @@ namespace {
 
 // examples/press.task with the push's law replaced, on the whole controller, the stability check
 // let through: the median force error of the push, or NaN when it did not complete.
-double pressError(const RobotModel& robot, const Scene& scene, const std::string& law) {
+// The press with force law `law`: its force error (p50, N), NaN when the press did not hold, or
+// why the controller refused the law (a gain out of its range is refused whatever the stability
+// check says: such a row is no divergence).
+struct Press {
+  double error_p50 = NAN;
+  std::string refused;
+};
+Press press(const RobotModel& robot, const Scene& scene, const std::string& law) {
   const std::string task =
       std::regex_replace(readTextFile(RFMS_PRESS_TASK), std::regex("force z -10 "), "force z -10 law " + law + " ");
   proto::ControllerSettings settings;
   settings.mutable_force()->set_refuse_unstable_laws(false);
   Harness h(robot, settings, scene);
   const RunSummary r = runTask(h, parseTaskFile(task, "press"), RunOptions{});
+  Press p;
+  if (!r.script.refused.empty()) p.refused = r.script.refused.front();
   for (const MoveRecord& m : r.script.moves)
-    if (m.motion == "push" && m.completed && m.force.valid) return m.force.error_p50;
-  return NAN;
+    if (m.motion == "push" && m.completed && m.force.valid) p.error_p50 = m.force.error_p50;
+  return p;
 }
 
 // The force loop's bounds on A.1's one-axis plant (m = 2 kg, C_r = 200 N s/m, K_w = 4000 N/m), as
@@ -95,7 +104,12 @@ void wholeArmSweep() {
     pi.kp = 1.0;
     std::printf("\n%s: P law, K_p swept (predicted bound %.2f)\n", name, forceGainBound(plant, p, ForceGain::kKp, 1e3));
     for (double kp = 1.0; kp <= 100.0; kp *= std::pow(10.0, 1.0 / 16.0)) {
-      const double e = pressError(robot, scene, "p " + std::to_string(kp));
+      const Press r = press(robot, scene, "p " + std::to_string(kp));
+      if (!r.refused.empty()) {
+        std::printf("  K_p %7.2f: refused (%s)\n", kp, r.refused.c_str());
+        break;
+      }
+      const double e = r.error_p50;
       const bool held = std::isfinite(e) && std::abs(e - 10.0 / (1.0 + kp)) < 0.3;
       ForceGains at = p;
       at.kp = kp;
@@ -106,7 +120,12 @@ void wholeArmSweep() {
     std::printf("%s: PI law at K_p = 1, K_I swept (predicted bound %.0f /s)\n", name,
                 forceGainBound(plant, pi, ForceGain::kKi, 1e5));
     for (double ki = 40.0; ki <= 1e5; ki *= std::pow(10.0, 1.0 / 8.0)) {
-      const double e = pressError(robot, scene, "pi 1 " + std::to_string(ki));
+      const Press r = press(robot, scene, "pi 1 " + std::to_string(ki));
+      if (!r.refused.empty()) {
+        std::printf("  K_I %8.1f /s: refused (%s)\n", ki, r.refused.c_str());
+        break;
+      }
+      const double e = r.error_p50;
       const bool held = std::isfinite(e) && e < 0.3;
       ForceGains at = pi;
       at.ki = ki;
