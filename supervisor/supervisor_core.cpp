@@ -166,7 +166,7 @@ void SupervisorCore::forwardEvents(std::uint64_t k, TrajectoryEvents& events, Su
     e.move_id = t.move_id;
     e.state = rt_.state();
     // A guarded move that ends by any other way than its guard found nothing to touch.
-    if (e.kind == SupervisorEvent::kMoveStarted) guarded_move_ = trajectory_.guard() > 0.0 ? e.move_id : 0;
+    if (e.kind == SupervisorEvent::kMoveStarted) guarded_move_ = t.guard > 0.0 ? e.move_id : 0;
     if (e.kind == SupervisorEvent::kMoveCompleted && e.move_id == guarded_move_ && e.move_id != guard_met_move_)
       e.guard_missed = true;
     if (e.kind == SupervisorEvent::kMoveCompleted) force_.figures(e.move_id, angle_, e.force);

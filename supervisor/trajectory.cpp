@@ -303,7 +303,7 @@ TrajectoryGenerator::Pass TrajectoryGenerator::startNext(TrajectoryEvents& event
     return Pass::kDone;
   }
   begin(m, cur_);
-  events.add(TrajectoryEvent::kStarted, m.id);
+  events.add(TrajectoryEvent::kStarted, m.id, cur_.motion.guard);
   snapshot_ = Frame{pose_, q_};
   fixed_stop_ = false;
   phase_ = Phase::kStart;
@@ -477,7 +477,7 @@ TrajectoryGenerator::Pass TrajectoryGenerator::straightOn(double h, double& carr
     popNext(m);
     begin(m, next_);
     if (next_.motion.cartesian) next_.config = cur_.config;
-    events.add(TrajectoryEvent::kStarted, m.id);
+    events.add(TrajectoryEvent::kStarted, m.id, next_.motion.guard);
     phase_ = Phase::kBlend;
   } else {
     phase_ = Phase::kStop;

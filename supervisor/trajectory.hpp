@@ -45,14 +45,18 @@ struct MoveSpec {
 struct TrajectoryEvent {
   enum Kind { kStarted, kCompleted, kAborted } kind = kStarted;
   std::uint64_t move_id = 0;
+  // kStarted: the started move's guard (N; 0: none). A move that starts by blending out of the one
+  // before is not yet the current move when it starts, so the generator's guard() still says the
+  // other's.
+  double guard = 0.0;
 };
 
 // Events of one update; more than the capacity cannot happen in one update of a sane task.
 struct TrajectoryEvents {
   std::array<TrajectoryEvent, 16> items;
   int count = 0;
-  void add(TrajectoryEvent::Kind kind, std::uint64_t id) {
-    if (count < static_cast<int>(items.size())) items[static_cast<std::size_t>(count++)] = {kind, id};
+  void add(TrajectoryEvent::Kind kind, std::uint64_t id, double guard = 0.0) {
+    if (count < static_cast<int>(items.size())) items[static_cast<std::size_t>(count++)] = {kind, id, guard};
   }
 };
 

@@ -54,8 +54,10 @@ struct Guarded {
   double force_after = 0.0;  // N, 1 s later, the arm held where it met the force
 };
 
+// `reach` and `touch` name the motions' kinds: a touch of the reach's kind blends out of it.
 Guarded guardedTouch(double guard_n, const std::string& scene_file = "table.textproto",
-                     const std::string& into_z_mm = "-170") {
+                     const std::string& into_z_mm = "-170", const std::string& reach = "joint",
+                     const std::string& touch = "cartesian") {
   const Scene scene = loadScene(std::string(RFMS_SCENES_DIR) + "/" + scene_file);
   Harness h(test::puma260(), proto::ControllerSettings{}, scene);
   EXPECT_TRUE(test::calibrate(h));
@@ -67,9 +69,8 @@ Guarded guardedTouch(double guard_n, const std::string& scene_file = "table.text
       " 0 150 0\n"
       "position p_above righty,down,flip T6 = above\n"
       "position p_into righty,down,flip T6 = into\n"
-      "motion reach joint 2 0.4\n"
-      "motion touch cartesian 2 0.2 guard " +
-      std::to_string(guard_n) + "\n";
+      "motion reach " +
+      reach + " 2 0.4\n" + "motion touch " + touch + " 2 0.2 guard " + std::to_string(guard_n) + "\n";
   for (const TaskStatement& st : parseTaskFile(task, "guarded"))
     EXPECT_TRUE(h.request(st.request).accepted()) << st.line;
   proto::TaskRequest m;
@@ -144,6 +145,18 @@ TEST(GuardedMove, OneThatNeverTouchesIsFlagged) {
   EXPECT_TRUE(g.missed);
   EXPECT_TRUE(guardedTouch(5.0).guarded);
   EXPECT_FALSE(guardedTouch(5.0).missed);
+}
+
+// Issue 57: a guarded move that starts by blending out of the move before it (both joint moves,
+// or both Cartesian) was reported completed when it touched nothing, since at its start the
+// generator's current move was still the other one, whose guard is none.
+TEST(GuardedMove, OneThatBlendsOutOfTheMoveBeforeAndNeverTouchesIsFlaggedToo) {
+  for (const std::string kind : {"joint", "cartesian"}) {
+    const Guarded g = guardedTouch(5.0, "table.textproto", "-130", kind, kind);
+    ASSERT_TRUE(g.completed) << kind;
+    EXPECT_FALSE(g.guarded) << kind;
+    EXPECT_TRUE(g.missed) << kind << ": a guarded move that blended in and touched nothing";
+  }
 }
 
 TEST(GuardedMove, AGuardIsRefusedWithoutASensorOrAboveTheForceLimit) {
