@@ -1,5 +1,7 @@
 #include "client/operator_shell.hpp"
 
+#include <Eigen/Geometry>
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -110,6 +112,42 @@ std::string statusLine(const ArmStatus& s, std::size_t width) {
                 s.task.empty() ? "" : ("  task " + s.task).c_str(), emergency.c_str());
   std::string line = text;
   if (line.size() > width) line.resize(width);
+  return line;
+}
+
+bool isJogStep(const proto::TaskRequest& r) {
+  if (!r.has_control() || r.control().command() != proto::CC_JOG) return false;
+  const proto::Control& c = r.control();
+  if (c.axis() != proto::JA_NONE) return c.distance() != 0.0 || c.angle() != 0.0;
+  return c.counts() != 0 || c.angle() != 0.0;
+}
+
+std::string jogStepEnd(const proto::Control& c, const ArmStatus& before, const ArmStatus& after) {
+  constexpr double kDeg = 180.0 / 3.14159265358979323846;
+  char text[160];
+  if (c.axis() == proto::JA_NONE) {
+    const auto j = static_cast<std::size_t>(c.joint() - 1);
+    const double made =
+        j < before.angles.size() && j < after.angles.size() ? (after.angles[j] - before.angles[j]) * kDeg : 0.0;
+    if (c.angle() != 0.0)
+      std::snprintf(text, sizeof text, "step: joint %d turned %.2f deg of %.2f deg", c.joint(), std::abs(made),
+                    std::abs(c.angle()) * kDeg);
+    else
+      std::snprintf(text, sizeof text, "step: joint %d turned %.2f deg (%d counts asked)", c.joint(), std::abs(made),
+                    std::abs(c.counts()));
+  } else if (c.axis() <= proto::JA_Z) {
+    const double made = 1e3 * (after.t6.translation() - before.t6.translation()).norm();
+    std::snprintf(text, sizeof text, "step: %.1f mm of %.1f mm along %s", made, 1e3 * std::abs(c.distance()),
+                  proto::JogAxis_Name(c.axis()).substr(3).c_str());
+  } else {
+    const double made = Eigen::AngleAxisd(before.t6.linear().transpose() * after.t6.linear()).angle() * kDeg;
+    std::snprintf(text, sizeof text, "step: %.2f deg of %.2f deg about %s", made, std::abs(c.angle()) * kDeg,
+                  proto::JogAxis_Name(c.axis()).substr(3).c_str());
+  }
+  std::string line = text;
+  for (char& ch : line)
+    if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
+  if (!after.jog_stopped.empty()) line += "; stopped short: " + after.jog_stopped;
   return line;
 }
 

@@ -44,4 +44,12 @@ class OperatorShell {
 // One line of state for the top of the operator's screen, at most `width` characters.
 std::string statusLine(const ArmStatus& s, std::size_t width);
 
+// Whether `r` is one step of a jog (a joint by counts or an angle, the wrist by a distance or an
+// angle), which ends by itself: the shell then waits for its end and says how it ended.
+bool isJogStep(const proto::TaskRequest& r);
+// How the step `c` ended, from the status before it and after: what it made of what was asked,
+// and why it stopped short when it did (the supervisor's word), e.g. "step: 1.6 mm of 20.0 mm
+// along z; stopped short: the solution lies outside the joint limits".
+std::string jogStepEnd(const proto::Control& c, const ArmStatus& before, const ArmStatus& after);
+
 }  // namespace rfms

@@ -117,6 +117,25 @@ char** complete(const char* prefix, int, int) {
 
 }  // namespace
 
+// The status once a jog's step has ended: it stopped short (the supervisor says why), or the arm,
+// having moved, has not moved for a tenth of a second (or never moved in half a second); at most
+// a minute (a step takes a few seconds).
+ArmStatus waitForStepEnd(RfmsClient& client) {
+  ArmStatus last = client.status();
+  const auto start = Clock::now();
+  bool moved_once = false;
+  for (int still = 0; last.jog_stopped.empty() && Clock::now() - start < std::chrono::minutes(1);) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    const ArmStatus now = client.status();
+    const bool moved = now.angles != last.angles;
+    moved_once = moved_once || moved;
+    still = moved ? 0 : still + 1;
+    last = now;
+    if (still >= 5 && (moved_once || Clock::now() - start > std::chrono::milliseconds(500))) break;
+  }
+  return last;
+}
+
 int runOperatorShell(RfmsClient& client, const ClientOptions& options) {
   OperatorShell shell;
   const bool tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
@@ -155,6 +174,8 @@ int runOperatorShell(RfmsClient& client, const ClientOptions& options) {
         case ShellLine::kStatus: say(statusLine(client.status(), 1000)); break;
         case ShellLine::kWait: waitForMoves(client, last_move); break;
         case ShellLine::kRequest: {
+          // A step is told by how it ended: where the arm was before it is needed.
+          const ArmStatus before = isJogStep(line.request) ? client.status() : ArmStatus{};
           const proto::TaskReply reply = client.wire().send(line.request);
           if (!reply.accepted()) {
             say("refused: " + reply.reason());
@@ -162,6 +183,10 @@ int runOperatorShell(RfmsClient& client, const ClientOptions& options) {
           }
           shell.accepted(line.request);
           if (reply.move_id() > 0) last_move = reply.move_id();
+          if (isJogStep(line.request)) {
+            say(jogStepEnd(line.request.control(), before, waitForStepEnd(client)));
+            break;
+          }
           say(reply.move_id() > 0 ? "move " + std::to_string(reply.move_id()) + " queued" : "ok");
           break;
         }

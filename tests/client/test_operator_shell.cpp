@@ -97,5 +97,29 @@ TEST(OperatorShell, TheStatusLineFitsAndNamesAnEmergency) {
   EXPECT_LE(statusLine(s, 40).size(), 40u);
 }
 
+// Issue 57: a step that ended short answered "ok"; the shell now says what it made of what was
+// asked, and why it stopped short.
+TEST(OperatorShell, AJogStepIsToldByHowItEnded) {
+  OperatorShell shell;
+  const proto::TaskRequest step = shell.interpret("jog z + distance 20").request;
+  ASSERT_TRUE(isJogStep(step));
+  EXPECT_FALSE(isJogStep(shell.interpret("jog z +").request));
+  EXPECT_FALSE(isJogStep(shell.interpret("calibrate").request));
+  ArmStatus before, after;
+  before.t6 = trans(0.2032, -0.12623, 0.2032);
+  after.t6 = trans(0.2032, -0.12623, 0.2048);
+  after.jog_stopped = "the solution lies outside the joint limits";
+  EXPECT_EQ(jogStepEnd(step.control(), before, after),
+            "step: 1.6 mm of 20.0 mm along z; stopped short: the solution lies outside the joint limits");
+  after.t6 = trans(0.2032, -0.12623, 0.2232);
+  after.jog_stopped.clear();
+  EXPECT_EQ(jogStepEnd(step.control(), before, after), "step: 20.0 mm of 20.0 mm along z");
+  const proto::TaskRequest joint = shell.interpret("jog 2 + angle 5").request;
+  ASSERT_TRUE(isJogStep(joint));
+  before.angles = {0, 0, 0, 0, 0, 0};
+  after.angles = {0, 0.0872665, 0, 0, 0, 0};
+  EXPECT_EQ(jogStepEnd(joint.control(), before, after), "step: joint 2 turned 5.00 deg of 5.00 deg");
+}
+
 }  // namespace
 }  // namespace rfms

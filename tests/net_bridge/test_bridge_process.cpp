@@ -455,6 +455,11 @@ TEST(BridgeProcess, AnOperatorAtTheShellJogsCalibratesMovesStopsAndResets) {
   t.type("wait");
   EXPECT_TRUE(t.shows("every move has ended", 120)) << t.screen();
   EXPECT_TRUE(t.shows("moves 1/1", 10)) << t.screen();
+  // Issue 57: at the manual's home pose the wrist is at its singularity, and a step up ends short.
+  // The shell says so where the step was asked for (it answered "ok" before).
+  t.type("jog z + distance 20");
+  EXPECT_TRUE(t.shows("step: ", 60)) << t.screen();
+  EXPECT_TRUE(t.shows("mm of 20.0 mm along z; stopped short: ", 10)) << t.screen();
   t.type("move nowhere mj");
   EXPECT_TRUE(t.shows("refused: ", 20)) << t.screen();
   t.type("emergency-stop");
