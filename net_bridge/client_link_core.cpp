@@ -67,15 +67,20 @@ void ClientLinkCore::hello() {
 
 void ClientLinkCore::sendFrame() {
   ++count_;
+  if (type_ == proto::FT_REG) request_sent_ = true;
+  datagram_ = frameInFlight("");
+  resetTries();
+}
+
+std::string ClientLinkCore::frameInFlight(const std::string& path_token) const {
   proto::LinkFrame f;
   f.set_type(type_);
   f.set_seq(static_cast<std::uint32_t>(count_ & 1u));
   f.set_count(count_);
   f.set_session(link_session_);
   f.set_payload(payload_);
-  if (type_ == proto::FT_REG) request_sent_ = true;
-  datagram_ = encodeDatagram(f, keys_.client_to_bridge);
-  resetTries();
+  f.set_path_token(path_token);
+  return encodeDatagram(f, keys_.client_to_bridge);
 }
 
 bool ClientLinkCore::due(double now, std::string& datagram) {
@@ -202,14 +207,7 @@ ClientLinkCore::Event ClientLinkCore::receive(std::string_view datagram) {
       if (phase_ != Phase::kOpen || frame_.session() != link_session_ || frame_.count() != count_ ||
           frame_.path_token().empty() || frame_.path_token().size() > 64 || !macValid(datagram, keys_.bridge_to_client))
         return Event::kStale;
-      proto::LinkFrame f;
-      f.set_type(type_);
-      f.set_seq(static_cast<std::uint32_t>(count_ & 1u));
-      f.set_count(count_);
-      f.set_session(link_session_);
-      f.set_payload(payload_);
-      f.set_path_token(frame_.path_token());
-      datagram_ = encodeDatagram(f, keys_.client_to_bridge);
+      datagram_ = frameInFlight(frame_.path_token());
       first_ = true;  // at once, and not a try of its own
       return Event::kPathProof;
     }

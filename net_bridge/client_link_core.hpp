@@ -88,6 +88,8 @@ class ClientLinkCore {
   static constexpr std::uint64_t kMaxCount = std::uint64_t{1} << 62;
   void hello();
   void sendFrame();  // the frame of begin(), in the open session
+  // The datagram of the frame in flight, with a RETRY's path token when it has one.
+  std::string frameInFlight(const std::string& path_token) const;
   void resetTries();
   // What a refusal asks for: at once when it is signed, at the end of the wait when it is not.
   Event actOn(proto::RefuseCode code, const std::string& reason);
