@@ -21,7 +21,7 @@
 #include "common/crba.hpp"
 #include "common/dynamics_snapshot.hpp"
 #include "common/forward_dynamics.hpp"
-#include "common/ik_puma.hpp"
+#include "common/ik_opw.hpp"
 #include "common/kinematics.hpp"
 #include "common/rne.hpp"
 #include "common/robot_model_loader.hpp"
@@ -40,7 +40,7 @@ struct Inputs {
   std::vector<KDL::Frame> kt6;
   std::vector<ArmConfig> config;
 
-  explicit Inputs(const RobotModel& model, const PumaIk& ik) {
+  explicit Inputs(const RobotModel& model, const OpwIk& ik) {
     std::mt19937_64 rng(50);
     for (std::size_t n = 0; n < kCount; ++n) {
       JointVec a, b, c;
@@ -98,7 +98,7 @@ void add(const std::string& name, F body) {
 
 int main(int argc, char** argv) {
   const RobotModel& m = model();
-  const PumaIk ik(m);
+  const OpwIk ik(m);
   const Inputs in(m, ik);
   const KDL::Chain chain = oracle::kdlChain(m);
   const KDL::Vector grav = oracle::kdlVector(m.gravity);

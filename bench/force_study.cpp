@@ -9,7 +9,7 @@
 #include <string>
 
 #include "common/command_line.hpp"
-#include "common/ik_puma.hpp"
+#include "common/ik_opw.hpp"
 #include "common/robot_model_loader.hpp"
 #include "common/text_file.hpp"
 #include "common/transform.hpp"
@@ -95,7 +95,7 @@ void wholeArmSweep() {
     // Where the press aims (examples/press.task: T6 = rpy 220 -126.24 -170 mm, 0 150 0 deg).
     const double deg = std::numbers::pi / 180.0;
     const Transform t6 = trans(0.220, -0.12624, -0.170) * rpy(0.0, 150.0 * deg, 0.0);
-    const JointVec q = PumaIk(model).solveSerial(t6, *ArmConfig::parse("righty,down,flip"), JointVec::Zero()).q;
+    const JointVec q = OpwIk(model).solveSerial(t6, *ArmConfig::parse("righty,down,flip"), JointVec::Zero()).q;
     const ForceLoopPlant plant = stability.plantAt(q, Vec3::UnitZ(), scene.surfaces.front(), kDefaultForceDamping);
     ForceGains p;
     p.law = ForceLawKind::kP;

@@ -27,7 +27,7 @@
 #include "client/arm_status.hpp"
 #include "client/client_options.hpp"
 #include "client/motion.hpp"
-#include "common/ik_puma.hpp"
+#include "common/ik_opw.hpp"
 #include "common/transform.hpp"
 
 namespace rfms {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "common/ik_puma.hpp"
+#include "common/ik_opw.hpp"
 #include "common/types.hpp"
 #include "proto/controller.pb.h"
 

@@ -4,7 +4,7 @@
 
 #include <cstdint>
 #include <string>
-#include "common/ik_puma.hpp"
+#include "common/ik_opw.hpp"
 #include "common/types.hpp"
 
 #include "proto/mailboxes.pb.h"

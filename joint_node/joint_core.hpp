@@ -24,7 +24,7 @@
 #include <cstdint>
 
 #include "common/controller_settings.hpp"
-#include "common/ik_puma.hpp"
+#include "common/ik_opw.hpp"
 #include "common/period_core.hpp"
 #include "common/robot_model.hpp"
 #include "common/servo_gains.hpp"
@@ -102,7 +102,7 @@ class JointCore {
   const RobotModel& model_;
   const JointModel& joint_;
   JointServoConfig config_;
-  PumaIk ik_;
+  OpwIk ik_;
   int index_;          // 0-based
   double resolution_;  // rad per count, for MANU's jogs
 

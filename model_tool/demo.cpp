@@ -6,7 +6,7 @@
 #include <ostream>
 
 #include "common/crba.hpp"
-#include "common/ik_puma.hpp"
+#include "common/ik_opw.hpp"
 #include "common/kinematics.hpp"
 #include "common/rne.hpp"
 #include "common/transform.hpp"
@@ -34,7 +34,7 @@ int runDemo(const RobotModel& model, const Vec3& target_mm, std::ostream& out) {
   out << "target home = trans(" << target_mm.x() << ", " << target_mm.y() << ", " << target_mm.z()
       << ") mm, configuration " << config.toString() << "\n\n";
 
-  const PumaIk ik(model);
+  const OpwIk ik(model);
   const IkSolution sol = ik.solveSerial(home, config, JointVec::Zero());
   if (!usable(sol.status)) {
     out << "inverse kinematics failed at joint " << sol.joint << ": " << describe(sol.status)

@@ -17,7 +17,7 @@
 #include "common/crba.hpp"
 #include "common/error.hpp"
 #include "common/friction.hpp"
-#include "common/ik_puma.hpp"
+#include "common/ik_opw.hpp"
 #include "common/kinematics.hpp"
 #include "common/rne.hpp"
 #include "common/robot_model_loader.hpp"
@@ -143,7 +143,7 @@ int main(int argc, char** argv) {
           const JointVec near = near_in.empty() ? JointVec::Zero() : jointVector(near_in, "--near");
           Transform t;
           t.matrix() = m;
-          const IkSolution sol = PumaIk(model).solveSerial(t, *config, near);
+          const IkSolution sol = OpwIk(model).solveSerial(t, *config, near);
           if (!usable(sol.status))
             throw ProtocolError("no solution: joint " + std::to_string(sol.joint) + ": " + describe(sol.status));
           if (sol.status != IkStatus::kOk) log->warn("joint {}: {}", sol.joint, describe(sol.status));

@@ -81,7 +81,7 @@ std::vector<JointVec> rmrcUpdates(const RobotModel& model, const StudySegment& s
 // The exact serial IK at every update, each solution nearest the previous one.
 std::vector<JointVec> exactUpdates(const RobotModel& model, const StudySegment& segment, const Timing& timing,
                                    double period_s) {
-  const PumaIk ik(model);
+  const OpwIk ik(model);
   const int n = updateCount(period_s, timing);
   std::vector<JointVec> out;
   out.reserve(static_cast<std::size_t>(n));

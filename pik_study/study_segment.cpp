@@ -81,7 +81,7 @@ RobotModel withoutJointLimits(const RobotModel& model) {
 std::vector<StudySegment> drawSegments(const RobotModel& model, const SamplerOptions& options, int count,
                                        std::uint64_t seed) {
   const RobotModel open = withoutJointLimits(model);
-  const PumaIk ik(open);
+  const OpwIk ik(open);
   const Workspace w = workspaceOf(model, options.workspace_margin_m);
   const double r2 = w.sphere + options.workspace_margin_m;
   std::mt19937_64 rng(seed);

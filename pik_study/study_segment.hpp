@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "common/ik_puma.hpp"
+#include "common/ik_opw.hpp"
 #include "common/robot_model.hpp"
 
 namespace rfms::study {

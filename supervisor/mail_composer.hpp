@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-#include "common/ik_puma.hpp"
+#include "common/ik_opw.hpp"
 #include "common/kinematics.hpp"
 #include "proto/mailboxes.pb.h"
 

@@ -17,7 +17,7 @@
 #include <string_view>
 #include <utility>
 
-#include "common/ik_puma.hpp"
+#include "common/ik_opw.hpp"
 #include "proto/task.pb.h"
 #include "supervisor/force_stability.hpp"
 #include "supervisor/period_command.hpp"
@@ -82,7 +82,7 @@ class SupervisorBackground {
   const RobotModel& model_;
   SupervisorConfig config_;
   SupervisorLink& link_;
-  PumaIk ik_;
+  OpwIk ik_;
   ForceStability stability_;
   std::string warning_;  // the caution of the request being handled, for its reply
   WorldModel world_;

@@ -23,7 +23,7 @@
 #include <array>
 #include <cstdint>
 
-#include "common/ik_puma.hpp"
+#include "common/ik_opw.hpp"
 #include "common/mail_names.hpp"
 #include "common/period_core.hpp"
 #include "proto/mailboxes.pb.h"
@@ -133,7 +133,7 @@ class SupervisorCore {
   const RobotModel& model_;
   SupervisorConfig config_;
   SupervisorLink& link_;
-  PumaIk ik_;
+  OpwIk ik_;
   WorldValues world_;
   TrajectoryGenerator trajectory_;
   PeriodForce force_;

@@ -59,7 +59,7 @@ ArmConfig TrajectoryGenerator::config() const {
   return cur_.motion.cartesian ? cur_.config : ik_.configOf(filter_.q());
 }
 
-void TrajectoryTail::reset(const RobotModel& model, const PumaIk& ik, const JointVec& at) {
+void TrajectoryTail::reset(const RobotModel& model, const OpwIk& ik, const JointVec& at) {
   resting = settled = true;
   jogging = blending = fixed_stop = false;
   q = at;
@@ -108,7 +108,7 @@ bool uses(const TrajectoryTail& t, int p, int m) {
   return false;
 }
 
-QueueEnd queueEnd(const TrajectoryTail& t, const WorldValues& world, const PumaIk& ik) {
+QueueEnd queueEnd(const TrajectoryTail& t, const WorldValues& world, const OpwIk& ik) {
   QueueEnd e;
   e.moving = !t.resting || t.count > 0;
   e.config = t.inMove() ? t.current_config : t.rest_config;

@@ -28,7 +28,7 @@
 #include <array>
 #include <cstdint>
 
-#include "common/ik_puma.hpp"
+#include "common/ik_opw.hpp"
 #include "proto/mailboxes.pb.h"
 #include "supervisor/cartesian_jog.hpp"
 #include "supervisor/setpoint_filter.hpp"
@@ -96,12 +96,12 @@ struct TrajectoryTail {
   bool atRest() const { return resting && settled; }
   const MoveSpec& queued(int n) const { return queue[static_cast<std::size_t>((head + n) % kCapacity)]; }
   // As TrajectoryGenerator's: at rest at q, nothing queued; a move at the end of the queue; a jog.
-  void reset(const RobotModel& model, const PumaIk& ik, const JointVec& at);
+  void reset(const RobotModel& model, const OpwIk& ik, const JointVec& at);
   void enqueue(const MoveSpec& move);
   void jog() { resting = false, jogging = true; }
 };
 // Where the queue of `t` ends, with the world's values now.
-QueueEnd queueEnd(const TrajectoryTail& t, const WorldValues& world, const PumaIk& ik);
+QueueEnd queueEnd(const TrajectoryTail& t, const WorldValues& world, const OpwIk& ik);
 // Whether a move queued or running (tracking included) uses position `p` or motion `m` (-1:
 // neither asked), so that the world model must keep it.
 bool uses(const TrajectoryTail& t, int p, int m);
@@ -246,7 +246,7 @@ class TrajectoryGenerator {
 
   const RobotModel& model_;
   const WorldValues& world_;
-  PumaIk ik_;
+  OpwIk ik_;
   SetpointFilter filter_;
   Transform out_pose_ = Transform::Identity();
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "common/force_law.hpp"
-#include "common/ik_puma.hpp"
+#include "common/ik_opw.hpp"
 #include "common/types.hpp"
 #include "supervisor/force_control.hpp"
 #include "supervisor/frame_history.hpp"

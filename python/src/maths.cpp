@@ -6,7 +6,7 @@
 
 #include "common/crba.hpp"
 #include "common/forward_dynamics.hpp"
-#include "common/ik_puma.hpp"
+#include "common/ik_opw.hpp"
 #include "common/kinematics.hpp"
 #include "common/rne.hpp"
 #include "common/robot_model_loader.hpp"
@@ -113,7 +113,7 @@ class Robot {
   std::string configOf(const Array& q) const { return pumaIk().configOf(toJoints(q, "config_of: q")).toString(); }
 
  private:
-  const PumaIk& pumaIk() const {
+  const OpwIk& pumaIk() const {
     if (!ik_) ik_.emplace(model_);  // ConfigError for an arm that is not of the PUMA family
     return *ik_;
   }
@@ -132,7 +132,7 @@ class Robot {
   }
 
   RobotModel model_;
-  mutable std::optional<PumaIk> ik_;
+  mutable std::optional<OpwIk> ik_;
 };
 
 py::dict jointInfo(const JointModel& j) {

@@ -8,7 +8,7 @@
 #include <random>
 
 #include "common/error.hpp"
-#include "common/ik_puma.hpp"
+#include "common/ik_opw.hpp"
 #include "common/kinematics.hpp"
 #include "common/transform.hpp"
 #include "tests/support/test_models.hpp"
@@ -37,11 +37,11 @@ JointVec randomRegularConfiguration(const RobotModel& model, std::mt19937_64& rn
   }
 }
 
-class PumaIkRoundTrip : public ::testing::TestWithParam<const char*> {};
+class OpwIkRoundTrip : public ::testing::TestWithParam<const char*> {};
 
-TEST_P(PumaIkRoundTrip, EveryReachableConfigurationOfTenThousandPosesReturnsToThePose) {
+TEST_P(OpwIkRoundTrip, EveryReachableConfigurationOfTenThousandPosesReturnsToThePose) {
   const RobotModel& model = std::string(GetParam()) == "puma260" ? test::puma260() : test::puma560();
-  const PumaIk ik(model);
+  const OpwIk ik(model);
   std::mt19937_64 rng(6);
   std::array<int, 8> solved{};
   for (int n = 0; n < 10000; ++n) {
@@ -66,20 +66,20 @@ TEST_P(PumaIkRoundTrip, EveryReachableConfigurationOfTenThousandPosesReturnsToTh
   for (int k = 0; k < 8; ++k) EXPECT_GT(solved[k], 1000) << allConfigs()[k].toString();
 }
 
-INSTANTIATE_TEST_SUITE_P(Robots, PumaIkRoundTrip, ::testing::Values("puma260", "puma560"));
+INSTANTIATE_TEST_SUITE_P(Robots, OpwIkRoundTrip, ::testing::Values("puma260", "puma560"));
 
-TEST(PumaIk, HomeIsRightyDownAtZero) {
-  const PumaIk ik(test::puma260());
+TEST(OpwIk, HomeIsRightyDownAtZero) {
+  const OpwIk ik(test::puma260());
   const ArmConfig c = ik.configOf(JointVec::Zero());
   EXPECT_TRUE(c.righty);
   EXPECT_FALSE(c.up);
 }
 
-TEST(PumaIk, ParallelIterationsReachTheSerialSolutionInSixPeriods) {
+TEST(OpwIk, ParallelIterationsReachTheSerialSolutionInSixPeriods) {
   // Lambda_i uses joints 1..i-1 of the previous period: after k periods on a fixed T6 the first k
   // joints are exact, so after six the parallel solution is the serial one.
   const RobotModel& model = test::puma560();
-  const PumaIk ik(model);
+  const OpwIk ik(model);
   // Poses drawn 0.1 rad inside the limits, so that the perturbed start (and the partly solved
   // angles on the way) stay on the same turn of each joint.
   RobotModel inner = model;
@@ -103,9 +103,9 @@ TEST(PumaIk, ParallelIterationsReachTheSerialSolutionInSixPeriods) {
   }
 }
 
-TEST(PumaIk, PerJointFunctionsChainIntoTheSerialSolution) {
+TEST(OpwIk, PerJointFunctionsChainIntoTheSerialSolution) {
   const RobotModel& model = test::puma260();
-  const PumaIk ik(model);
+  const OpwIk ik(model);
   std::mt19937_64 rng(8);
   const JointVec q = randomRegularConfiguration(model, rng);
   const Transform t6 = forwardKinematics(model, q);
@@ -120,9 +120,9 @@ TEST(PumaIk, PerJointFunctionsChainIntoTheSerialSolution) {
   EXPECT_LT((known - q).cwiseAbs().maxCoeff(), 1e-9);
 }
 
-TEST_P(PumaIkRoundTrip, DecoupledFormsGiveTheSerialAnglesWithFewerDependencies) {
+TEST_P(OpwIkRoundTrip, DecoupledFormsGiveTheSerialAnglesWithFewerDependencies) {
   const RobotModel& model = std::string(GetParam()) == "puma260" ? test::puma260() : test::puma560();
-  const PumaIk ik(model);
+  const OpwIk ik(model);
   std::mt19937_64 rng(9);
   for (int n = 0; n < 2000; ++n) {
     const JointVec q = randomRegularConfiguration(model, rng);
@@ -147,9 +147,9 @@ TEST_P(PumaIkRoundTrip, DecoupledFormsGiveTheSerialAnglesWithFewerDependencies) 
   }
 }
 
-TEST(PumaIk, SingularWristHoldsJointFourAndStillReachesThePose) {
+TEST(OpwIk, SingularWristHoldsJointFourAndStillReachesThePose) {
   const RobotModel& model = test::puma260();
-  const PumaIk ik(model);
+  const OpwIk ik(model);
   const JointVec q = (JointVec() << 0.3, -0.5, 0.2, 0.7, 0.0, -0.4).finished();
   const Transform t6 = forwardKinematics(model, q);
   JointVec near = JointVec::Zero();
@@ -161,8 +161,8 @@ TEST(PumaIk, SingularWristHoldsJointFourAndStillReachesThePose) {
   EXPECT_LE(poseError(forwardKinematics(model, s.q), t6), 1e-9);
 }
 
-TEST(PumaIk, OutOfReachPosesAreRefusedWithTheReason) {
-  const PumaIk ik(test::puma260());
+TEST(OpwIk, OutOfReachPosesAreRefusedWithTheReason) {
+  const OpwIk ik(test::puma260());
   const IkSolution far = ik.solveSerial(trans(1.0, 0.0, 0.2), ArmConfig{}, JointVec::Zero());
   EXPECT_EQ(far.status, IkStatus::kOutOfReachElbow);
   EXPECT_EQ(far.joint, 2);
@@ -176,8 +176,8 @@ TEST(PumaIk, OutOfReachPosesAreRefusedWithTheReason) {
 
 // Targets so far that their squares overflow (1e155 m and beyond) used to come back as NaN
 // angles with the status kOk; and NaN in a target is no target. Every joint's function refuses.
-TEST(PumaIk, AbsurdlyFarOrNotANumberTargetsAreOutOfReachNotNaN) {
-  const PumaIk ik(test::puma260());
+TEST(OpwIk, AbsurdlyFarOrNotANumberTargetsAreOutOfReachNotNaN) {
+  const OpwIk ik(test::puma260());
   for (const double x : {1e155, 1e200, std::numeric_limits<double>::infinity(), std::nan("")}) {
     const IkSolution s = ik.solveSerial(trans(x, -0.12624, 0.15), ArmConfig{}, JointVec::Zero());
     EXPECT_FALSE(usable(s.status)) << x;
@@ -190,7 +190,7 @@ TEST(PumaIk, AbsurdlyFarOrNotANumberTargetsAreOutOfReachNotNaN) {
   }
 }
 
-TEST(PumaIk, JointLimitIsReported) {
+TEST(OpwIk, JointLimitIsReported) {
   // Joint 5 of the PUMA 260 turns +-100 deg: a pose needing 150 deg there cannot be reached noflip.
   const RobotModel& model = test::puma260();
   RobotModel wide = model;
@@ -198,15 +198,15 @@ TEST(PumaIk, JointLimitIsReported) {
   wide.joints[4].q_max = kPi;
   const JointVec q = (JointVec() << 0.1, -0.3, 0.2, 0.4, 150.0 * kPi / 180, 0.2).finished();
   const Transform t6 = forwardKinematics(wide, q);
-  const IkSolution s = PumaIk(model).solveSerial(t6, ArmConfig{true, false, false}, JointVec::Zero());
+  const IkSolution s = OpwIk(model).solveSerial(t6, ArmConfig{true, false, false}, JointVec::Zero());
   EXPECT_EQ(s.status, IkStatus::kJointLimit);
   EXPECT_EQ(s.joint, 5);
 }
 
-TEST(PumaIk, WrapAroundPicksTheEquivalentAngleNearestTheCurrentOne) {
+TEST(OpwIk, WrapAroundPicksTheEquivalentAngleNearestTheCurrentOne) {
   // Joint 6 of the PUMA 560 turns +-266 deg, so -2 rad and -2 + 2 pi rad are both reachable.
   const RobotModel& model = test::puma560();
-  const PumaIk ik(model);
+  const OpwIk ik(model);
   const JointVec q = (JointVec() << 0.2, 0.5, -0.8, 0.3, 0.6, -2.0).finished();
   const Transform t6 = forwardKinematics(model, q);
   JointVec near = q;
@@ -218,19 +218,19 @@ TEST(PumaIk, WrapAroundPicksTheEquivalentAngleNearestTheCurrentOne) {
   EXPECT_NEAR(ik.solveSerial(t6, ik.configOf(q), near).q[5], -2.0, 1e-9);
 }
 
-TEST(PumaIk, InvalidJointNumberIsAStatusNotACrash) {
-  const PumaIk ik(test::puma260());
+TEST(OpwIk, InvalidJointNumberIsAStatusNotACrash) {
+  const OpwIk ik(test::puma260());
   EXPECT_EQ(ik.solveJoint(7, Transform::Identity(), JointVec::Zero(), ArmConfig{}, JointVec::Zero()).status,
             IkStatus::kInvalidJoint);
 }
 
-TEST(PumaIk, RejectsModelsOutsideThePumaFamily) {
+TEST(OpwIk, RejectsModelsOutsideThePumaFamily) {
   RobotModel m = test::puma560();
   m.joints[3].dh.a = 0.05;  // no longer a spherical wrist
-  EXPECT_THROW(PumaIk{m}, ConfigError);
+  EXPECT_THROW(OpwIk{m}, ConfigError);
   m = test::puma560();
   m.joints[1].dh.setAlpha(0.1);
-  EXPECT_THROW(PumaIk{m}, ConfigError);
+  EXPECT_THROW(OpwIk{m}, ConfigError);
 }
 
 TEST(ArmConfig, ParsesAndPrints) {

@@ -16,7 +16,7 @@
 #include "common/dynamics_snapshot.hpp"
 #include "common/forward_dynamics.hpp"
 #include "common/friction.hpp"
-#include "common/ik_puma.hpp"
+#include "common/ik_opw.hpp"
 #include "common/kinematics.hpp"
 #include "common/rne.hpp"
 #include "common/scene.hpp"
@@ -37,7 +37,7 @@ namespace {
 
 TEST(NoAllocation, PerPeriodMathematicsNeverAllocates) {
   const RobotModel& model = test::puma260();
-  const PumaIk ik(model);
+  const OpwIk ik(model);
   std::mt19937_64 rng(40);
   JointVec q = test::randomConfiguration(model, rng);
   const JointVec qd = test::randomVector(rng, 1.0);
@@ -112,7 +112,7 @@ TEST(NoAllocation, EveryCoresStepIsAllocationFreeWhileTheArmMoves) {
   target[4] -= 0.4;
   ASSERT_TRUE(h.request(test::request(test::transformDef("t", forwardKinematics(model, target)))).accepted());
   ASSERT_TRUE(
-      h.request(test::request(test::positionDef("p", PumaIk(model).configOf(target), {"T6"}, {"t"}))).accepted());
+      h.request(test::request(test::positionDef("p", OpwIk(model).configOf(target), {"T6"}, {"t"}))).accepted());
   ASSERT_TRUE(h.request(test::request(test::motionDef("m", true, 4.0, 0.5, 0x4))).accepted());
   const proto::TaskReply r = h.request(test::moveRequest("p", "m"));
   ASSERT_TRUE(r.accepted()) << r.reason();

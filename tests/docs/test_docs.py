@@ -23,7 +23,7 @@ PLACEHOLDER = re.compile(r"[*<>{}$]|RUN_DIR|NAME|\.\.\.")
 
 
 def quoted_paths(text: str):
-    """Repository paths written in backticks: `docs/force.md`, `common/ik_puma.hpp`, `runlog/`."""
+    """Repository paths written in backticks: `docs/force.md`, `common/ik_opw.hpp`, `runlog/`."""
     for quoted in re.findall(r"`([^`\n]+)`", text):
         for word in quoted.split():
             word = word.strip("(),;:'\"")

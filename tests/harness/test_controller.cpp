@@ -168,7 +168,7 @@ std::uint64_t startLongMove(Harness& h) {
   target[0] += 0.6;
   target[1] += 0.3;
   accept(h, test::request(test::transformDef("far", forwardKinematics(puma(), target))));
-  accept(h, test::request(test::positionDef("p_far", PumaIk(puma()).configOf(target), {"T6"}, {"far"})));
+  accept(h, test::request(test::positionDef("p_far", OpwIk(puma()).configOf(target), {"T6"}, {"far"})));
   accept(h, test::request(test::motionDef("slow", false, 6.0, 0.5)));
   const proto::TaskReply r = h.request(test::moveRequest("p_far", "slow"));
   EXPECT_TRUE(r.accepted()) << r.reason();
@@ -482,7 +482,7 @@ TEST(Controller, AFrameMovedBehindTheShouldersBlindSpotIsAnEmergencyWhenTheLineM
     q[0] += deg * std::numbers::pi / 180.0;
     return forwardKinematics(puma(), q);
   };
-  const ArmConfig config = PumaIk(puma()).configOf(here);
+  const ArmConfig config = OpwIk(puma()).configOf(here);
   accept(h, test::request(test::transformDef("first", turned(20.0))));
   accept(h, test::request(test::transformDef("then", turned(40.0))));
   accept(h, test::request(test::positionDef("p_first", config, {"T6"}, {"first"})));

@@ -96,7 +96,7 @@ TEST_F(JointTest, CalibrationFailsWhenNoIndexComes) {
 }
 
 TEST_F(JointTest, EveryJointSolvesItsOwnAngleFromT6AndThePreviousSines) {
-  const PumaIk ik(model());
+  const OpwIk ik(model());
   const JointVec q = (JointVec() << 0.1, -0.3, 0.4, 0.2, -0.6, 0.3).finished();
   for (bool serial : {false, true}) {
     for (int joint = 1; joint <= kJoints; ++joint) {
@@ -126,7 +126,7 @@ TEST_F(JointTest, EveryJointSolvesItsOwnAngleFromT6AndThePreviousSines) {
 // The other joints' setpoints in that S_MAIL are still from before the step, and extrapolating from
 // them adds the step again: only the restart flag's exact solve lands on the new pose, at rest.
 TEST_F(JointTest, ASetpointRestartIsSolvedExactlyAndNotExtrapolatedAcross) {
-  const PumaIk ik(model());
+  const OpwIk ik(model());
   const JointVec path = (JointVec() << 0.3, -0.5, 0.6, 0.2, -0.7, 0.3).finished();
   const JointVec rate = (JointVec() << 2e-4, -3e-4, 4e-4, 1e-4, 2e-4, -1e-4).finished();  // rad a period
   const JointVec step_to = path + 30.0 * rate + (JointVec() << 0.0, 0.04, -0.06, 0.0, 0.03, 0.0).finished();
@@ -205,7 +205,7 @@ TEST_F(JointTest, ASetpointItCannotSolveIsAnIkFault) {
   t.translation().x() = 0.0;
   t.translation().y() = 0.0;
   encode(t, *smail_.mutable_t6());
-  encode(PumaIk(model()).configOf(JointVec::Zero()), *smail_.mutable_config());
+  encode(OpwIk(model()).configOf(JointVec::Zero()), *smail_.mutable_config());
   smail_.set_new_setpoint(true);
   smail_.set_update_periods(1);
   step(proto::RT_SETP);

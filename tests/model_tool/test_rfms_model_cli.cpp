@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "common/crba.hpp"
-#include "common/ik_puma.hpp"
+#include "common/ik_opw.hpp"
 #include "common/kinematics.hpp"
 #include "common/rne.hpp"
 #include "common/robot_model_loader.hpp"
@@ -64,7 +64,7 @@ TEST(RfmsModelCli, IkRoundTripsThroughFk) {
     std::snprintf(b, sizeof b, "%s%.17g", i ? "," : "", t(i / 4, i % 4));
     flat += b;
   }
-  const std::string config = PumaIk(puma260()).configOf(kQ).toString();
+  const std::string config = OpwIk(puma260()).configOf(kQ).toString();
   const Outcome r = rfmsModel("ik --json --config " + config + " --T " + flat);
   ASSERT_EQ(r.code, 0) << r.err;
   ASSERT_EQ(r.out.rfind("{\"q\":[", 0), 0u) << r.out;

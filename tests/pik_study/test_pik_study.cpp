@@ -31,7 +31,7 @@ TEST(PikStudySegments, StayInTheWorkspaceClearOfTheWristAndAreReproducible) {
   ASSERT_EQ(a.size(), 40u);
   const auto& j = puma260().joints;
   const double offset = j[1].dh.d + j[2].dh.d, reach = std::hypot(j[1].dh.a + j[3].dh.d, offset);
-  const PumaIk ik(withoutJointLimits(puma260()));
+  const OpwIk ik(withoutJointLimits(puma260()));
   for (std::size_t n = 0; n < a.size(); ++n) {
     EXPECT_EQ(a[n].start.matrix(), b[n].start.matrix());
     EXPECT_GE(a[n].min_wrist_deg, o.wrist_clearance_deg);

@@ -9,7 +9,7 @@
 
 #include "common/crba.hpp"
 #include "common/forward_dynamics.hpp"
-#include "common/ik_puma.hpp"
+#include "common/ik_opw.hpp"
 #include "common/kinematics.hpp"
 #include "common/rne.hpp"
 #include "common/robot_model_loader.hpp"
@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const rfms::RobotModel model = rfms::loadRobotModel(argv[1]);
-  const rfms::PumaIk ik(model);
+  const rfms::OpwIk ik(model);
   std::string a;
   for (;;) {
     rfms::JointVec v[4];

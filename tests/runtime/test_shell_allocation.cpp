@@ -132,7 +132,7 @@ TEST_P(ShellAllocation, NoNodesPeriodThreadAllocatesWithTheRunLogOn) {
       target[2] -= 0.2;
       EXPECT_TRUE(sup.handle(test::request(test::transformDef("t", forwardKinematics(model, target)))).accepted());
       EXPECT_TRUE(
-          sup.handle(test::request(test::positionDef("p", PumaIk(model).configOf(target), {"T6"}, {"t"}))).accepted());
+          sup.handle(test::request(test::positionDef("p", OpwIk(model).configOf(target), {"T6"}, {"t"}))).accepted());
       EXPECT_TRUE(sup.handle(test::request(test::motionDef("m", false, 8.0, 0.5, 0))).accepted());
       EXPECT_TRUE(sup.handle(test::moveRequest("p", "m")).accepted());
       loop.setPeriodLimit(loop.periods() + 500);  // the move starts (an event, logged as text)

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "common/ik_puma.hpp"
+#include "common/ik_opw.hpp"
 #include "common/kinematics.hpp"
 #include "supervisor/setpoint_filter.hpp"
 #include "tests/support/test_models.hpp"
@@ -67,7 +67,7 @@ TEST_F(Filter, AStepOfTheReferenceIsTakenWithinEveryLimitAndEndsOnIt) {
   // 10 mm along y, as a redefined frame would ask.
   const Transform t0 = forwardKinematics(model_, q0_);
   const Transform t1 = Transform(Eigen::Translation3d(0, 0.01, 0)) * t0;
-  const IkSolution s = PumaIk(model_).solveSerial(t1, PumaIk(model_).configOf(q0_), q0_);
+  const IkSolution s = OpwIk(model_).solveSerial(t1, OpwIk(model_).configOf(q0_), q0_);
   ASSERT_EQ(s.status, IkStatus::kOk);
   double overshoot = 0.0;
   int settled_at = -1;

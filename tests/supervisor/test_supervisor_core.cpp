@@ -111,7 +111,7 @@ TEST_F(SupervisorTest, WrongStateRequestsAreRefusedWithTheState) {
 // since, and the period applies nothing until its next step begins.
 TEST_F(SupervisorTest, TheBackgroundChecksAgainstWhatThePeriodHasNotTakenYet) {
   toHold();
-  defineHome(forwardKinematics(model_, q_), PumaIk(model_).configOf(q_));
+  defineHome(forwardKinematics(model_, q_), OpwIk(model_).configOf(q_));
   SupervisorBackground& background = sup_.background();
   const auto handle = [&](const proto::TaskRequest& r) {
     const proto::TaskReply reply = background.handle(r);
@@ -141,7 +141,7 @@ TEST_F(SupervisorTest, TheBackgroundChecksAgainstWhatThePeriodHasNotTakenYet) {
 // A position or motion a queued or running move uses is kept until that move has ended.
 TEST_F(SupervisorTest, ANameAMoveUsesIsForgottenOnlyOnceTheMoveHasEnded) {
   toHold();
-  defineHome(forwardKinematics(model_, q_), PumaIk(model_).configOf(q_));
+  defineHome(forwardKinematics(model_, q_), OpwIk(model_).configOf(q_));
   ASSERT_TRUE(sup_.handle(test::moveRequest("p", "m")).accepted());
   proto::TaskRequest forget;
   forget.mutable_forget()->set_kind(proto::Forget::FK_POSITION);
@@ -231,7 +231,7 @@ TEST_F(SupervisorTest, ALogThatStopsWritingHaltsARunThatRequiresOne) {
   SupervisorConfig required = config_;
   required.log_required = true;
   Supervisor sup(model_, required);
-  const ArmConfig config = PumaIk(model_).configOf(q_);
+  const ArmConfig config = OpwIk(model_).configOf(q_);
   ASSERT_TRUE(sup.handle(test::request(test::transformDef("t", forwardKinematics(model_, q_)))).accepted());
   ASSERT_TRUE(sup.handle(test::request(test::positionDef("p", config, {"T6"}, {"t"}))).accepted());
   sup.logStopped("disk full");
@@ -267,7 +267,7 @@ TEST_F(SupervisorTest, JointFaultsBecomeEmergencies) {
 
 TEST_F(SupervisorTest, UnreachableAndSingularTargetsAreRefusedAndTheQueueIsUnchanged) {
   toHold();
-  const ArmConfig config = PumaIk(model_).configOf(q_);
+  const ArmConfig config = OpwIk(model_).configOf(q_);
   defineHome(forwardKinematics(model_, q_), config);
   ASSERT_TRUE(sup_.handle(test::request(test::transformDef("far", trans(1.0, 0, 0.2)))).accepted());
   ASSERT_TRUE(sup_.handle(test::request(test::positionDef("farp", config, {"T6"}, {"far"}))).accepted());
@@ -293,7 +293,7 @@ TEST_F(SupervisorTest, AcceptedMoveStartsSetpointModeAndReportsItsEvents) {
   toHold();
   JointVec target = q_;
   target[0] += 0.2;
-  defineHome(forwardKinematics(model_, target), PumaIk(model_).configOf(target));
+  defineHome(forwardKinematics(model_, target), OpwIk(model_).configOf(target));
   const proto::TaskReply r = sup_.handle(test::moveRequest("p", "m"));
   ASSERT_TRUE(r.accepted()) << r.reason();
   EXPECT_EQ(r.move_id(), 1u);

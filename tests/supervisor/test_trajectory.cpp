@@ -39,7 +39,7 @@ class Trajectory : public ::testing::Test {
     p.set_name(name);
     p.add_lhs("T6");
     p.add_rhs(tname);
-    encode(PumaIk(model_).configOf(q0_), *p.mutable_config());
+    encode(OpwIk(model_).configOf(q0_), *p.mutable_config());
     ASSERT_EQ(world_.definePosition(p), "");
   }
   std::uint64_t move(const char* position, const char* motion) {
@@ -118,7 +118,7 @@ TEST_F(Trajectory, ACartesianMoveWithAToolDrivesTheToolFrameStraight) {
   ASSERT_EQ(world_.defineTransform(test::transformDef(
                 "goal", trans(0.05, 0.03, -0.02) * start_ * tool * rot(Axis::kY, 0.4) * rot(Axis::kZ, 0.3))),
             "");
-  proto::DefinePosition p = test::positionDef("reach", PumaIk(model_).configOf(q0_), {"T6", "tip"}, {"goal"});
+  proto::DefinePosition p = test::positionDef("reach", OpwIk(model_).configOf(q0_), {"T6", "tip"}, {"goal"});
   p.set_tool("tip");
   ASSERT_EQ(world_.definePosition(p), "");
   move("reach", "cart");

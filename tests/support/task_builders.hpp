@@ -4,7 +4,7 @@
 #include <initializer_list>
 #include <string>
 
-#include "common/ik_puma.hpp"
+#include "common/ik_opw.hpp"
 #include "common/mail_codec.hpp"
 #include "proto/task.pb.h"
 

@@ -1,5 +1,16 @@
-// Closed-form inverse kinematics of the PUMA family (Paul's DH: alpha = 90, 0, -90, 90, -90, 0 deg;
-// a1 = a4 = a5 = a6 = 0, d5 = 0; a spherical wrist), written as six per-joint functions
+// Closed-form inverse kinematics of the ortho-parallel arms with a spherical wrist ("OPW":
+// Brandstoetter, Angerer & Hofbaur 2014): joint 1 vertical, joints 2 and 3 parallel to each other
+// and square to joint 1, joints 4..6 meeting at one point. The PUMA is one of them; so are KUKA's KR,
+// ABB's IRB, Fanuc's LR Mate and R-2000 and Yaskawa's GP arms, whose shoulder sits a1 ahead of the
+// waist axis (the PUMA's a1 is 0).
+//
+// In Paul's DH such an arm has alpha = +-90, 0 or 180, +-90, +-90, +-90, 0 or 180 deg, a4 = a5 = a6 = 0
+// and d5 = 0. Pointing a DH frame's z the other way along its joint axis changes the signs of that
+// alpha, the next joint's angle and its d, and nothing else; so every such arm is, joint by joint up
+// to a sign, an arm of the PUMA's form (alpha = 90, 0, -90, 90, -90, 0), which this solver holds and
+// solves. Angles in and out are always the model's own.
+//
+// The solution is written as six per-joint functions
 //   theta_i = Lambda_i(T6, theta_1 .. theta_{i-1})
 // so that each joint server can solve its own joint from the others' previous values (parallel
 // inverse kinematics, Zhang & Paul, A.6 of the RFMS report), and the serial solution is the same
@@ -9,7 +20,7 @@
 //  - righty: the wrist centre lies ahead of the shoulder along x_1 (the arm at q = 0 is righty);
 //    lefty: behind it.
 //  - up: the elbow lies above the straight line from the shoulder to the wrist centre; down: below.
-//  - noflip: theta_5 >= 0; flip: theta_5 <= 0.
+//  - noflip: theta_5 >= 0 in the PUMA form; flip: theta_5 <= 0 (for the PUMAs, their own theta_5).
 // The report's home position trans(203.2, -126.23, 203.2) mm is q = 0, RIGHT, DOWN (and the wrist
 // is singular there, theta_5 = 0).
 #pragma once
@@ -56,13 +67,19 @@ struct IkSolution {
   int joint = 0;                    // 1-based joint that set `status`, 0 if kOk
 };
 
-class PumaIk {
+// The eight branches of an arm of this family, in a fixed order: bit 0 righty, bit 1 up, bit 2 flip.
+inline constexpr int kIkBranches = 8;
+constexpr ArmConfig branchConfig(int k) { return ArmConfig{(k & 1) != 0, (k & 2) != 0, (k & 4) != 0}; }
+constexpr int branchIndex(const ArmConfig& c) { return (c.righty ? 1 : 0) | (c.up ? 2 : 0) | (c.flip ? 4 : 0); }
+using IkBranches = std::array<IkSolution, kIkBranches>;
+
+class OpwIk {
  public:
-  // Throws ConfigError if the model's geometry is not of the PUMA family. Below
+  // Throws ConfigError, naming the joint, if the model's geometry is not of this family. Below
   // `wrist_singular_sin` of |sin(theta5)| the wrist counts as singular and Lambda_4 holds joint 4:
   // exact (serial) solutions can use a tiny bound; parallel solutions, whose inner angles are a
   // period old, need one well above that error, or theta4 follows noise near theta5 = 0.
-  explicit PumaIk(const RobotModel& model, double wrist_singular_sin = 1e-9);
+  explicit OpwIk(const RobotModel& model, double wrist_singular_sin = 1e-9);
 
   // Lambda_i for joint i (1..6): solved from T6 and the angles of joints 1..i-1 in `known`
   // (entries from i on are ignored). Of the angles equivalent modulo 2 pi, returns the one within
@@ -86,11 +103,30 @@ class PumaIk {
   // the wrap-around reference.
   IkSolution solveParallel(const Transform& t6, const ArmConfig& config, const JointVec& q_prev) const;
 
+  // Every branch at once (the eight solutions of the OPW paper), sharing what the branches have in
+  // common: out[branchIndex(c)] is solveSerial(t6, c, q_near) to rounding. Returns how many are
+  // usable. Real-time safe.
+  int solveAll(const Transform& t6, const JointVec& q_near, IkBranches& out) const;
+
   // The configuration flags a joint vector is in (for reporting, and to pick flags from a pose).
   // Real-time safe.
   ArmConfig configOf(const JointVec& q) const;
 
  private:
+  // The PUMA form: angles and T6 of the model in, of the form out, and back.
+  JointVec toForm(const JointVec& q) const { return q.cwiseProduct(sign_); }
+  Transform toForm(const Transform& t6) const;
+  JointSolution fromForm(int i, JointSolution s) const { return {s.q * sign_[i - 1], s.status}; }
+  IkSolution fromForm(IkSolution s) const;
+  // The same functions in the PUMA form.
+  JointSolution joint(int i, const Transform& t6, const JointVec& known, const ArmConfig& config,
+                      const JointVec& q_near) const;
+  JointSolution jointDecoupled(int i, const Transform& t6, const JointVec& known, const ArmConfig& config,
+                               const JointVec& q_near) const;
+  IkSolution serial(const Transform& t6, const ArmConfig& config, const JointVec& q_near) const;
+  // The wrist's three angles for one branch from R_03 (PUMA form) into `s`.
+  void wrist(const Mat3& r03, const Transform& t6, bool flip, const JointVec& q_near, IkSolution& s) const;
+
   double theta(int i, const JointVec& q) const { return q[i] + offset_[i]; }
   // Wrist centre in the base frame.
   Vec3 wristCentre(const Transform& t6) const;
@@ -103,10 +139,12 @@ class PumaIk {
   Mat3 rotationTo(int frame, const JointVec& q) const;  // R_0,frame from joints 1..frame
   JointSolution finish(int i, double theta, const JointVec& q_near, IkStatus status) const;
 
-  RobotModel shape_;  // the model's geometry alone, for configOf's link frames
-  std::array<DhParams, kJoints> dh_;
-  std::array<double, kJoints> offset_{}, q_min_{}, q_max_{};
-  double d1_, offset_d_, a2_, a3_, d4_, d6_;
+  RobotModel shape_;                  // the PUMA form's geometry alone, for configOf's link frames
+  std::array<DhParams, kJoints> dh_;  // the PUMA form
+  std::array<double, kJoints> offset_{}, q_min_{}, q_max_{};  // the PUMA form
+  JointVec sign_ = JointVec::Ones();                          // PUMA form angle = sign * model angle
+  bool flange_turned_ = false;                                // the form's T6 is the model's turned pi about x_6
+  double d1_, a1_, offset_d_, a2_, a3_, d4_, d6_;
   double forearm_sq_;     // a3^2 + d4^2
   double forearm_angle_;  // atan2(d4, a3)
   double wrist_singular_sin_;
@@ -120,7 +158,7 @@ enum class PikScheme {
   // Eq. 6 with joints 1..i-1 extrapolated linearly from the last two updates.
   kPaperExtrapolated,
   // Joints 1-3 from T6 alone (exact); joints 4-6 from T6 and R_03 of the previous update, that is
-  // theta_1 and theta_2 + theta_3 one update old (PumaIk::solveJointDecoupled).
+  // theta_1 and theta_2 + theta_3 one update old (OpwIk::solveJointDecoupled).
   kDecoupled,
   // The same with theta_1 .. theta_3 extrapolated from the last two updates.
   kDecoupledExtrapolated,

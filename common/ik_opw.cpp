@@ -1,4 +1,4 @@
-#include "common/ik_puma.hpp"
+#include "common/ik_opw.hpp"
 
 #include <cctype>
 #include <cmath>
@@ -103,58 +103,94 @@ const char* toString(PikScheme scheme) {
   return "unknown";
 }
 
-PumaIk::PumaIk(const RobotModel& model, double wrist_singular_sin) : wrist_singular_sin_(wrist_singular_sin) {
+OpwIk::OpwIk(const RobotModel& model, double wrist_singular_sin) : wrist_singular_sin_(wrist_singular_sin) {
+  // The PUMA form's twists. Joints 1, 3, 4 and 5 may have either sign in the model, joints 2 and 6
+  // 0 or 180 deg: each difference of pi is a DH z axis pointing the other way along its joint.
   static constexpr std::array<double, kJoints> kAlpha{kPi / 2, 0, -kPi / 2, kPi / 2, -kPi / 2, 0};
+  static constexpr std::array<const char*, kJoints> kAllowed{"+-90", "0 or 180", "+-90", "+-90", "+-90", "0 or 180"};
+  bool z_before_turned = false;  // the PUMA form's z_{i-1} is the model's, reversed
   for (int i = 0; i < kJoints; ++i) {
+    const DhParams& dh = model.joints[i].dh;
+    double alpha = dh.alpha(), d = dh.d, theta_offset = dh.theta_offset;
+    if (z_before_turned) {
+      // A_i seen from the reversed frame: Rx(pi) Rz(theta) Tz(d) Tx(a) Rx(alpha)
+      //   = Rz(-theta) Tz(-d) Tx(a) Rx(alpha - pi).
+      alpha -= kPi, d = -d, theta_offset = -theta_offset, sign_[i] = -1.0;
+    }
+    const double gap = std::abs(wrapToPi(alpha - kAlpha[i]));
+    z_before_turned = false;
+    if (gap > 1e-9) {
+      if (std::abs(gap - kPi) > 1e-9)
+        throw ConfigError(model.source + ": joint " + std::to_string(i + 1) + ": alpha = " +
+                          std::to_string(dh.alpha() * 180 / kPi) + " deg; an ortho-parallel arm with a " +
+                          "spherical wrist has alpha" + std::to_string(i + 1) + " = " + kAllowed[i] + " deg");
+      if (i + 1 < kJoints)
+        z_before_turned = true;  // reverse z_i
+      else
+        flange_turned_ = true;  // T6 itself is the model's: the form's is turned about x_6
+    }
+    dh_[i] = DhParams(kAlpha[i], dh.a, d, theta_offset);
+    shape_.joints[i].dh = dh_[i];
+    offset_[i] = theta_offset;
     const JointModel& j = model.joints[i];
-    if (std::abs(j.dh.alpha() - kAlpha[i]) > 1e-9)
-      throw ConfigError(model.source + ": joint " + std::to_string(i + 1) +
-                        ": the PUMA closed-form IK needs alpha = 90, 0, -90, 90, -90, 0 deg");
-    dh_[i] = j.dh;
-    shape_.joints[i].dh = j.dh;
-    offset_[i] = j.dh.theta_offset;
-    q_min_[i] = j.q_min;
-    q_max_[i] = j.q_max;
+    q_min_[i] = sign_[i] > 0 ? j.q_min : -j.q_max;
+    q_max_[i] = sign_[i] > 0 ? j.q_max : -j.q_min;
   }
-  const auto& jt = model.joints;
-  if (jt[0].dh.a != 0 || jt[3].dh.a != 0 || jt[4].dh.a != 0 || jt[5].dh.a != 0 || jt[4].dh.d != 0)
+  for (int i : {3, 4, 5})
+    if (dh_[i].a != 0)
+      throw ConfigError(model.source + ": joint " + std::to_string(i + 1) + ": a" + std::to_string(i + 1) +
+                        " must be 0 for a spherical wrist (axes 4, 5 and 6 meeting at one point)");
+  if (dh_[4].d != 0)
     throw ConfigError(model.source +
-                      ": the PUMA closed-form IK needs a1 = a4 = a5 = a6 = 0 and d5 = 0 "
-                      "(a spherical wrist)");
-  if (jt[1].dh.a <= 0) throw ConfigError(model.source + ": the PUMA closed-form IK needs an upper arm a2 > 0");
-  d1_ = jt[0].dh.d;
-  offset_d_ = jt[1].dh.d + jt[2].dh.d;  // z_1 and z_2 are parallel: both offsets add
-  a2_ = jt[1].dh.a;
-  a3_ = jt[2].dh.a;
-  d4_ = jt[3].dh.d;
-  d6_ = jt[5].dh.d;
+                      ": joint 5: d5 must be 0 for a spherical wrist (axes 4, 5 and 6 meeting at one point)");
+  if (!(dh_[1].a > 0)) throw ConfigError(model.source + ": joint 2: the closed-form IK needs an upper arm a2 > 0");
+  d1_ = dh_[0].d;
+  a1_ = dh_[0].a;
+  offset_d_ = dh_[1].d + dh_[2].d;  // z_1 and z_2 are parallel: both offsets add
+  a2_ = dh_[1].a;
+  a3_ = dh_[2].a;
+  d4_ = dh_[3].d;
+  d6_ = dh_[5].d;
   forearm_sq_ = a3_ * a3_ + d4_ * d4_;
   forearm_angle_ = std::atan2(d4_, a3_);
 }
 
-Vec3 PumaIk::wristCentre(const Transform& t6) const { return t6.translation() - d6_ * t6.linear().col(2); }
+Transform OpwIk::toForm(const Transform& t6) const {
+  if (!flange_turned_) return t6;
+  Transform t = t6;
+  t.linear().col(1) = -t6.linear().col(1);  // T6 Rx(pi)
+  t.linear().col(2) = -t6.linear().col(2);
+  return t;
+}
 
-void PumaIk::armPlane(const Vec3& w, double theta1, double& x, double& y) const {
-  x = std::cos(theta1) * w.x() + std::sin(theta1) * w.y();
+IkSolution OpwIk::fromForm(IkSolution s) const {
+  s.q = s.q.cwiseProduct(sign_);
+  return s;
+}
+
+Vec3 OpwIk::wristCentre(const Transform& t6) const { return t6.translation() - d6_ * t6.linear().col(2); }
+
+void OpwIk::armPlane(const Vec3& w, double theta1, double& x, double& y) const {
+  x = std::cos(theta1) * w.x() + std::sin(theta1) * w.y() - a1_;
   y = w.z() - d1_;
 }
 
-Mat3 PumaIk::rotationTo(int frame, const JointVec& q) const {
+Mat3 OpwIk::rotationTo(int frame, const JointVec& q) const {
   Mat3 r = Mat3::Identity();
   for (int i = 0; i < frame; ++i) r = r * dhRotation(dh_[i], theta(i, q));
   return r;
 }
 
-bool PumaIk::armPlaneFromT6(const Vec3& w, const ArmConfig& config, double& x, double& y) const {
+bool OpwIk::armPlaneFromT6(const Vec3& w, const ArmConfig& config, double& x, double& y) const {
   const double r_sq = w.x() * w.x() + w.y() * w.y();
   double reach = 0.0;
   if (!boundedSqrt(r_sq - offset_d_ * offset_d_, r_sq + offset_d_ * offset_d_, reach)) return false;
-  x = config.righty ? reach : -reach;
+  x = (config.righty ? reach : -reach) - a1_;
   y = w.z() - d1_;
   return true;
 }
 
-JointSolution PumaIk::shoulderAngle(double x, double y, const ArmConfig& config, const JointVec& q_near) const {
+JointSolution OpwIk::shoulderAngle(double x, double y, const ArmConfig& config, const JointVec& q_near) const {
   // In the arm plane the elbow lies at a2 (cos theta2, sin theta2) and at distance
   // sqrt(a3^2 + d4^2) from the wrist centre: x cos(theta2) + y sin(theta2) = h.
   const double r_sq = x * x + y * y;
@@ -167,7 +203,7 @@ JointSolution PumaIk::shoulderAngle(double x, double y, const ArmConfig& config,
   return finish(2, std::atan2(y, x) + std::atan2(anticlockwise ? s : -s, h), q_near, IkStatus::kOk);
 }
 
-JointSolution PumaIk::finish(int i, double th, const JointVec& q_near, IkStatus status) const {
+JointSolution OpwIk::finish(int i, double th, const JointVec& q_near, IkStatus status) const {
   const int k = i - 1;
   double q = nearestEquivalent(th - offset_[k], q_near[k]);
   if (q < q_min_[k] || q > q_max_[k]) {
@@ -188,10 +224,26 @@ JointSolution PumaIk::finish(int i, double th, const JointVec& q_near, IkStatus 
   return {q, status};
 }
 
-JointSolution PumaIk::solveJoint(int i, const Transform& t6, const JointVec& known, const ArmConfig& config,
-                                 const JointVec& q_near) const {
+JointSolution OpwIk::solveJoint(int i, const Transform& t6, const JointVec& known, const ArmConfig& config,
+                                const JointVec& q_near) const {
+  if (i < 1 || i > kJoints) return {0.0, IkStatus::kInvalidJoint};
+  return fromForm(i, joint(i, toForm(t6), toForm(known), config, toForm(q_near)));
+}
+
+JointSolution OpwIk::solveJointDecoupled(int i, const Transform& t6, const JointVec& known, const ArmConfig& config,
+                                         const JointVec& q_near) const {
+  if (i < 1 || i > kJoints) return {0.0, IkStatus::kInvalidJoint};
+  return fromForm(i, jointDecoupled(i, toForm(t6), toForm(known), config, toForm(q_near)));
+}
+
+IkSolution OpwIk::solveSerial(const Transform& t6, const ArmConfig& config, const JointVec& q_near) const {
+  return fromForm(serial(toForm(t6), config, toForm(q_near)));
+}
+
+JointSolution OpwIk::joint(int i, const Transform& t6, const JointVec& known, const ArmConfig& config,
+                           const JointVec& q_near) const {
   const Vec3 w = wristCentre(t6);
-  if (i >= 1 && i <= kJoints && beyondAnyReach(w)) return {q_near[i - 1], IkStatus::kOutOfReachElbow};
+  if (beyondAnyReach(w)) return {q_near[i - 1], IkStatus::kOutOfReachElbow};
   switch (i) {
     case 1: {
       // The wrist centre's offset along z_1 must equal the shoulder offset:
@@ -230,19 +282,17 @@ JointSolution PumaIk::solveJoint(int i, const Transform& t6, const JointVec& kno
       const Vec3 a = rotationTo(4, known).transpose() * t6.linear().col(2);
       return finish(5, std::atan2(-a.x(), a.y()), q_near, IkStatus::kOk);
     }
-    case 6: {
+    default: {
       // n and o in frame 5 are (c6, s6, 0) and (-s6, c6, 0); both are used for accuracy.
       const Mat3 r = rotationTo(5, known).transpose() * t6.linear();
       return finish(6, std::atan2(r(1, 0) - r(0, 1), r(0, 0) + r(1, 1)), q_near, IkStatus::kOk);
     }
-    default: return {0.0, IkStatus::kInvalidJoint};
   }
 }
 
-JointSolution PumaIk::solveJointDecoupled(int i, const Transform& t6, const JointVec& known, const ArmConfig& config,
-                                          const JointVec& q_near) const {
-  if (i < 1 || i > kJoints) return {0.0, IkStatus::kInvalidJoint};
-  if (i == 1) return solveJoint(1, t6, known, config, q_near);  // T6 alone already
+JointSolution OpwIk::jointDecoupled(int i, const Transform& t6, const JointVec& known, const ArmConfig& config,
+                                    const JointVec& q_near) const {
+  if (i == 1) return joint(1, t6, known, config, q_near);  // T6 alone already
   const Vec3 w = wristCentre(t6);
   if (beyondAnyReach(w)) return {q_near[i - 1], IkStatus::kOutOfReachElbow};
   if (i <= 3) {
@@ -270,7 +320,7 @@ JointSolution PumaIk::solveJointDecoupled(int i, const Transform& t6, const Join
       return finish(4, std::atan2(-sign * a.y(), -sign * a.x()), q_near, IkStatus::kOk);
     case 5: return finish(5, std::atan2(sign * s5, a.z()), q_near, IkStatus::kOk);
     default: {
-      if (s5 < wrist_singular_sin_) return solveJoint(6, t6, known, config, q_near);
+      if (s5 < wrist_singular_sin_) return joint(6, t6, known, config, q_near);
       const Vec3 z3 = r03.col(2);
       const double n = z3.dot(t6.linear().col(0)), o = z3.dot(t6.linear().col(1));
       return finish(6, std::atan2(-sign * o, sign * n), q_near, IkStatus::kOk);
@@ -278,11 +328,11 @@ JointSolution PumaIk::solveJointDecoupled(int i, const Transform& t6, const Join
   }
 }
 
-IkSolution PumaIk::solveSerial(const Transform& t6, const ArmConfig& config, const JointVec& q_near) const {
+IkSolution OpwIk::serial(const Transform& t6, const ArmConfig& config, const JointVec& q_near) const {
   IkSolution out;
   out.q = q_near;
   for (int i = 1; i <= kJoints; ++i) {
-    const JointSolution s = solveJoint(i, t6, out.q, config, q_near);
+    const JointSolution s = joint(i, t6, out.q, config, q_near);
     out.q[i - 1] = s.q;
     if (s.status != IkStatus::kOk && out.status == IkStatus::kOk) {
       out.status = s.status;
@@ -293,35 +343,118 @@ IkSolution PumaIk::solveSerial(const Transform& t6, const ArmConfig& config, con
   return out;
 }
 
-IkSolution PumaIk::solveParallel(const Transform& t6, const ArmConfig& config, const JointVec& q_prev) const {
+IkSolution OpwIk::solveParallel(const Transform& t6, const ArmConfig& config, const JointVec& q_prev) const {
+  const Transform t = toForm(t6);
+  const JointVec prev = toForm(q_prev);
   IkSolution out;
   for (int i = 1; i <= kJoints; ++i) {
-    const JointSolution s = solveJoint(i, t6, q_prev, config, q_prev);
+    const JointSolution s = joint(i, t, prev, config, prev);
     out.q[i - 1] = s.q;
     if (s.status != IkStatus::kOk && out.status == IkStatus::kOk) {
       out.status = s.status;
       out.joint = i;
     }
   }
-  return out;
+  return fromForm(out);
 }
 
-ArmConfig PumaIk::configOf(const JointVec& q) const {
+void OpwIk::wrist(const Mat3& r03, const Transform& t6, bool flip, const JointVec& q_near, IkSolution& s) const {
+  const Vec3 a = r03.transpose() * t6.linear().col(2);
+  const double s5 = std::hypot(a.x(), a.y());
+  const double sign = flip ? -1.0 : 1.0;  // the sign of sin(theta5)
+  const bool singular = s5 < wrist_singular_sin_;
+  const JointSolution j4 = singular ? finish(4, q_near[3] + offset_[3], q_near, IkStatus::kWristSingular)
+                                    : finish(4, std::atan2(-sign * a.y(), -sign * a.x()), q_near, IkStatus::kOk);
+  const JointSolution j5 = finish(5, std::atan2(sign * s5, a.z()), q_near, IkStatus::kOk);
+  s.q[3] = j4.q, s.q[4] = j5.q;
+  JointSolution j6;
+  if (singular) {
+    j6 = joint(6, t6, s.q, branchConfig(flip ? 4 : 0), q_near);  // theta4 + theta6 alone is defined
+  } else {
+    const Vec3 z3 = r03.col(2);
+    const double n = z3.dot(t6.linear().col(0)), o = z3.dot(t6.linear().col(1));
+    j6 = finish(6, std::atan2(-sign * o, sign * n), q_near, IkStatus::kOk);
+  }
+  s.q[5] = j6.q;
+  for (int i = 4; i <= 6 && s.status == IkStatus::kOk; ++i) {
+    const IkStatus st = (i == 4 ? j4 : i == 5 ? j5 : j6).status;
+    if (st != IkStatus::kOk) s.status = st, s.joint = i;
+  }
+}
+
+int OpwIk::solveAll(const Transform& t6_model, const JointVec& q_near_model, IkBranches& out) const {
+  const Transform t6 = toForm(t6_model);
+  const JointVec q_near = toForm(q_near_model);
+  for (IkSolution& s : out) s = IkSolution{q_near, IkStatus::kOk, 0};
+  const auto fail = [&](int k, int joint, IkStatus status) {
+    if (out[k].status == IkStatus::kOk) out[k].status = status, out[k].joint = joint;
+  };
+  const auto failBranches = [&](bool righty, int up_mask, int joint, IkStatus status) {
+    for (int k = 0; k < kIkBranches; ++k)
+      if (branchConfig(k).righty == righty && (up_mask & (branchConfig(k).up ? 2 : 1))) fail(k, joint, status);
+  };
+  for (const bool righty : {true, false}) {
+    const ArmConfig side{righty, false, false};
+    const JointSolution j1 = joint(1, t6, q_near, side, q_near);
+    if (!usable(j1.status)) {
+      failBranches(righty, 3, 1, j1.status);
+      continue;
+    }
+    const Vec3 w = wristCentre(t6);
+    double x, y;
+    armPlane(w, j1.q + offset_[0], x, y);
+    for (const bool up : {false, true}) {
+      const ArmConfig arm{righty, up, false};
+      JointVec q = q_near;
+      q[0] = j1.q;
+      const JointSolution j2 = shoulderAngle(x, y, arm, q_near);
+      q[1] = j2.q;
+      const JointSolution j3 = joint(3, t6, q, arm, q_near);
+      q[2] = j3.q;
+      const int mask = up ? 2 : 1;
+      if (j1.status != IkStatus::kOk) failBranches(righty, mask, 1, j1.status);
+      if (!usable(j2.status) || !usable(j3.status)) {
+        failBranches(righty, mask, usable(j2.status) ? 3 : 2, usable(j2.status) ? j3.status : j2.status);
+        continue;
+      }
+      if (j2.status != IkStatus::kOk) failBranches(righty, mask, 2, j2.status);
+      if (j3.status != IkStatus::kOk) failBranches(righty, mask, 3, j3.status);
+      const Mat3 r03 = rotationTo(3, q);
+      for (const bool flip : {false, true}) {
+        IkSolution& s = out[branchIndex(ArmConfig{righty, up, flip})];
+        s.q.head<3>() = q.head<3>();
+        wrist(r03, t6, flip, q_near, s);
+      }
+    }
+  }
+  int usable_count = 0;
+  for (IkSolution& s : out) {
+    s = fromForm(s);
+    usable_count += usable(s.status) ? 1 : 0;
+  }
+  return usable_count;
+}
+
+ArmConfig OpwIk::configOf(const JointVec& q_model) const {
+  const JointVec q = toForm(q_model);
   ArmConfig c;
   LinkFrames f;
   linkFrames(shape_, q, f);
   const Vec3 shoulder = f[1].translation();
   const Vec3 elbow = f[2].translation() - shoulder;
   const Vec3 wrist = f[4].translation() - shoulder;
-  const Vec3 x1 = f[1].linear().col(0);
+  const Vec3 x1 = f[1].linear().col(0);  // horizontal: z_0 is vertical and alpha1 = 90 deg
+  // Righty: the wrist centre ahead of the waist axis (the sign of Lambda_1's reach); with a
+  // shoulder offset a1 the wrist can be ahead of the waist and still behind the shoulder.
+  c.righty = x1.dot(f[4].translation() - f[0].translation()) >= 0.0;
+  // Up: for a righty arm, the elbow anticlockwise of the wrist about the shoulder in the arm's
+  // plane (x_1 to the right, z_0 up), i.e. above the shoulder–wrist line when the wrist is ahead
+  // of the shoulder; for a lefty arm, clockwise (the same arm seen from behind).
   const double xw = x1.dot(wrist), yw = wrist.z();
   const double xe = x1.dot(elbow), ye = elbow.z();
-  c.righty = xw >= 0.0;
-  // Elbow above the shoulder–wrist line: ye > yw xe / xw, i.e. (wrist x elbow) > 0 when xw > 0 and
-  // < 0 when xw < 0.
   const double cross = xw * ye - yw * xe;
   c.up = c.righty ? cross > 0.0 : cross < 0.0;
-  c.flip = theta(4, q) < 0.0;
+  c.flip = std::sin(theta(4, q)) < 0.0;
   return c;
 }
 
