@@ -6,10 +6,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <initializer_list>
 #include <numbers>
 #include <random>
 #include <sstream>
+#include <vector>
 
 #include "common/crba.hpp"
 #include "common/error.hpp"
@@ -210,7 +212,26 @@ RobotModel parseRobotModel(const std::string& text, const std::string& source) {
   return model;
 }
 
-RobotModel loadRobotModel(const std::string& path) {
+std::string robotModelPath(const std::string& name_or_path) {
+  // A bare name (no folder, no extension) that is not a file here names a shipped model.
+  if (name_or_path.empty() || name_or_path.find_first_of("/.") != std::string::npos ||
+      std::filesystem::exists(name_or_path))
+    return name_or_path;
+  const std::filesystem::path shipped = std::filesystem::path(RFMS_ROBOTS_DIR) / (name_or_path + ".textproto");
+  if (std::filesystem::exists(shipped)) return shipped.string();
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(RFMS_ROBOTS_DIR, ec))
+    if (entry.path().extension() == ".textproto") names.push_back(entry.path().stem().string());
+  std::sort(names.begin(), names.end());
+  std::string known;
+  for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
+  throw ConfigError("robot model '" + name_or_path + "': no such file, and no shipped model of that name (" +
+                    (known.empty() ? std::string("none found in ") + RFMS_ROBOTS_DIR : known) + ")");
+}
+
+RobotModel loadRobotModel(const std::string& name_or_path) {
+  const std::string path = robotModelPath(name_or_path);
   return parseRobotModel(loadTextFile(path, "robot model file"), path);
 }
 

@@ -10,8 +10,12 @@
 
 namespace rfms {
 
-// Loads and validates a model file.
-RobotModel loadRobotModel(const std::string& path);
+// A shipped model's file for a bare name ("gp7": deploy/robots/gp7.textproto); anything with a
+// folder or an extension, or a file that exists, is returned as it is. Throws ConfigError listing
+// the shipped names when a bare name is neither.
+std::string robotModelPath(const std::string& name_or_path);
+// Loads and validates a model file (or a shipped model by name, as robotModelPath).
+RobotModel loadRobotModel(const std::string& name_or_path);
 // Same, from text already in memory; `source` names it in messages.
 RobotModel parseRobotModel(const std::string& text, const std::string& source);
 

@@ -159,6 +159,36 @@ TEST(Cluster, LockstepClusterExchangesTheHarnessesMailboxes) {
   EXPECT_EQ(log.applied.size(), log.torque.size() / kJoints);
 }
 
+// Today's industrial arms on the cluster in lockstep, named as a user names them
+// (deploy/rfms run --robot gp7): each arm's example task ends where it was sent, and its run log
+// (which carries that arm's model) re-runs identically in one process.
+class IndustrialArmCluster : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(IndustrialArmCluster, RunsItsExampleTaskInLockstepAndItsLogVerifies) {
+  const std::string arm = GetParam();
+  RunDir run(arm.substr(0, 6));
+  const std::string config =
+      configWith(run.path, "patient.textproto", {{"lockstep_timeout_ms: 100", "lockstep_timeout_ms: 5000"}});
+  const test::Outcome r =
+      test::runCommand(kRfms,
+                       "run --robot " + arm + " --task " + RFMS_SOURCE_DIR + "/examples/" + arm + ".task --config " +
+                           config + " --run-dir " + run.path.string() + " --no-view -- --json",
+                       300);
+  ASSERT_EQ(r.code, 0) << r.out << r.err << readFile(run.path / "supervisor.log");
+  const Json summary = summaryOf(r.out);
+  EXPECT_TRUE(summary.value("completed", false)) << r.out;
+  ASSERT_EQ(summary.value("moves", Json::array()).size(), 4u) << r.out;
+  for (const Json& move : summary["moves"]) EXPECT_TRUE(move.value("completed", false)) << r.out;
+  EXPECT_LT(summary.value("final_position_error_mm", 1e9), 0.1) << r.out;
+  const RunLog log = readRunLog((run.path / "run.mcap").string());
+  EXPECT_EQ(log.header.count("robot") ? log.header.at("robot") : "", arm);
+  const test::Outcome v = verifyRunLog(run.path / "run.mcap");
+  EXPECT_EQ(v.code, 0) << v.out << v.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(Arms, IndustrialArmCluster,
+                         ::testing::Values("kr6_r700_sixx", "irb2400", "lrmate200id", "gp7"));
+
 // A task that hands the supervisor more requests in one period than the link between its
 // background and its period holds (300 definitions beside the example's): the waiting period takes
 // them as the background asks, and the mail still equals the harness's.

@@ -137,5 +137,20 @@ TEST(RobotModelLoader, MissingFileIsNamed) {
       ConfigError);
 }
 
+TEST(RobotModelLoader, ABareNameIsAShippedModelAndAnUnknownOneListsThem) {
+  EXPECT_EQ(loadRobotModel("gp7").name, "gp7");
+  EXPECT_EQ(robotModelPath("gp7"), std::string(RFMS_ROBOTS_DIR) + "/gp7.textproto");
+  EXPECT_EQ(robotModelPath("./gp7"), "./gp7");  // a folder: a file, as written
+  try {
+    loadRobotModel("kr16");
+    ADD_FAILURE() << "a model that is not shipped loaded";
+  } catch (const ConfigError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("robot model 'kr16': no such file, and no shipped model of that name"), std::string::npos)
+        << what;
+    EXPECT_NE(what.find("irb2400, kr6_r700_sixx, lrmate200id, puma260, puma560"), std::string::npos) << what;
+  }
+}
+
 }  // namespace
 }  // namespace rfms

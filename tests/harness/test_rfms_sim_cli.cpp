@@ -52,6 +52,27 @@ TEST(RfmsSimCli, TheReadmesLineExampleStaysOnItsLine) {
   EXPECT_LT(std::stod(r.out.substr(at + 28)), 0.2) << r.out;
 }
 
+// Each industrial arm's example (examples/NAME.task, the arm named as a user names it): every move
+// completes on its line and the arm ends where it was sent.
+class IndustrialArmSim : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(IndustrialArmSim, RunsItsExampleTaskOnItsLines) {
+  const std::string arm = GetParam();
+  const test::Outcome r =
+      rfmsSim("--json --robot " + arm + " --task " + RFMS_SOURCE_DIR + "/examples/" + arm + ".task");
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.err.find("robot " + arm), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("\"completed\":true,\"refused\":0"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\"completed\":false"), std::string::npos) << r.out;
+  for (const char* field : {"\"max_path_deviation_mm\":", "\"final_position_error_mm\":"}) {
+    const auto at = r.out.find(field);
+    ASSERT_NE(at, std::string::npos) << field << r.out;
+    EXPECT_LT(std::stod(r.out.substr(at + std::string(field).size())), 0.1) << field << r.out;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Arms, IndustrialArmSim, ::testing::Values("kr6_r700_sixx", "irb2400", "lrmate200id", "gp7"));
+
 // The manual's pumatask with its home on the table: the move complying along z comes to rest on the
 // table, says how far it yielded, and the joint move after it lifts the probe off.
 TEST(RfmsSimCli, TheManualsCompliantExampleRestsOnTheTableAndLiftsOff) {
