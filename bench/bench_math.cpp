@@ -1,5 +1,7 @@
 // rfms-bench-math: ns per call of each per-period algorithm in common/, next to Orocos KDL's
-// equivalent on the same PUMA 560 model and the same inputs, measured in the same run.
+// equivalent on the same PUMA 560 model and the same inputs, measured in the same run; and the
+// eight IK branches of an industrial arm (KUKA KR 6 R700 sixx) at once, one by one, and KDL's
+// search for one.
 // Prints Google Benchmark's table, then a summary of medians with the ratio KDL / ours.
 //   build/bin/rfms-bench-math [--benchmark_repetitions=N] [any Google Benchmark flag]
 #include <benchmark/benchmark.h>
@@ -66,6 +68,11 @@ struct Inputs {
 
 const RobotModel& model() {
   static const RobotModel m = loadRobotModel(std::string(RFMS_ROBOTS_DIR) + "/puma560.textproto");
+  return m;
+}
+
+const RobotModel& industrialArm() {
+  static const RobotModel m = loadRobotModel(std::string(RFMS_ROBOTS_DIR) + "/kr6_r700_sixx.textproto");
   return m;
 }
 
@@ -156,6 +163,35 @@ int main(int argc, char** argv) {
     benchmark::DoNotOptimize(inverse);
   });
 
+  // Every branch at once on an industrial arm (the KR 6 R700 sixx, whose DH turns three z axes and
+  // offsets its shoulder), against the same eight branches solved one by one, against the PUMA
+  // 560's eight, and against KDL's Levenberg–Marquardt search for one solution from 0.1 rad away.
+  const RobotModel& kr6 = industrialArm();
+  const OpwIk kr6_ik(kr6);
+  const Inputs kr6_in(kr6, kr6_ik);
+  const KDL::Chain kr6_chain = oracle::kdlChain(kr6);
+  KDL::ChainIkSolverPos_LMA kr6_lma(kr6_chain, 1e-10, 500);
+  std::vector<KDL::JntArray> kr6_near;
+  for (std::size_t n = 0; n < Inputs::kCount; ++n) {
+    kr6_near.push_back(kr6_in.kq[n]);
+    for (int i = 0; i < kJoints; ++i) kr6_near.back()(i) += 0.1;
+  }
+  IkBranches branches;
+  add("ik_all_eight/opw_kr6", [&](std::size_t n) {
+    benchmark::DoNotOptimize(kr6_ik.solveAll(kr6_in.t6[n], kr6_in.q[n], branches));
+    benchmark::ClobberMemory();
+  });
+  add("ik_all_eight/serial_x8_kr6", [&](std::size_t n) {
+    for (int k = 0; k < kIkBranches; ++k)
+      benchmark::DoNotOptimize(kr6_ik.solveSerial(kr6_in.t6[n], branchConfig(k), kr6_in.q[n]));
+  });
+  add("ik_all_eight/opw_puma560", [&](std::size_t n) {
+    benchmark::DoNotOptimize(ik.solveAll(in.t6[n], in.q[n], branches));
+    benchmark::ClobberMemory();
+  });
+  add("ik_one/kdl_lma_kr6",
+      [&](std::size_t n) { benchmark::DoNotOptimize(kr6_lma.CartToJnt(kr6_near[n], kr6_in.kt6[n], out)); });
+
   // One joint server's share of a PIK update: Lambda_i alone, in the paper's form (inner angles
   // of the previous update) and in the decoupled form (arm joints from T6 alone). The parallel
   // update costs the slowest joint's share (Zhang & Paul's Eq. 9).
@@ -197,5 +233,14 @@ int main(int argc, char** argv) {
   }
   std::printf("%-10s %12.1f %12.1f   (serial, all six: %.1f)\n", "max", worst_paper, worst_decoupled,
               reporter.medians["ik_six_lambdas/ours"]);
+
+  std::printf("\nAll eight IK branches (median ns per pose)\n");
+  const double all8 = reporter.medians["ik_all_eight/opw_kr6"];
+  std::printf("  KR 6 R700 sixx, solveAll            %10.1f\n", all8);
+  std::printf("  KR 6 R700 sixx, 8 x solveSerial     %10.1f   (%.2f x solveAll)\n",
+              reporter.medians["ik_all_eight/serial_x8_kr6"], reporter.medians["ik_all_eight/serial_x8_kr6"] / all8);
+  std::printf("  PUMA 560, solveAll                  %10.1f\n", reporter.medians["ik_all_eight/opw_puma560"]);
+  std::printf("  KR 6 R700 sixx, KDL LMA, ONE branch %10.1f   (%.1f x solveAll's eight)\n",
+              reporter.medians["ik_one/kdl_lma_kr6"], reporter.medians["ik_one/kdl_lma_kr6"] / all8);
   return 0;
 }

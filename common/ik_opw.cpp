@@ -204,8 +204,19 @@ JointSolution OpwIk::shoulderAngle(double x, double y, const ArmConfig& config, 
 }
 
 JointSolution OpwIk::finish(int i, double th, const JointVec& q_near, IkStatus status) const {
+  return inRange(i, nearestEquivalent(th - offset_[i - 1], q_near[i - 1]), q_near, status);
+}
+
+JointSolution OpwIk::finishQuick(int i, double th, const JointVec& q_near, IkStatus status) const {
+  // nearestEquivalent without std::remainder, which is most of solveAll's time otherwise: the
+  // difference is a few turns at most, so rounding its turn count is exact enough (1e-15 rad).
+  constexpr double kTurn = 2 * kPi;
+  const double gap = th - offset_[i - 1] - q_near[i - 1];
+  return inRange(i, q_near[i - 1] + (gap - kTurn * std::nearbyint(gap / kTurn)), q_near, status);
+}
+
+JointSolution OpwIk::inRange(int i, double q, const JointVec& q_near, IkStatus status) const {
   const int k = i - 1;
-  double q = nearestEquivalent(th - offset_[k], q_near[k]);
   if (q < q_min_[k] || q > q_max_[k]) {
     // The nearest equivalent is outside the range; a joint with more than one turn of range may
     // still reach the pose one turn further on.
@@ -383,47 +394,95 @@ void OpwIk::wrist(const Mat3& r03, const Transform& t6, bool flip, const JointVe
 }
 
 int OpwIk::solveAll(const Transform& t6_model, const JointVec& q_near_model, IkBranches& out) const {
+  // The serial functions' algebra, each piece computed once for the branches that share it: the
+  // wrist centre and its reach for all eight, theta1 and the arm plane for four, theta2, theta3 and
+  // R_03 for two, and the flip branch's wrist from the noflip one's (theta4 + pi, -theta5,
+  // theta6 + pi). Cosines and sines of sums come from the vectors that made the angles, not from
+  // trigonometric calls.
   const Transform t6 = toForm(t6_model);
   const JointVec q_near = toForm(q_near_model);
   for (IkSolution& s : out) s = IkSolution{q_near, IkStatus::kOk, 0};
-  const auto fail = [&](int k, int joint, IkStatus status) {
-    if (out[k].status == IkStatus::kOk) out[k].status = status, out[k].joint = joint;
+  const auto fail = [&](bool righty, int up_mask, int joint, IkStatus status) {
+    for (int k = 0; k < kIkBranches; ++k) {
+      const ArmConfig c = branchConfig(k);
+      if (c.righty == righty && (up_mask & (c.up ? 2 : 1)) && out[k].status == IkStatus::kOk)
+        out[k].status = status, out[k].joint = joint;
+    }
   };
-  const auto failBranches = [&](bool righty, int up_mask, int joint, IkStatus status) {
-    for (int k = 0; k < kIkBranches; ++k)
-      if (branchConfig(k).righty == righty && (up_mask & (branchConfig(k).up ? 2 : 1))) fail(k, joint, status);
-  };
+  const Vec3 w = wristCentre(t6);
+  const double r_sq = w.x() * w.x() + w.y() * w.y();
+  double reach = 0.0;
+  if (beyondAnyReach(w) || !boundedSqrt(r_sq - offset_d_ * offset_d_, r_sq + offset_d_ * offset_d_, reach)) {
+    const IkStatus why = beyondAnyReach(w) ? IkStatus::kOutOfReachElbow : IkStatus::kOutOfReachShoulder;
+    for (bool side : {true, false}) fail(side, 3, 1, why);
+    return 0;
+  }
+  const double azimuth = std::atan2(w.y(), w.x());
+  const Vec3 n = t6.linear().col(0), o = t6.linear().col(1), z = t6.linear().col(2);
+  const double forearm = std::sqrt(forearm_sq_);
+  const double cos_fa = a3_ / forearm, sin_fa = d4_ / forearm;  // of forearm_angle_
   for (const bool righty : {true, false}) {
-    const ArmConfig side{righty, false, false};
-    const JointSolution j1 = joint(1, t6, q_near, side, q_near);
+    const double th1 = azimuth + std::atan2(offset_d_, righty ? reach : -reach);
+    const JointSolution j1 = finishQuick(1, th1, q_near, IkStatus::kOk);
     if (!usable(j1.status)) {
-      failBranches(righty, 3, 1, j1.status);
+      fail(righty, 3, 1, j1.status);
       continue;
     }
-    const Vec3 w = wristCentre(t6);
-    double x, y;
-    armPlane(w, j1.q + offset_[0], x, y);
+    const double c1 = std::cos(th1), s1 = std::sin(th1);
+    const double x = c1 * w.x() + s1 * w.y() - a1_, y = w.z() - d1_;
+    const double rr = x * x + y * y;
+    const double h = (rr + a2_ * a2_ - forearm_sq_) / (2.0 * a2_);
+    double s = 0.0;
+    if (!boundedSqrt(rr - h * h, rr, s)) {
+      fail(righty, 3, 2, IkStatus::kOutOfReachElbow);
+      continue;
+    }
+    const double toward_wrist = std::atan2(y, x);
     for (const bool up : {false, true}) {
-      const ArmConfig arm{righty, up, false};
-      JointVec q = q_near;
-      q[0] = j1.q;
-      const JointSolution j2 = shoulderAngle(x, y, arm, q_near);
-      q[1] = j2.q;
-      const JointSolution j3 = joint(3, t6, q, arm, q_near);
-      q[2] = j3.q;
       const int mask = up ? 2 : 1;
-      if (j1.status != IkStatus::kOk) failBranches(righty, mask, 1, j1.status);
+      const double ss = (up == righty) ? s : -s;  // the elbow anticlockwise of the wrist, or not
+      const double th2 = toward_wrist + std::atan2(ss, h);
+      const double c2 = (x * h - y * ss) / rr, s2 = (y * h + x * ss) / rr;  // of th2, as (x, y) + (h, ss)
+      const double u = c2 * x + s2 * y - a2_, v = -s2 * x + c2 * y;         // the wrist seen from the elbow
+      const double th3 = std::atan2(v, u) - forearm_angle_;
+      const double uv = std::sqrt(u * u + v * v);
+      const double c3 = (u * cos_fa + v * sin_fa) / uv, s3 = (v * cos_fa - u * sin_fa) / uv;
+      const double c23 = c2 * c3 - s2 * s3, s23 = s2 * c3 + c2 * s3;
+      const JointSolution j2 = finishQuick(2, th2, q_near, IkStatus::kOk);
+      const JointSolution j3 = finishQuick(3, th3, q_near, IkStatus::kOk);
       if (!usable(j2.status) || !usable(j3.status)) {
-        failBranches(righty, mask, usable(j2.status) ? 3 : 2, usable(j2.status) ? j3.status : j2.status);
+        fail(righty, mask, usable(j2.status) ? 3 : 2, usable(j2.status) ? j3.status : j2.status);
         continue;
       }
-      if (j2.status != IkStatus::kOk) failBranches(righty, mask, 2, j2.status);
-      if (j3.status != IkStatus::kOk) failBranches(righty, mask, 3, j3.status);
-      const Mat3 r03 = rotationTo(3, q);
-      for (const bool flip : {false, true}) {
-        IkSolution& s = out[branchIndex(ArmConfig{righty, up, flip})];
-        s.q.head<3>() = q.head<3>();
-        wrist(r03, t6, flip, q_near, s);
+      if (j2.status != IkStatus::kOk) fail(righty, mask, 2, j2.status);
+      if (j3.status != IkStatus::kOk) fail(righty, mask, 3, j3.status);
+      // R_03 = Rz(th1) Rx(90) Rz(th2 + th3) Rx(-90) in the PUMA form.
+      Mat3 r03;
+      r03 << c1 * c23, -s1, -c1 * s23, s1 * c23, c1, -s1 * s23, s23, 0.0, c23;
+      IkSolution& noflip = out[branchIndex(ArmConfig{righty, up, false})];
+      IkSolution& flip = out[branchIndex(ArmConfig{righty, up, true})];
+      for (IkSolution* b : {&noflip, &flip}) b->q[0] = j1.q, b->q[1] = j2.q, b->q[2] = j3.q;
+      const Vec3 a = r03.transpose() * z;
+      const double s5 = std::sqrt(a.x() * a.x() + a.y() * a.y());
+      if (s5 < wrist_singular_sin_) {  // theta4 held, theta6 from it: the serial functions' way
+        wrist(r03, t6, false, q_near, noflip);
+        wrist(r03, t6, true, q_near, flip);
+        continue;
+      }
+      const Vec3 z3 = r03.col(2);
+      const double th4 = std::atan2(-a.y(), -a.x()), th5 = std::atan2(s5, a.z());
+      const double th6 = std::atan2(-z3.dot(o), z3.dot(n));
+      const std::array<JointSolution, 6> wrists{
+          finishQuick(4, th4, q_near, IkStatus::kOk),  finishQuick(5, th5, q_near, IkStatus::kOk),
+          finishQuick(6, th6, q_near, IkStatus::kOk),  finishQuick(4, th4 + kPi, q_near, IkStatus::kOk),
+          finishQuick(5, -th5, q_near, IkStatus::kOk), finishQuick(6, th6 + kPi, q_near, IkStatus::kOk)};
+      for (int f = 0; f < 2; ++f) {
+        IkSolution& b = f == 0 ? noflip : flip;
+        for (int i = 0; i < 3; ++i) {
+          const JointSolution& j = wrists[static_cast<std::size_t>(3 * f + i)];
+          b.q[3 + i] = j.q;
+          if (j.status != IkStatus::kOk && b.status == IkStatus::kOk) b.status = j.status, b.joint = 4 + i;
+        }
       }
     }
   }

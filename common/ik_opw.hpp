@@ -137,7 +137,10 @@ class OpwIk {
   // theta_2 from the wrist centre in the arm plane (shared by both forms of Lambda_2).
   JointSolution shoulderAngle(double x, double y, const ArmConfig& config, const JointVec& q_near) const;
   Mat3 rotationTo(int frame, const JointVec& q) const;  // R_0,frame from joints 1..frame
+  // theta_i as the model's angle nearest q_near, within the limits (a turn on, if need be).
   JointSolution finish(int i, double theta, const JointVec& q_near, IkStatus status) const;
+  JointSolution finishQuick(int i, double theta, const JointVec& q_near, IkStatus status) const;
+  JointSolution inRange(int i, double q, const JointVec& q_near, IkStatus status) const;
 
   RobotModel shape_;                  // the PUMA form's geometry alone, for configOf's link frames
   std::array<DhParams, kJoints> dh_;  // the PUMA form

@@ -51,6 +51,8 @@ TEST(NoAllocation, PerPeriodMathematicsNeverAllocates) {
     sink += jacobianBase(model, q)(0, 0) + jacobianTool(model, q)(1, 1);
     const IkSolution serial = ik.solveSerial(t6, config, q);
     const IkSolution parallel = ik.solveParallel(t6, config, q);
+    IkBranches all;
+    sink += ik.solveAll(t6, q, all) + all[7].q[3];
     sink += serial.q[0] + parallel.q[5] + (ik.configOf(serial.q).up ? 1.0 : 0.0);
     sink += inverseDynamics(model, q, qd, qd)[1] + massMatrix(model, q)(2, 2);
     sink += forwardDynamics(model, q, qd, JointVec::Zero())[3] + frictionTorques(model, qd)[0];
