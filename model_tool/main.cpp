@@ -5,6 +5,7 @@
 //   rfms-model dynamics --q .. --qd .. --qdd ..      -> {"tau","M","g","c","friction"}
 //   rfms-model demo                                  -> the PUMA 260 at the report's home position
 //   rfms-model urdf [ROBOT.textproto] [-o FILE]      -> the model as URDF (model_tool/urdf.hpp)
+//   rfms-model import ARM.urdf [--tip tool0] [-o FILE] -> a URDF's chain as a model (urdf_import.hpp)
 // Joint values in radians, lengths in metres. Errors go to stderr with exit code 2.
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -21,10 +22,12 @@
 #include "common/kinematics.hpp"
 #include "common/rne.hpp"
 #include "common/robot_model_loader.hpp"
+#include "common/text_file.hpp"
 #include "common/transform.hpp"
 #include "model_tool/demo.hpp"
 #include "model_tool/json.hpp"
 #include "model_tool/urdf.hpp"
+#include "model_tool/urdf_import.hpp"
 
 namespace {
 
@@ -64,6 +67,22 @@ int writeUrdf(const RobotModel& model, const std::string& path, spdlog::logger& 
   std::ofstream out(path);
   out << u.text;
   if (!out.flush()) throw ConfigError(path + ": cannot write the URDF");
+  return 0;
+}
+
+int importModel(const std::string& urdf_path, const std::string& base, const std::string& tip, const std::string& name,
+                const std::string& path, spdlog::logger& log) {
+  const tool::ImportedModel m = tool::importUrdf(loadTextFile(urdf_path, "URDF"), urdf_path, base, tip, name);
+  for (const std::string& note : m.notes) log.info("{}", note);
+  const RobotModel check = parseRobotModel(m.text, path.empty() ? "the imported model" : path);
+  log.info("imported {}: six revolute joints, an ortho-parallel arm with a spherical wrist", check.name);
+  if (path.empty()) {
+    std::cout << m.text;
+    return 0;
+  }
+  std::ofstream out(path);
+  out << m.text;
+  if (!out.flush()) throw ConfigError(path + ": cannot write the robot model");
   return 0;
 }
 
@@ -107,10 +126,19 @@ int main(int argc, char** argv) {
   urdf->add_option("ROBOT", urdf_robot, "robot model file (default: --robot's)");
   urdf->add_option("-o,--output", urdf_out, "file to write (default: standard output)");
 
+  auto* import = app.add_subcommand("import", "a URDF's six-revolute-joint chain as a robot model file");
+  std::string import_urdf, import_base, import_tip = "tool0", import_name, import_out;
+  import->add_option("URDF", import_urdf, "the URDF file (xacro expanded)")->required();
+  import->add_option("--base", import_base, "the chain's base link (default: the URDF's root)");
+  import->add_option("--tip", import_tip, "the link whose frame is T6")->capture_default_str();
+  import->add_option("--name", import_name, "the model's name (default: the URDF's robot name)");
+  import->add_option("-o,--output", import_out, "file to write (default: standard output)");
+
   if (const auto code = parseCommandLine(app, argc, argv)) return *code;
 
   return guardedMain(
       [&] {
+        if (*import) return importModel(import_urdf, import_base, import_tip, import_name, import_out, *log);
         if (*urdf) return writeUrdf(loadRobotModel(urdf_robot.empty() ? robot : urdf_robot), urdf_out, *log);
         const RobotModel model = loadRobotModel(robot);
         if (*demo) {
