@@ -100,7 +100,7 @@ int main(int argc, char** argv) {
           RunLogHeader header;
           header.source = "rfms-sim";
           header.robot_name = model.name;
-          header.robot_model_text = readTextFile(robot);
+          header.robot_model_text = readTextFile(model.source);  // the file a bare name found
           if (!scene.source.empty()) header.scene_text = readTextFile(scene_path);
           header.task_text = task_path.empty() ? kExampleTask : readTextFile(task_path);
           header.clock = "lockstep";

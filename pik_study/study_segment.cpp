@@ -109,6 +109,12 @@ std::vector<StudySegment> drawSegments(const RobotModel& model, const SamplerOpt
       if (sol.status != IkStatus::kOk) ok = false;
       q = sol.q;
       if (k == 0) s.q_start = q;
+      // The wrist centre, not T6, must keep out of the cylinder about the waist axis: with a
+      // flange offset d6 (every industrial arm; the PUMAs' d6 is 0) a line of T6 clear of it can
+      // carry the wrist centre through the shoulder singularity, where theta1 turns half a turn.
+      LinkFrames f;
+      linkFrames(open, q, f);
+      if (f[5].translation().head<2>().norm() <= w.cylinder) ok = false;
       // Distance from the singular wrist, theta5 = 0 or pi.
       const double t5 = std::asin(std::abs(std::sin(q[4] + open.joints[4].dh.theta_offset))) / kDeg;
       s.min_wrist_deg = std::min(s.min_wrist_deg, t5);

@@ -10,6 +10,7 @@
 
 #include "common/controller_settings.hpp"
 #include "common/error.hpp"
+#include "common/robot_model_loader.hpp"
 #include "common/scene.hpp"
 #include "common/text_file.hpp"
 #include "common/text_proto.hpp"
@@ -86,7 +87,16 @@ ClusterSettings loadClusterConfig(const std::string& path, const std::string& ru
   };
   if (c.robot().empty()) fail("robot", "missing (required): the robot model file");
   std::filesystem::path robot(c.robot());
-  if (robot.is_relative()) robot = std::filesystem::path(path).parent_path() / robot;
+  if (robot.is_relative()) {
+    // Beside the cluster file, or a shipped model named bare ("gp7", docs/arms.md).
+    const std::filesystem::path beside = std::filesystem::path(path).parent_path() / robot;
+    try {
+      robot = std::filesystem::exists(beside) ? beside : std::filesystem::path(robotModelPath(c.robot()));
+    } catch (const ConfigError& e) {
+      fail("robot", e.what());
+    }
+    if (robot.is_relative()) robot = beside;
+  }
   std::error_code ec;
   robot = std::filesystem::weakly_canonical(robot, ec);
   if (ec) fail("robot", "'" + c.robot() + "': " + ec.message());

@@ -57,6 +57,16 @@ TEST(ClusterConfig, TheShippedConfigurationsLoad) {
   EXPECT_GT(n, 0);
 }
 
+// A cluster file may name a shipped arm bare, as the command lines do (docs/arms.md).
+TEST(ClusterConfig, ARobotNamedBareIsTheShippedModelAndAnUnknownNameIsRefused) {
+  const ClusterSettings s = loadClusterConfig(variant("robot: \"../robots/puma260.textproto\"", "robot: \"gp7\""),
+                                              test::scratchDir().string());
+  EXPECT_EQ(s.config.robot(), std::string(RFMS_SOURCE_DIR) + "/deploy/robots/gp7.textproto");
+  const std::string why = refusal(variant("robot: \"../robots/puma260.textproto\"", "robot: \"kr16\""));
+  EXPECT_NE(why.find("robot: robot model 'kr16': no such file, and no shipped model of that name"), std::string::npos)
+      << why;
+}
+
 // The modes are closed sets: a number that is none of them is refused where it is written.
 TEST(ClusterConfig, AClockThatIsNoModeIsRefused) {
   const std::string path = variant("clock: CM_LOCKSTEP", "clock: 7");
