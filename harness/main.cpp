@@ -40,7 +40,8 @@ int main(int argc, char** argv) {
   // and each --set overwrites one field, and the result is checked once, by the harness.
   proto::ControllerSettings settings;
   std::vector<std::string> sets, more_sets;  // the flags' fields, then --set's
-  app.add_option("--robot", robot, "robot model file")->capture_default_str();
+  app.add_option("--robot", robot, "robot model file, or a shipped model's name (gp7, kr6_r700_sixx, ...)")
+      ->capture_default_str();
   app.add_option("--scene", scene_path,
                  "scene file: the tool and what it can touch ('none': a bare flange in empty space)")
       ->capture_default_str();

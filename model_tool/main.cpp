@@ -97,7 +97,8 @@ int main(int argc, char** argv) {
   app.fallthrough();  // --robot and --json may follow the subcommand
   std::string robot = RFMS_DEFAULT_ROBOT;
   bool json = false;
-  app.add_option("--robot", robot, "robot model file (protobuf text format)")->capture_default_str();
+  app.add_option("--robot", robot, "robot model file (protobuf text format), or a shipped model's name")
+      ->capture_default_str();
   app.add_flag("--json", json, "print JSON instead of text");
 
   std::vector<double> q_in, qd_in, qdd_in, t_in, near_in;

@@ -32,7 +32,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> method_names;
   for (Method m : kAllMethods) method_names.emplace_back(toString(m));
   SamplerOptions sampler;
-  app.add_option("--robot", robot, "robot model file (a PUMA-family arm)")->capture_default_str();
+  app.add_option("--robot", robot, "robot model file or a shipped model's name (an ortho-parallel arm)")
+      ->capture_default_str();
   app.add_option("--count", count, "segments per case")->capture_default_str();
   app.add_option("--seed", seed, "random seed for the segments")->capture_default_str();
   app.add_option("--threads", threads, "worker threads")->capture_default_str();

@@ -100,26 +100,28 @@ class Robot {
   std::vector<std::pair<std::string, Array>> ikAll(const Array& t6, const Array& q_near) const {
     const Transform t = toTransform(t6, "ik_all: T6");
     const JointVec near = toJoints(q_near, "ik_all: q_near");
+    IkBranches all;
+    armIk().solveAll(t, near, all);
     std::vector<std::pair<std::string, Array>> out;
     for (bool righty : {true, false})
       for (bool up : {false, true})
         for (bool flip : {false, true}) {
           const ArmConfig c{righty, up, flip};
-          const IkSolution s = pumaIk().solveSerial(t, c, near);
+          const IkSolution& s = all[static_cast<std::size_t>(branchIndex(c))];
           if (usable(s.status)) out.emplace_back(c.toString(), toArray(s.q));
         }
     return out;
   }
-  std::string configOf(const Array& q) const { return pumaIk().configOf(toJoints(q, "config_of: q")).toString(); }
+  std::string configOf(const Array& q) const { return armIk().configOf(toJoints(q, "config_of: q")).toString(); }
 
  private:
-  const OpwIk& pumaIk() const {
-    if (!ik_) ik_.emplace(model_);  // ConfigError for an arm that is not of the PUMA family
+  const OpwIk& armIk() const {
+    if (!ik_) ik_.emplace(model_);  // ConfigError for an arm outside the ortho-parallel family
     return *ik_;
   }
   JointVec solve(const Transform& t6, const ArmConfig& flags, const JointVec& near, const std::string& config,
                  const std::string& where) const {
-    const IkSolution s = pumaIk().solveSerial(t6, flags, near);
+    const IkSolution s = armIk().solveSerial(t6, flags, near);
     if (!usable(s.status))
       raise("Unreachable", "ik: no solution " + config + where + " (joint " + std::to_string(s.joint) + ": " +
                                describe(s.status) + ")");
@@ -208,7 +210,7 @@ void bindMaths(py::module_& m) {
            py::arg("gravity") = 1.0, "Joint accelerations for torques tau (net of friction).")
       .def("ik", &Robot::ik, py::arg("t6"), py::arg("config") = "righty,down,noflip",
            py::arg("q_near") = toArray(JointVec::Zero()),
-           "The closed-form (serial) PUMA solution for T6 in one configuration; of the equivalent angles, the "
+           "The closed-form (serial) solution for T6 in one configuration; of the equivalent angles, the "
            "ones nearest q_near within the limits. A stack of poses (..., 4, 4) is solved as a path: each near the "
            "one before. Raises Unreachable saying which pose and joint fail, and why.")
       .def("ik_all", &Robot::ikAll, py::arg("t6"), py::arg("q_near") = toArray(JointVec::Zero()),

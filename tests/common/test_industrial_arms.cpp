@@ -195,6 +195,52 @@ TEST_P(IndustrialArm, TheClosedFormFindsAsManySolutionsAsANumericalSearchFromMan
 INSTANTIATE_TEST_SUITE_P(Arms, IndustrialArm, ::testing::ValuesIn(kArms),
                          [](const ::testing::TestParamInfo<Arm>& p) { return std::string(p.param.name); });
 
+// Facts from outside: three of the 30 flange poses M. Johnson published for the FANUC LR Mate
+// 200iD (github.com/mattj23/lrmate-200id, test_cases/r30ib_forward_kinematics.json at 78304a9):
+// joint values as entered on the R-30iB controller (deg; J3 read against the horizontal) and the
+// flange's pose in the controller's world frame (mm; at J2's height, 330 mm above our base),
+// generated from a DH model checked against RoboDK and a real arm. Our angle is the controller's
+// with J3 + J2 for the third (the J2/J3 interaction) and -J6 for the sixth (docs/arms.md).
+TEST(PublishedPoses, TheLrMate200iDsControllerFlangePosesAreOurs) {
+  struct Case {
+    std::array<double, 6> joints_deg;
+    std::array<double, 12> x_y_z_p;  // the flange's x, y and z axes, then its origin (mm)
+  };
+  const Case cases[] = {
+      {{17.795304119777708, 9.63529729650715, 40.3284447668726, 41.9839869496418, 50.29966354151829,
+        53.881649348808025},
+       {-0.42918435783060316, 0.7574045048077612, -0.4920764199699502, -0.9020426820537509, -0.3872015344263884,
+        0.19077204064308287, -0.04604114189296839, 0.5257503094005371, 0.8493920328201997, 318.11589386239353,
+        145.34934793767331, 636.7796296820055}},
+      {{20.63796843683733, 43.1397243310845, 55.05694273319494, 29.665779715975674, 13.775742025969212,
+        2.2083197495325146},
+       {-0.9409292785054759, 0.1946798810024597, 0.2770412185650949, -0.10975124008827693, -0.9493666891328625,
+        0.29437655284344916, 0.32032289669995495, 0.24658190018282927, 0.914653272203175, 436.2966556321629,
+        174.39823366682805, 608.6228601543556}},
+      {{41.91594587983654, 59.778440136944376, 11.905550466812873, 19.526726322980927, 19.742308831048405,
+        5.871320638379727},
+       {-0.6483462864176445, -0.03193035175811393, 0.7606757164028921, 0.5146844750701732, -0.7546171757358583,
+        0.40700467958756553, 0.5610231581763718, 0.6553879543606517, 0.5056872998887456, 532.8210829205959,
+        490.4790517736791, 309.9161489920663}},
+  };
+  const RobotModel model = loadRobotModel(std::string(RFMS_ROBOTS_DIR) + "/lrmate200id.textproto");
+  const OpwIk ik(model);
+  for (const Case& c : cases) {
+    JointVec j;
+    for (int i = 0; i < kJoints; ++i) j[i] = c.joints_deg[static_cast<std::size_t>(i)] * kPi / 180.0;
+    const JointVec q = (JointVec() << j[0], j[1], j[2] + j[1], j[3], j[4], -j[5]).finished();
+    Transform theirs = Transform::Identity();
+    for (int col = 0; col < 3; ++col)
+      for (int row = 0; row < 3; ++row) theirs.linear()(row, col) = c.x_y_z_p[static_cast<std::size_t>(3 * col + row)];
+    theirs.translation() = Vec3(c.x_y_z_p[9], c.x_y_z_p[10], c.x_y_z_p[11] + 330.0) / 1000.0;
+    EXPECT_LT(poseError(forwardKinematics(model, q), theirs), 1e-12) << q.transpose();
+    // And the closed form finds the controller's angles among the pose's branches.
+    IkBranches all;
+    ik.solveAll(theirs, q, all);
+    EXPECT_LT((all[branchIndex(ik.configOf(q))].q - q).cwiseAbs().maxCoeff(), 1e-9) << q.transpose();
+  }
+}
+
 TEST(OpwIk, ThePumasArePumasStill) {
   // The PUMA form needs no turned axis: the same solver, the same numbers as before it took the
   // other arms (the PUMA tests in test_ik_puma.cpp hold it to its pre-OPW results' definitions).

@@ -150,3 +150,17 @@ def test_a_stack_of_poses_is_solved_as_a_path(robot):
     poses[120] = rfms.trans(5.0, 0.0, 0.0)
     with pytest.raises(rfms.Unreachable, match="at pose 120"):
         robot.ik(poses, config, path[0])
+
+
+@pytest.mark.parametrize("arm", ["kr6_r700_sixx", "irb2400", "lrmate200id", "gp7"])
+def test_an_industrial_arm_named_bare_loads_and_every_branch_reaches_the_pose(arm):
+    r = rfms.Robot.load(arm)
+    rng = np.random.default_rng(55)
+    lo = np.array([j["q_min"] for j in r.joints])
+    hi = np.array([j["q_max"] for j in r.joints])
+    for q in rng.uniform(lo, hi, size=(50, 6)):
+        t = r.fk(q)
+        found = r.ik_all(t, q)
+        assert any(np.allclose(x, q, atol=1e-7) for _, x in found) or abs(np.sin(q[4])) < 1e-6
+        for flags, x in found:
+            assert np.allclose(r.fk(x), t, atol=1e-10), flags
