@@ -87,6 +87,30 @@ std::string SupervisorBackground::forceRefusal(const proto::DefineMotion& d) con
       return "its force setpoint of " + numberText(f.force(i)) + (i < 3 ? " N" : " N m") +
              " is not below the force limit (controller.force, " + numberText(limit) + "), which would stop the arm";
   }
+  return momentOutOfReach(f);
+}
+
+std::string SupervisorBackground::momentOutOfReach(const proto::ForceControl& f) const {
+  // The tool touches as a ball at the tool point: about that point a contact can turn it only by
+  // friction at the ball's rim, at most mu N r, and N never passes the force limit without
+  // stopping the arm. A moment setpoint beyond that cannot be met by any contact the scene holds;
+  // the law would turn the tool until something else gave (issue 57: 33 deg for 0.3 N m).
+  double mu = 0.0;
+  std::string surface;
+  for (const SurfaceModel& s : config_.surfaces)
+    if (s.friction > mu) mu = s.friction, surface = s.name;
+  const double most = mu * config_.max_force * config_.tool.tip_radius;
+  for (int i = 3; i < 6 && i < f.force_size(); ++i) {
+    if (((f.force_axes() >> i) & 1u) == 0 || std::abs(f.force(i)) <= most) continue;
+    const std::string axis = i == 3 ? "x" : i == 4 ? "y" : "z";
+    std::string why = "its moment setpoint of " + numberText(f.force(i)) + " N m about " + axis +
+                      " cannot be applied: the tool touches as a ball at the tool point, which a contact turns only "
+                      "by friction at its rim, ";
+    if (surface.empty()) return why + "and the scene's surfaces have no friction";
+    return why + "at most " + numberText(most) + " N m ('" + surface + "': friction " + numberText(mu) +
+           " x the force limit " + numberText(config_.max_force) + " N x the ball's radius " +
+           numberText(1e3 * config_.tool.tip_radius) + " mm)";
+  }
   return "";
 }
 

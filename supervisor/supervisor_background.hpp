@@ -67,6 +67,8 @@ class SupervisorBackground {
   std::string jointJog(const proto::Control& c, proto::RtState s);
   std::string axisJog(const proto::Control& c, proto::RtState s);
   std::string forceRefusal(const proto::DefineMotion& d) const;
+  // A moment setpoint no contact of the scene can give the tool: the reason, or "".
+  std::string momentOutOfReach(const proto::ForceControl& f) const;
   // A move's force law judged where the move starts and ends: "" when it may run (with warning_
   // set when it runs only because the check is overridden).
   std::string unstableLaw(const std::string& motion_name, const MotionRecord& motion, const JointVec& start,

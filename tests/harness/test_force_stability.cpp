@@ -95,6 +95,26 @@ TEST(ForceStability, AMomentAxisIsSaidToBeNeitherCheckedNorWatched) {
   EXPECT_TRUE(pressWith("motion m cartesian 3 0.5 force z -10").warning.empty());
 }
 
+// Issue 57: `force rx 300` (N mm) ran, turned the tool 33 deg and said "completed"; a ball
+// contact at the tool point can give at most friction x force x radius about it. Refused before
+// the move, naming the axis and the bound; a moment within the bound still runs.
+TEST(ForceStability, AMomentNoContactCanGiveIsRefusedNamingTheAxisAndTheBound) {
+  Harness h(test::puma260(), {}, loadScene(std::string(RFMS_SCENES_DIR) + "/table.textproto"));
+  auto define = [&](const std::string& line) {
+    const auto statements = parseTaskFile("units mm deg N\n" + line + "\n", "moment");
+    return h.request(statements.back().request);
+  };
+  const proto::TaskReply refused = define("motion m cartesian 3 0.5 force z -10 force rx 300");  // N mm
+  EXPECT_FALSE(refused.accepted());
+  EXPECT_NE(refused.reason().find("its moment setpoint of 0.3 N m about x cannot be applied"), std::string::npos)
+      << refused.reason();
+  EXPECT_NE(
+      refused.reason().find("at most 0.09 N m ('table': friction 0.3 x the force limit 60 N x the ball's radius 5 mm)"),
+      std::string::npos)
+      << refused.reason();
+  EXPECT_TRUE(define("motion n cartesian 3 0.5 force z -10 force ry 5").accepted());  // 0.005 N m
+}
+
 TEST(ForceStability, TheDefaultLawAndThePapersGainsOnTheWristPass) {
   EXPECT_TRUE(pressWith("motion m cartesian 3 0.5 force z -10").completed);
   for (const char* law : {"p 30", "pd 30 0.01", "pi 30 20"}) {
