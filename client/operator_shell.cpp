@@ -100,7 +100,7 @@ const char* OperatorShell::help() {
          "  help | quit                         this; leave (the shell's task is closed)\n";
 }
 
-std::string statusLine(const ArmStatus& s, std::size_t width) {
+std::string statusLine(const ArmStatus& s, std::size_t width, const std::string& last_step) {
   char text[256];
   std::string emergency;
   if (s.state == ArmState::kEmgcy)
@@ -111,6 +111,10 @@ std::string statusLine(const ArmStatus& s, std::size_t width) {
                 static_cast<unsigned long long>(s.ended_through), static_cast<unsigned long long>(s.last_move_id),
                 s.task.empty() ? "" : ("  task " + s.task).c_str(), emergency.c_str());
   std::string line = text;
+  if (!last_step.empty())
+    line += "  last " + last_step;
+  else if (!s.jog_stopped.empty())
+    line += "  last jog stopped short: " + s.jog_stopped;
   if (line.size() > width) line.resize(width);
   return line;
 }

@@ -41,8 +41,10 @@ class OperatorShell {
   std::set<std::string> transforms_, positions_, motions_;
 };
 
-// One line of state for the top of the operator's screen, at most `width` characters.
-std::string statusLine(const ArmStatus& s, std::size_t width);
+// One line of state for the top of the operator's screen, at most `width` characters: with how
+// the shell's last step ended (jogStepEnd's words) when there was one, else why the controller's
+// last jog along an axis stopped short when it did.
+std::string statusLine(const ArmStatus& s, std::size_t width, const std::string& last_step = {});
 
 // Whether `r` is one step of a jog (a joint by counts or an angle, the wrist by a distance or an
 // angle), which ends by itself: the shell then waits for its end and says how it ended.

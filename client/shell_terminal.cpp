@@ -12,6 +12,7 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -42,14 +43,25 @@ class StatusLine {
   StatusLine(const StatusLine&) = delete;
   StatusLine& operator=(const StatusLine&) = delete;
 
+  // How the shell's last step ended, shown on the line from its next drawing on.
+  void setLastStep(const std::string& text) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    last_step_ = text;
+  }
+
  private:
+  std::string lastStep() {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    return last_step_;
+  }
+
   void run() {
     std::unique_ptr<RfmsClient> client;
     while (!stop_) {
       std::string line;
       try {
         if (!client) client = std::make_unique<RfmsClient>(options_);
-        line = statusLine(client->status(), static_cast<std::size_t>(cols_ - 1));
+        line = statusLine(client->status(), static_cast<std::size_t>(cols_ - 1), lastStep());
       } catch (const std::exception& e) {
         client.reset();  // a new session next time
         line = std::string("RFMS ? ") + e.what();
@@ -64,6 +76,8 @@ class StatusLine {
 
   ClientOptions options_;
   int cols_;
+  std::mutex mutex_;
+  std::string last_step_;
   std::atomic<bool> stop_{false};
   std::thread thread_;
 };
@@ -158,6 +172,7 @@ int runOperatorShell(RfmsClient& client, const ClientOptions& options) {
   std::unique_ptr<StatusLine> status;
   if (tty) status = std::make_unique<StatusLine>(options, cols);
   std::uint64_t last_move = 0;
+  std::string last_step;  // how the last step ended, for the status line
   for (bool quit = false; !quit;) {
     char* text = readline("rfms> ");
     if (text == nullptr) break;  // end of input (^D)
@@ -171,7 +186,7 @@ int runOperatorShell(RfmsClient& client, const ClientOptions& options) {
         case ShellLine::kQuit: quit = true; break;
         case ShellLine::kHelp: say(OperatorShell::help()); break;
         case ShellLine::kError: say("? " + line.error); break;
-        case ShellLine::kStatus: say(statusLine(client.status(), 1000)); break;
+        case ShellLine::kStatus: say(statusLine(client.status(), 1000, last_step)); break;
         case ShellLine::kWait: waitForMoves(client, last_move); break;
         case ShellLine::kRequest: {
           // A step is told by how it ended: where the arm was before it is needed.
@@ -184,7 +199,9 @@ int runOperatorShell(RfmsClient& client, const ClientOptions& options) {
           shell.accepted(line.request);
           if (reply.move_id() > 0) last_move = reply.move_id();
           if (isJogStep(line.request)) {
-            say(jogStepEnd(line.request.control(), before, waitForStepEnd(client)));
+            last_step = jogStepEnd(line.request.control(), before, waitForStepEnd(client));
+            say(last_step);
+            if (status) status->setLastStep(last_step);
             break;
           }
           say(reply.move_id() > 0 ? "move " + std::to_string(reply.move_id()) + " queued" : "ok");

@@ -97,6 +97,22 @@ TEST(OperatorShell, TheStatusLineFitsAndNamesAnEmergency) {
   EXPECT_LE(statusLine(s, 40).size(), 40u);
 }
 
+// Issue 57: the top line says how the last step ended: the shell's words for its own step, or
+// the controller's reason a jog stopped short (rfms-client watch, which took no step).
+TEST(OperatorShell, TheStatusLineSaysHowTheLastStepEnded) {
+  ArmStatus s{.state = ArmState::kManu, .t6 = trans(0.2032, -0.12623, 0.2032)};
+  s.jog_stopped = "the solution lies outside the joint limits";
+  EXPECT_NE(statusLine(s, 300).find("last jog stopped short: the solution lies outside the joint limits"),
+            std::string::npos)
+      << statusLine(s, 300);
+  const std::string step = "step: 1.6 mm of 20.0 mm along z; stopped short: the solution lies outside the joint limits";
+  const std::string line = statusLine(s, 300, step);
+  EXPECT_NE(line.find("last step: 1.6 mm of 20.0 mm along z; stopped short"), std::string::npos) << line;
+  EXPECT_EQ(line.find("last jog stopped short"), std::string::npos) << line;
+  s.jog_stopped.clear();
+  EXPECT_EQ(statusLine(s, 300).find("last"), std::string::npos) << statusLine(s, 300);
+}
+
 // Issue 57: a step that ended short answered "ok"; the shell now says what it made of what was
 // asked, and why it stopped short.
 TEST(OperatorShell, AJogStepIsToldByHowItEnded) {
