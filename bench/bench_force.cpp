@@ -122,14 +122,14 @@ BENCHMARK(supervisorForce)->Unit(benchmark::kNanosecond);
 // What watching the loop and keeping its figures adds to the supervisor's period: the monitor's
 // update and the statistics' sample, on a force that wobbles about 10 N as a held contact does.
 void forceWatch(benchmark::State& state) {
-  ForceMonitor monitor(1e-3);
+  ForceMonitor monitor(1e-3, 60.0);
   ForceStats stats;
   monitor.begin(Vec3(0, 0, -10), Vec3(0, 0, -0.195));
   stats.begin(10.0, 10.0, 1e-3);
   int k = 0;
   for (auto _ : state) {
     const double f = 10.0 + 0.05 * ((k++ % 7) - 3);
-    benchmark::DoNotOptimize(monitor.update(Vec3(0, 0, -f), Vec3(0, 0, -0.195)));
+    benchmark::DoNotOptimize(monitor.update(Vec3(0, 0, -f), Vec3(0, 0, -0.195), Vec3(0, 0, -f)));
     stats.add(10.0 - f, f);
   }
 }

@@ -6,7 +6,8 @@
 
 namespace rfms {
 
-ForceMonitor::ForceMonitor(double dt) : dt_(dt), axes_{Axis(dt), Axis(dt), Axis(dt)} {}
+ForceMonitor::ForceMonitor(double dt, double max_force)
+    : dt_(dt), max_force_(max_force), axes_{Axis(dt), Axis(dt), Axis(dt)} {}
 
 void ForceMonitor::begin(const Vec3& setpoint, const Vec3& position) {
   k_ = 0;
@@ -19,17 +20,17 @@ void ForceMonitor::begin(const Vec3& setpoint, const Vec3& position) {
   }
 }
 
-proto::EmergencyReason ForceMonitor::update(const Vec3& applied, const Vec3& position) {
+proto::EmergencyReason ForceMonitor::update(const Vec3& applied, const Vec3& position, const Vec3& drive) {
   ++k_;
   if (fault_ != proto::ER_NONE) return fault_;
   for (int d = 0; d < 3 && fault_ == proto::ER_NONE; ++d) {
     Axis& a = axes_[static_cast<std::size_t>(d)];
-    if (a.setpoint != 0.0) fault_ = watch(a, applied[d], position[d]);
+    if (a.setpoint != 0.0) fault_ = watch(a, applied[d], position[d], drive[d]);
   }
   return fault_;
 }
 
-proto::EmergencyReason ForceMonitor::watch(Axis& a, double applied, double position) {
+proto::EmergencyReason ForceMonitor::watch(Axis& a, double applied, double position, double drive) {
   // Along the setpoint: the force the tool applies the way it is asked to, and how far it has gone.
   const double size = std::abs(a.setpoint);
   const double way = a.setpoint > 0.0 ? 1.0 : -1.0;
@@ -37,6 +38,8 @@ proto::EmergencyReason ForceMonitor::watch(Axis& a, double applied, double posit
 
   // Swings of the error about its slow mean.
   if (a.swings.update(size - along, std::max(0.5, 0.1 * size))) return proto::ER_FORCE_OSCILLATION;
+  // And of the drive: a cycle the contact (a compliant wrist) keeps out of the force read.
+  if (a.drive_swings.update(drive, std::max(2.0 * size, 0.25 * max_force_))) return proto::ER_FORCE_OSCILLATION;
 
   // The other way, for longer than a bounce.
   if (along < -std::max(1.0, 0.2 * size)) {

@@ -13,7 +13,7 @@ PeriodForce::PeriodForce(const RobotModel& model, const SupervisorConfig& config
     : model_(model),
       config_(config),
       law_(config.dt, config.max_force, config.max_moment),
-      monitor_(config.dt),
+      monitor_(config.dt, config.max_force),
       compensation_swings_{SwingCounter(config.dt), SwingCounter(config.dt), SwingCounter(config.dt)} {}
 
 void PeriodForce::read(const proto::ArmSensors* arm) {
@@ -50,7 +50,8 @@ void PeriodForce::command(const MotionRecord* forced, std::uint64_t move, const 
     return;
   }
   const ForceInputs in = forceInputsAt(model_, angles, velocities, pose, config_.tool.frame, contact_);
-  encode(law_.update(forced->force, forced->compliance, move, in), s.mutable_force_command());
+  const Vec6 drive = law_.update(forced->force, forced->compliance, move, in);
+  encode(drive, s.mutable_force_command());
 
   const ForceSpec& spec = forced->force;
   Vec6 setpoint = Vec6::Zero();
@@ -76,7 +77,7 @@ void PeriodForce::command(const MotionRecord* forced, std::uint64_t move, const 
     return;
   }
   stats_.add(law_.forceError().norm(), size > 0.0 ? applied.dot(setpoint) / size : 0.0);
-  monitor_.update(applied.head<3>(), position);
+  monitor_.update(applied.head<3>(), position, frame.transpose() * drive.head<3>());
 }
 
 Transform PeriodForce::forcedT6() const { return law_.setpoint() * config_.tool.frame.inverse(Eigen::Isometry); }

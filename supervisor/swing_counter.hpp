@@ -16,8 +16,10 @@ class SwingCounter {
   static constexpr int kHalfSwings = 8;
   static constexpr double kWindowS = 0.5;
   static constexpr double kMeanHz = 2.0;  // follows a settling; leaves a ringing outside it
+  static constexpr int kMostHalfSwings = 64;
 
-  explicit SwingCounter(double dt);
+  // `half_swings` (at most kMostHalfSwings) large half-swings within `window_s`: it rings.
+  explicit SwingCounter(double dt, int half_swings = kHalfSwings, double window_s = kWindowS);
 
   void begin();
   // One period's value: true once it rings (and from then until begin()).
@@ -25,12 +27,14 @@ class SwingCounter {
 
  private:
   double dt_, mean_alpha_;
+  int half_swings_;
+  double window_s_;
   std::uint64_t k_ = 0;
   double mean_ = 0.0;
   bool primed_ = false;  // the mean starts on the first value seen
   int lobe_ = 0;         // the sign of the swing about the mean now (0: none yet)
   double lobe_peak_ = 0.0;
-  std::array<std::uint64_t, kHalfSwings> swings_{};  // periods of the last large half-swings
+  std::array<std::uint64_t, kMostHalfSwings> swings_{};  // periods of the last large half-swings
   int swing_count_ = 0;
   bool rings_ = false;
 };

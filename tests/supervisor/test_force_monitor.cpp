@@ -20,11 +20,15 @@ struct Stop {
   int period = -1;
   proto::EmergencyReason why = proto::ER_NONE;
 };
-Stop run(int periods, const std::function<double(int)>& force, const std::function<double(int)>& height) {
-  ForceMonitor m(kDt);
+// The drive (N the law commands down) is the setpoint unless given.
+Stop run(
+    int periods, const std::function<double(int)>& force, const std::function<double(int)>& height,
+    const std::function<double(int)>& drive = [](int) { return 10.0; }) {
+  ForceMonitor m(kDt, 60.0);
   m.begin(Vec3(0, 0, -10), Vec3(0, 0, height(0)));
   for (int k = 0; k < periods; ++k)
-    if (const proto::EmergencyReason why = m.update(Vec3(0, 0, -force(k)), Vec3(0, 0, height(k)));
+    if (const proto::EmergencyReason why =
+            m.update(Vec3(0, 0, -force(k)), Vec3(0, 0, height(k)), Vec3(0, 0, -drive(k)));
         why != proto::ER_NONE)
       return {k, why};
   return {};
@@ -86,6 +90,32 @@ TEST(ForceMonitor, GoingOnWithoutMeetingASurfaceIsARunaway) {
       3000, [](int) { return 0.0; }, height);
   EXPECT_EQ(s.why, proto::ER_FORCE_RUNAWAY);
   EXPECT_NEAR(s.period, 1001, 2);  // 50 mm on
+}
+
+}  // namespace
+}  // namespace rfms
+
+namespace rfms {
+namespace {
+
+// Issue 57: on the compliant wrist a PD law past its bound swung the drive +-60 N at 265 Hz while
+// the force read held 9.4 N, and the move "completed". The drive's sustained swings now stop it; a
+// stable PD law's drive, noisy by its rate gain (within 10.5 N of its mean on the wrist), and a
+// high-gain law's settling ring do not.
+TEST(ForceMonitor, ALimitCycleOfTheDriveStopsTheMoveThoughTheForceReadHolds) {
+  const double w = 2.0 * std::numbers::pi * 265.0;
+  auto held = [](int k) { return 9.4 + 0.2 * std::sin(0.7 * k); };
+  auto cycling = [&](int k) { return 60.0 * (std::sin(w * k * kDt) > 0 ? 1.0 : -1.0); };
+  const Stop s = run(1000, held, still, cycling);
+  EXPECT_EQ(s.why, proto::ER_FORCE_OSCILLATION);
+  EXPECT_LT(s.period, 120);  // 48 half-swings of a 265 Hz cycle: 91 ms
+  // A high-gain law's settling rings in its drive (the error times the gain): +-60 N at 100 Hz
+  // decaying with a damping ratio of 0.02 is a transient, left alone.
+  const double wr = 2.0 * std::numbers::pi * 100.0;
+  auto ringing = [&](int k) { return 10.0 + 60.0 * std::exp(-0.02 * wr * k * kDt) * std::cos(wr * k * kDt); };
+  EXPECT_EQ(run(3000, held, still, ringing).why, proto::ER_NONE);
+  auto noisy = [](int k) { return 10.0 + 10.0 * std::sin(1.9 * k) * std::cos(0.37 * k); };
+  EXPECT_EQ(run(3000, held, still, noisy).why, proto::ER_NONE);
 }
 
 }  // namespace
