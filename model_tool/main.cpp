@@ -56,18 +56,23 @@ std::string table(const Eigen::MatrixBase<Derived>& m) {
   return s.str();
 }
 
+// `text` to the file `path`, or to standard output when it is empty.
+int writeOut(const std::string& text, const std::string& path, const std::string& what) {
+  if (path.empty()) {
+    std::cout << text;
+    return 0;
+  }
+  std::ofstream out(path);
+  out << text;
+  if (!out.flush()) throw ConfigError(path + ": cannot write the " + what);
+  return 0;
+}
+
 // The URDF to a file or standard output; what URDF could not hold, as warnings.
 int writeUrdf(const RobotModel& model, const std::string& path, spdlog::logger& log) {
   const tool::Urdf u = tool::toUrdf(model);
   for (const std::string& w : u.warnings) log.warn("{}", w);
-  if (path.empty()) {
-    std::cout << u.text;
-    return 0;
-  }
-  std::ofstream out(path);
-  out << u.text;
-  if (!out.flush()) throw ConfigError(path + ": cannot write the URDF");
-  return 0;
+  return writeOut(u.text, path, "URDF");
 }
 
 int importModel(const std::string& urdf_path, const std::string& base, const std::string& tip, const std::string& name,
@@ -76,14 +81,7 @@ int importModel(const std::string& urdf_path, const std::string& base, const std
   for (const std::string& note : m.notes) log.info("{}", note);
   const RobotModel check = parseRobotModel(m.text, path.empty() ? "the imported model" : path);
   log.info("imported {}: six revolute joints, an ortho-parallel arm with a spherical wrist", check.name);
-  if (path.empty()) {
-    std::cout << m.text;
-    return 0;
-  }
-  std::ofstream out(path);
-  out << m.text;
-  if (!out.flush()) throw ConfigError(path + ": cannot write the robot model");
-  return 0;
+  return writeOut(m.text, path, "robot model");
 }
 
 }  // namespace

@@ -12,12 +12,7 @@ namespace rfms::tool {
 
 namespace {
 
-// Exactly: 17 significant digits give back the double that was written.
-std::string num(double x) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.17g", x == 0.0 ? 0.0 : x);  // no "-0"
-  return b;
-}
+std::string num(double x) { return exactText(x); }
 
 std::string xyz(const Vec3& v) { return num(v.x()) + " " + num(v.y()) + " " + num(v.z()); }
 
@@ -72,6 +67,12 @@ void joint(std::ostringstream& o, const JointModel& j, int i, const Transform& p
 }
 
 }  // namespace
+
+std::string exactText(double x) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.17g", x == 0.0 ? 0.0 : x);  // no "-0"
+  return b;
+}
 
 Urdf toUrdf(const RobotModel& model) {
   Urdf u;

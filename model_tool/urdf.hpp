@@ -26,4 +26,8 @@ struct Urdf {
 
 Urdf toUrdf(const RobotModel& model);
 
+// A number as text that reads back as the same double (17 significant digits), never "-0": what
+// the URDF and the imported model files are written with.
+std::string exactText(double x);
+
 }  // namespace rfms::tool

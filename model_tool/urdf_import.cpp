@@ -13,6 +13,7 @@
 #include "common/error.hpp"
 #include "common/ik_opw.hpp"
 #include "common/rne.hpp"
+#include "model_tool/urdf.hpp"
 
 namespace rfms::tool {
 
@@ -20,11 +21,8 @@ namespace {
 
 constexpr double kDeg = 180.0 / std::numbers::pi;
 
-std::string num(double x) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.17g", std::abs(x) < 1e-15 ? 0.0 : x);
-  return b;
-}
+// What rounding left of a zero (1e-17 from a frame's arithmetic) is written as 0.
+std::string num(double x) { return exactText(std::abs(x) < 1e-15 ? 0.0 : x); }
 
 Transform poseOf(const urdf::Pose& p) {
   double x, y, z, w;

@@ -254,31 +254,21 @@ TEST(OpwIk, ThePumasArePumasStill) {
 }
 
 TEST(OpwIk, AnArmOutsideTheFamilyIsRefusedNamingTheJoint) {
-  RobotModel model = loadRobotModel(std::string(RFMS_ROBOTS_DIR) + "/kr6_r700_sixx.textproto");
+  auto refusal = [](const RobotModel& m) {
+    try {
+      OpwIk ik(m);
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  const RobotModel model = loadRobotModel(std::string(RFMS_ROBOTS_DIR) + "/kr6_r700_sixx.textproto");
   RobotModel offset_wrist = model;
   offset_wrist.joints[4].dh.a = 0.01;
-  EXPECT_THROW(
-      {
-        try {
-          OpwIk ik(offset_wrist);
-        } catch (const ConfigError& e) {
-          EXPECT_NE(std::string(e.what()).find("joint 5: a5 must be 0"), std::string::npos) << e.what();
-          throw;
-        }
-      },
-      ConfigError);
+  EXPECT_NE(refusal(offset_wrist).find("joint 5: a5 must be 0"), std::string::npos) << refusal(offset_wrist);
   RobotModel twisted = model;
   twisted.joints[1].dh.setAlpha(kPi / 4);
-  EXPECT_THROW(
-      {
-        try {
-          OpwIk ik(twisted);
-        } catch (const ConfigError& e) {
-          EXPECT_NE(std::string(e.what()).find("joint 2: alpha = 45"), std::string::npos) << e.what();
-          throw;
-        }
-      },
-      ConfigError);
+  EXPECT_NE(refusal(twisted).find("joint 2: alpha = 45"), std::string::npos) << refusal(twisted);
 }
 
 }  // namespace
