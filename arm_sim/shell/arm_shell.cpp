@@ -118,18 +118,19 @@ void ArmShell::take(int j) {
 }
 
 // Lockstep: the six commands of period k, and the supervisor's S_MAIL of k, so that the arm never
-// runs ahead of it, even with every joint gone. A stalled joint holds the arm for as long as the
-// supervisor waits for it: a slow machine slows the run, it does not cut the power. The
+// runs ahead of it, even with every joint gone (a joint's command of k also shows that S_MAIL k
+// was sent: one the arm found damaged does not hold it). A stalled joint holds the arm for as long
+// as the supervisor waits for it: a slow machine slows the run, it does not cut the power. The
 // supervisor decides how long (supervisor/shell/mail_collector.cpp); when it goes on without the
-// joint, its S_MAIL of a later period comes, and the arm steps without that joint's command: the
-// power goes off, and the supervisor names the joint. A joint given up so is not waited for again
-// until a command of its comes in time (waiting would only slow the stop). False when the run
-// ends here.
+// joint, its S_MAIL of a later period comes, and the arm steps with that joint's last command, as
+// an amplifier holds its last until its watchdog runs out (ArmCore: watchdog_periods without a new
+// one, and the power goes off; the supervisor names the joint). So one lost S_MAIL costs a joint
+// one period's command, not the arm its power. A joint given up so is not waited for again until
+// a command of its comes in time (waiting would only slow the stop). False when the run ends here.
 //
 // The commands are read when the last one comes rather than when each arrives, which would wake
 // this thread once more a period. The wait is cut into tenths of a second, to see a stop signal.
 bool ArmShell::collectLockstep(std::uint64_t k) {
-  commands_.fill(nullptr);
   BoxSet expected = 0;
   for (int j = 1; j <= kJoints; ++j)
     if (!given_up_[static_cast<std::size_t>(j - 1)]) expected |= bit(torqueBox(j));
@@ -137,7 +138,6 @@ bool ArmShell::collectLockstep(std::uint64_t k) {
   BoxSet have = 0;
   while (!stopRequested()) {
     if (!drainSupervisor()) return false;
-    const bool asked = supervisor_period_ >= static_cast<std::int64_t>(k);
     const bool passed = supervisor_period_ > static_cast<std::int64_t>(k);  // it went on without us
     for (int j = 1; j <= kJoints; ++j) {
       const Box b = torqueBox(j);
@@ -151,6 +151,7 @@ bool ArmShell::collectLockstep(std::uint64_t k) {
         have |= bit(b);
       }
     }
+    const bool asked = supervisor_period_ >= static_cast<std::int64_t>(k) || have != 0;
     const BoxSet missing = expected & ~have;
     if (asked && (missing == 0 || passed)) break;
     port_.wait((asked ? 0 : bit(Box::kSMail)) | missing, bit(Box::kControl) | (asked ? bit(Box::kSMail) : 0),
@@ -158,8 +159,8 @@ bool ArmShell::collectLockstep(std::uint64_t k) {
   }
   if (stopRequested()) return false;
   missing_ += kJoints - std::popcount(have);
-  for (std::size_t j = 0; j < kJoints; ++j)
-    if (commands_[j] == nullptr) given_up_[j] = true;
+  for (int j = 1; j <= kJoints; ++j)
+    if ((have & bit(torqueBox(j))) == 0) given_up_[static_cast<std::size_t>(j - 1)] = true;
   return true;
 }
 

@@ -1,9 +1,9 @@
 // The emulated arm's shell in the cluster. It publishes its sensor mail for period k, then
 // integrates [k, k+1] with the six joints' torque commands. Lockstep: it waits for all six
-// commands of period k until the supervisor goes on without them; a missing one counts as no power.
-// Realtime: it ticks on the wall clock with the latest commands, and its watchdog (ArmCore) takes
-// the power off when a joint's command is not renewed. After each period it reports the commands
-// it received and applied, for the supervisor's run log. Without any mail from the supervisor for
+// commands of period k until the supervisor goes on without them, and then steps with the missing
+// joints' last. Realtime: it ticks on the wall clock with the latest commands. Either way its
+// watchdog (ArmCore) takes the power off when a joint's command is not renewed. After each period it reports the
+// commands it received and applied, for the supervisor's run log. Without any mail from the supervisor for
 // orphan_timeout_ms it goes safe on its own clock (power off, brakes on, until at rest) and ends.
 #pragma once
 

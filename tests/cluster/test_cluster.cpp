@@ -320,7 +320,7 @@ TEST_P(NodeFault, IsAnEmergencyNamingItTheArmComesToRestAndTheLogVerifies) {
 
 INSTANTIATE_TEST_SUITE_P(Nodes, NodeFault,
                          ::testing::Values(Fault{"joint3", SIGKILL, 0, "paced"}, Fault{"math", SIGKILL, 0, "paced"},
-                                           Fault{"arm", SIGKILL, 0, "paced"}, Fault{"joint3", SIGSTOP, 2000, "paced"},
+                                           Fault{"arm", SIGKILL, 0, "paced"}, Fault{"joint3", SIGSTOP, 3500, "paced"},
                                            Fault{"math", SIGSTOP, 2000, "paced"}, Fault{"arm", SIGSTOP, 2000, "paced"},
                                            Fault{"joint3", SIGKILL, 0, "realtime"},
                                            Fault{"math", SIGKILL, 0, "realtime"}, Fault{"arm", SIGKILL, 0, "realtime"},
