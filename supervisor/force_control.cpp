@@ -128,7 +128,7 @@ Vec6 ForceController::update(const ForceSpec& spec, std::uint32_t compliance, st
   }
   if (move != move_) last_path_ = in.path;
   move_ = move;
-  const Mat3 r = spec.tool_frame ? Mat3(in.tool.linear()) : Mat3(Mat3::Identity());
+  const Mat3 r = complianceAxes(spec, in);
   // Everything along the compliance frame's axes.
   Vec6 applied, offset, velocity;
   applied << r.transpose() * -in.contact.head<3>(), r.transpose() * -in.contact.tail<3>();

@@ -7,7 +7,7 @@
 // to apply at the tool point along those axes; each joint adds its column's share of it, J_i^T W,
 // to its torque. The position servo keeps every other axis.
 //
-// Per compliant axis d of the compliance frame (base, or the tool frame as it stands now):
+// Per compliant axis d of the compliance frame (base, or the tool frame where the path puts it):
 //   force axis      W_d = law(F_d, F_d measured) - D_d v_d   the law is A.1's P, PD or PI on the
 //                                                            force the tool applies (the sensor's
 //                                                            contact estimate, negated); a PI law
@@ -70,6 +70,15 @@ struct ForceInputs {
 // contact estimate: the tool frame T6 E of both, and the tool point's twist J(q) qd moved there.
 ForceInputs forceInputsAt(const RobotModel& model, const JointVec& q, const JointVec& qd, const Transform& path_t6,
                           const Transform& tool, const Vec6& contact);
+
+// The compliance frame's axes in base axes: the base's own, or the tool frame's where the path puts
+// it. Not where the encoders put it: a force along axes that turn with the arm's own turning is a
+// follower force, which feeds the wrist's small turns under load back into the force's direction,
+// and pressing 5 N along a probe leaning 30 degrees onto the table fluttered at 430 Hz until the
+// watch stopped it (issue 57); along the path's axes it holds (docs/force.md).
+inline Mat3 complianceAxes(const ForceSpec& spec, const ForceInputs& in) {
+  return spec.tool_frame ? Mat3(in.path.linear()) : Mat3(Mat3::Identity());
+}
 
 class ForceController {
  public:

@@ -58,7 +58,7 @@ void PeriodForce::command(const MotionRecord* forced, std::uint64_t move, const 
   for (int d = 0; d < 6; ++d)
     if ((spec.force_axes >> d) & 1u) setpoint[d] = spec.force[d];
   const double size = setpoint.norm();
-  const Mat3 frame = spec.tool_frame ? Mat3(in.tool.linear()) : Mat3(Mat3::Identity());
+  const Mat3 frame = complianceAxes(spec, in);
   const Vec3 position = frame.transpose() * in.tool.translation();
   if (move != stats_move_) {
     stats_move_ = move;

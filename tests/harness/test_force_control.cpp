@@ -41,6 +41,23 @@ TEST(ForceControl, APiLawHoldsTenNewtonsOnTheTable) {
   RecordProperty("settle_s", std::to_string(c.figures.settle_s));
 }
 
+// A force along the probe's own axis, which leans 30 degrees from the table's normal: docs/force.md's
+// `lean` motion. Its frame turns with the path, not with the arm's small turns under load (those
+// fed back into the force's direction as a follower force and fluttered at 430 Hz until the
+// watch stopped the move: issue 57).
+TEST(ForceControl, AForceAlongTheLeaningProbeInTheToolFrameHolds) {
+  const Contact c = pressWith("motion m cartesian 3 0.5 frame tool force z 5");
+  ASSERT_FALSE(c.emergency) << proto::EmergencyReason_Name(c.reason);
+  ASSERT_TRUE(c.completed);
+  ASSERT_TRUE(c.figures.valid);
+  EXPECT_EQ(c.figures.setpoint, 5.0);
+  EXPECT_TRUE(c.figures.held);
+  EXPECT_NEAR(c.figures.final_force, 5.0, 0.25);
+  EXPECT_LT(c.figures.error_p50, 0.3);
+  RecordProperty("final_force_n", std::to_string(c.figures.final_force));
+  RecordProperty("settle_s", std::to_string(c.figures.settle_s));
+}
+
 // A.1, Eq. 27: a P law leaves the fraction 1 / (1 + kp) of a step in the setpoint as its
 // steady-state error. On the whole arm the drive is the wrench J^T turns into joint torques, and
 // the table, the sensor and the arm's statics close the loop as the wrist's spring did.

@@ -134,6 +134,22 @@ TEST(ForceController, ToolFrameAxesTurnWithTheTool) {
   EXPECT_NEAR(w.head<2>().norm(), 0.0, 1e-9);
 }
 
+// The tool frame is where the path puts it: the arm's own turn away from the path (the servo's
+// error under load) does not turn the force with it.
+TEST(ForceController, ToolFrameAxesAreThePathsNotTheArmsTurnedAwayFromIt) {
+  proto::ForceControl f = pressZ(10);
+  f.set_frame(proto::CF_TOOL);
+  f.set_law(proto::FL_P);
+  f.set_kp(1.0);
+  ForceController c(kDt, 60.0, 4.0);
+  ForceInputs in;
+  in.path = rpy(0.0, std::numbers::pi, 0.0);
+  in.tool = rpy(0.0, std::numbers::pi - 0.05, 0.0);  // turned 0.05 rad about y from the path
+  const Vec6 w = c.update(specOf(f, kZ), kZ, 1, in);
+  EXPECT_NEAR(w[2], -10.0, 1e-9);
+  EXPECT_NEAR(w.head<2>().norm(), 0.0, 1e-9);
+}
+
 TEST(ForceController, AnImpedanceAxisIsASpringToThePathAndADamper) {
   proto::ForceControl f;
   for (int d = 0; d < 6; ++d) {
