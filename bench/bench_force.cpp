@@ -124,7 +124,7 @@ BENCHMARK(supervisorForce)->Unit(benchmark::kNanosecond);
 void forceWatch(benchmark::State& state) {
   ForceMonitor monitor(1e-3, 60.0);
   ForceStats stats;
-  monitor.begin(Vec3(0, 0, -10), Vec3(0, 0, -0.195));
+  monitor.begin(Vec3(0, 0, -10), Vec3(0, 0, -0.195), 1.0);
   stats.begin(10.0, 10.0, 1e-3);
   int k = 0;
   for (auto _ : state) {

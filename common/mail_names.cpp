@@ -18,7 +18,8 @@ const char* describe(proto::EmergencyReason reason) {
     case proto::ER_FORCE_OSCILLATION: return "force control oscillating (the force loop is unstable)";
     case proto::ER_FORCE_LOST_CONTACT: return "force control lost contact (the tool left the surface)";
     case proto::ER_FORCE_WRONG_SIGN: return "force control applied force the wrong way";
-    case proto::ER_FORCE_RUNAWAY: return "force control ran away (no surface along the force axis)";
+    case proto::ER_FORCE_RUNAWAY:
+      return "force control ran away (nothing along a force axis stops the tool: no surface, or friction alone)";
     case proto::ER_COMPENSATION_OSCILLATION:
       return "deflection compensation oscillating (the compensator's loop is unstable on this arm)";
     default: return "unknown";

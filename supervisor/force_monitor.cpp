@@ -4,19 +4,22 @@
 #include <cmath>
 #include <numbers>
 
+#include "supervisor/force_stats.hpp"
+
 namespace rfms {
 
 ForceMonitor::ForceMonitor(double dt, double max_force)
     : dt_(dt), max_force_(max_force), axes_{Axis(dt), Axis(dt), Axis(dt)} {}
 
-void ForceMonitor::begin(const Vec3& setpoint, const Vec3& position) {
+void ForceMonitor::begin(const Vec3& setpoint, const Vec3& position, double settles) {
   k_ = 0;
   fault_ = proto::ER_NONE;
   for (int d = 0; d < 3; ++d) {
     Axis& a = axes_[static_cast<std::size_t>(d)];
     a = Axis(dt_);
     a.setpoint = setpoint[d];
-    a.touched_at = setpoint[d] >= 0.0 ? position[d] : -position[d];
+    a.settles = settles * std::abs(setpoint[d]);
+    a.touched_at = a.held_at = setpoint[d] >= 0.0 ? position[d] : -position[d];
   }
 }
 
@@ -49,13 +52,19 @@ proto::EmergencyReason ForceMonitor::watch(Axis& a, double applied, double posit
     a.wrong_since = 0;
   }
 
-  // In contact, or how far from where it last was.
+  // Gone on along the setpoint, without the force coming to what the law settles to: whatever
+  // the tool meets there gives way (friction alone, sliding along a surface; or nothing at all).
+  // A surface across the axis stops it within its give; one the axis runs along at a slope lets
+  // the force be held all the way down it.
+  if (along >= a.settles - heldTolerance(size)) a.held_at = ahead;
+  if (ahead - a.held_at > kRunawayM) return proto::ER_FORCE_RUNAWAY;
+
+  // In contact, or how far back from where it last was.
   if (along >= 0.1 * size) {
     a.touched_at = ahead;
     return proto::ER_NONE;
   }
   if (a.touched_at - ahead > kLostM) return proto::ER_FORCE_LOST_CONTACT;
-  if (ahead - a.touched_at > kRunawayM) return proto::ER_FORCE_RUNAWAY;
   return proto::ER_NONE;
 }
 

@@ -16,8 +16,10 @@
 //   wrong sign    the tool applies more than max(1 N, 20 % of |F_d|) the other way for kWrongSignS
 //   lost contact  out of contact (less than a tenth of F_d applied), kLostM back from where it
 //                 last touched, against the setpoint
-//   runaway       out of contact, kRunawayM on along the setpoint from where it last touched (or
-//                 began): there is no surface there
+//   runaway       kRunawayM on along the setpoint from where the force last came to what the law
+//                 settles to (or from where the move began), never having come to it since:
+//                 nothing there stops the tool — no surface, or friction alone (a force along a
+//                 table that the tool slides on: issue 57's tilted table, 162 mm in 1.1 s)
 //
 // Per translational force axis of the compliance frame. Pure and real-time safe.
 #pragma once
@@ -43,8 +45,9 @@ class ForceMonitor {
   ForceMonitor(double dt, double max_force);
 
   // A new move under force control, with the setpoint along each axis of its frame (0: not a
-  // force axis), and the tool point along those axes now.
-  void begin(const Vec3& setpoint, const Vec3& position);
+  // force axis), the tool point along those axes now, and the fraction of the setpoint its law
+  // settles to (A.1: 1 with an integral, K_p / (1 + K_p) without).
+  void begin(const Vec3& setpoint, const Vec3& position, double settles);
   // One period: the force applied along each axis, the tool point, and the drive (the force the
   // law commands along each axis, N). ER_NONE, or why the move must stop (the first reason
   // found, and the same from then on).
@@ -59,6 +62,8 @@ class ForceMonitor {
     SwingCounter drive_swings;      // of the force the law commands
     std::uint64_t wrong_since = 0;  // period the wrong sign began (0: not now)
     double touched_at = 0.0;        // the tool point along the setpoint where it last touched
+    double settles = 0.0;           // N: what the law settles to
+    double held_at = 0.0;           // the tool point along the setpoint where the force last came to it
   };
   proto::EmergencyReason watch(Axis& a, double applied, double position, double drive);
 

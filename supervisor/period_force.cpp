@@ -46,7 +46,7 @@ void PeriodForce::command(const MotionRecord* forced, std::uint64_t move, const 
   if (forced == nullptr) {
     law_.stop();
     s.clear_force_command();
-    monitor_.begin(Vec3::Zero(), Vec3::Zero());
+    monitor_.begin(Vec3::Zero(), Vec3::Zero(), 1.0);
     return;
   }
   const ForceInputs in = forceInputsAt(model_, angles, velocities, pose, config_.tool.frame, contact_);
@@ -63,9 +63,9 @@ void PeriodForce::command(const MotionRecord* forced, std::uint64_t move, const 
   if (move != stats_move_) {
     stats_move_ = move;
     // What A.1's laws settle to: all of the setpoint with an integral, K_p / (1 + K_p) without.
-    const double law = spec.gains.law == ForceLawKind::kPI ? size : size * spec.gains.kp / (1.0 + spec.gains.kp);
-    stats_.begin(size, law, config_.dt);
-    monitor_.begin(setpoint.head<3>(), position);
+    const double settles = spec.gains.law == ForceLawKind::kPI ? 1.0 : spec.gains.kp / (1.0 + spec.gains.kp);
+    stats_.begin(size, size * settles, config_.dt);
+    monitor_.begin(setpoint.head<3>(), position, settles);
   }
   const Vec6 applied = law_.appliedForce();
   if (spec.force_axes == 0) {

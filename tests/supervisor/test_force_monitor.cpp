@@ -21,11 +21,12 @@ struct Stop {
   proto::EmergencyReason why = proto::ER_NONE;
 };
 // The drive (N the law commands down) is the setpoint unless given.
+// The law settles to all of the setpoint unless `settles` says otherwise.
 Stop run(
     int periods, const std::function<double(int)>& force, const std::function<double(int)>& height,
-    const std::function<double(int)>& drive = [](int) { return 10.0; }) {
+    const std::function<double(int)>& drive = [](int) { return 10.0; }, double settles = 1.0) {
   ForceMonitor m(kDt, 60.0);
-  m.begin(Vec3(0, 0, -10), Vec3(0, 0, height(0)));
+  m.begin(Vec3(0, 0, -10), Vec3(0, 0, height(0)), settles);
   for (int k = 0; k < periods; ++k)
     if (const proto::EmergencyReason why =
             m.update(Vec3(0, 0, -force(k)), Vec3(0, 0, height(k)), Vec3(0, 0, -drive(k)));
@@ -90,6 +91,33 @@ TEST(ForceMonitor, GoingOnWithoutMeetingASurfaceIsARunaway) {
       3000, [](int) { return 0.0; }, height);
   EXPECT_EQ(s.why, proto::ER_FORCE_RUNAWAY);
   EXPECT_NEAR(s.period, 1001, 2);  // 50 mm on
+}
+
+// Issue 57: `force z -10 force x 5` on the tilted table. Along x the tool pushed on friction alone
+// (3 N of it, under 10 N down), which reads as contact; the law wound up and the tool slid 162 mm
+// in 1.1 s until a joint's IK failed. Going on along the setpoint without the force ever coming
+// to what the law settles to is a runaway, contact or not.
+TEST(ForceMonitor, SlidingOnFrictionThatNeverComesToTheSetpointIsARunaway) {
+  auto sliding = [](int k) { return -0.15 - 0.5 * 0.05 * (k * kDt) * (k * kDt); };  // accelerating at 50 mm/s^2
+  const Stop s = run(
+      3000, [](int k) { return 3.0 + 0.05 * std::sin(1.3 * k); }, sliding);
+  EXPECT_EQ(s.why, proto::ER_FORCE_RUNAWAY);
+  EXPECT_NEAR(s.period, 1415, 2);  // 50 mm on: sqrt(2 * 0.05 / 0.05) s
+}
+
+// What a surface does is left alone however far the tool goes along the setpoint: a slope that
+// the force rides down (held all the way, noise and all), and a P law that holds what it settles
+// to, K_p / (1 + K_p) of the setpoint.
+TEST(ForceMonitor, RidingDownASlopeWithTheForceHeldIsNoRunaway) {
+  auto slope = [](int k) { return -0.15 - 0.02 * k * kDt; };  // 20 mm/s down for 5 s: 100 mm
+  EXPECT_EQ(run(
+                5000, [](int k) { return 10.0 + 0.3 * std::sin(1.3 * k); }, slope)
+                .why,
+            proto::ER_NONE);
+  EXPECT_EQ(run(
+                5000, [](int k) { return 5.0 + 0.3 * std::sin(1.3 * k); }, slope, [](int) { return 10.0; }, 0.5)
+                .why,
+            proto::ER_NONE);
 }
 
 }  // namespace
