@@ -3,6 +3,7 @@ program they tell a user to run from build/bin exists and answers --help, and ta
 a shell block gives it; every script they run from bench/, deploy/ or tools/ is there and
 executable. Run by ctest (docs.paths_and_programs)."""
 
+import json
 import os
 import pathlib
 import re
@@ -182,3 +183,95 @@ def test_the_readme_check_catches_a_file_that_is_gone():
     text = "| file | what |\n|---|---|\n| `link_frame` | a frame |\n| `rfms_task.h`, `rfms_task` | C |\n"
     assert list(listed_files(text)) == ["link_frame", "rfms_task.h", "rfms_task"]
     assert not exists("net_bridge/client_link")
+
+
+# A task in the docs is a fenced block of task statements (docs/task-format.md). Each runs, on
+# rfms-sim, as the HTML comment just above it says, and ends as it says:
+#   <!-- example task: whole; ends completed -->
+#   <!-- example task: each motion as `push` in examples/press.task; ends completed -->
+#   <!-- example task: each motion as `down` in examples/line.task, scene deploy/scenes/wrist_table.textproto; ends refused -->
+# "each motion as `M` in FILE": FILE's motion M is defined as each motion line of the block in turn
+# (and its units line, if the block has one, is the block's).
+STATEMENT = re.compile(r"^(units|transform|position|motion|move|wait|at|forget|track|jog|emergency-stop|stop)\b")
+MARKER = re.compile(r"<!-- example task: (whole|each motion as `(\w+)` in (\S+?))(?:, scene (\S+))?; "
+                    r"ends (completed|refused) -->\s*\n```\n$")
+
+
+def fenced_blocks(text: str):
+    """(line of the opening fence, its language, the body, the text before the fence) of each
+    fenced block, fences paired in order."""
+    lines = text.splitlines(keepends=True)
+    at, opened = 0, None
+    for i, ln in enumerate(lines):
+        if ln.startswith("```"):
+            if opened is None:
+                opened = (i, ln[3:].strip(), at)
+            else:
+                start, lang, offset = opened
+                yield start + 1, lang, "".join(lines[start + 1:i]), text[:offset]
+                opened = None
+        at += len(ln)
+
+
+def task_blocks(text: str):
+    """Each fenced block of task statements, with the marker just above it (None: none)."""
+    for line, lang, body, before in fenced_blocks(text):
+        statements = [ln.split("#")[0].strip() for ln in body.splitlines()]
+        statements = [ln for ln in statements if ln]
+        if not lang and statements and all(STATEMENT.match(ln) for ln in statements):
+            yield line, body, MARKER.search(before[-400:] + "```\n")
+
+
+TASKS = [(d.relative_to(ROOT).as_posix(), line, body, marker) for d in DOCS
+         for line, body, marker in task_blocks(d.read_text())]
+
+
+def runs_of(body: str, marker):
+    """(label, task text, scene or None) for each run the marker asks of the block."""
+    scene = marker.group(4)
+    if marker.group(1) == "whole":
+        return [("whole", body, scene)]
+    name, base = marker.group(2), (ROOT / marker.group(3)).read_text()
+    units = [ln for ln in body.splitlines() if ln.startswith("units")]
+    if units:
+        base = re.sub(r"^units .*$", units[0], base, count=1, flags=re.M)
+    runs = []
+    for ln in body.splitlines():
+        m = re.match(r"^motion\s+(\w+)\s+(.*)$", ln)
+        if m:
+            task, n = re.subn(rf"^motion {name} .*$", f"motion {name} {m.group(2)}", base, count=1, flags=re.M)
+            assert n == 1, f"{marker.group(3)} defines no motion {name}"
+            runs.append((m.group(1), task, scene))
+    return runs
+
+
+@pytest.mark.parametrize("doc,line,body,marker", TASKS, ids=[f"{d}:{n}" for d, n, _, _ in TASKS])
+def test_every_task_in_the_docs_runs_and_ends_as_they_say(doc, line, body, marker, tmp_path):
+    assert marker, (f"{doc}:{line}: a task block without '<!-- example task: ...; ends ... -->' just above it: "
+                    "say how it runs and how it ends")
+    ends = marker.group(5)
+    for label, task, scene in runs_of(body, marker):
+        path = tmp_path / f"{label}.task"
+        path.write_text(task)
+        args = [str(BIN / "rfms-sim"), "--task", str(path), "--json"]
+        if scene:
+            args += ["--scene", str(ROOT / scene)]
+        r = subprocess.run(args, capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
+        where = f"{doc}:{line} ({label}): rfms-sim exit {r.returncode}\n{r.stdout[-2000:]}{r.stderr[-2000:]}"
+        summary = json.loads(r.stdout)
+        if ends == "completed":
+            assert r.returncode == 0 and summary["completed"] and not summary["emergency"], where
+        else:
+            assert r.returncode == 1 and summary["refusals"], where
+
+
+def test_the_task_check_finds_a_block_and_its_marker():
+    text = ("<!-- example task: each motion as `push` in examples/press.task; ends completed -->\n```\n"
+            "units mm deg N\nmotion a cartesian 3 0.5 force z -10   # down\n```\n\n```\nRFMS HOLD moves 1/1\n```\n")
+    [(line, body, marker)] = list(task_blocks(text))
+    assert line == 2 and marker.group(2) == "push"
+    assert [b for _, _, b, _ in fenced_blocks("```sh\nx\n```\ntext\n```\nmove a b\n```\n")] == ["x\n", "move a b\n"]
+    [(label, task, scene)] = runs_of(body, marker)
+    assert label == "a" and "motion push cartesian 3 0.5 force z -10" in task and "units mm deg N" in task
+    assert scene is None
+    assert list(task_blocks("```\nmove home m\n```\n"))[0][2] is None
