@@ -39,7 +39,7 @@ Press press(const RobotModel& robot, const Scene& scene, const std::string& law)
   Press p;
   if (!r.script.refused.empty()) p.refused = r.script.refused.front();
   for (const MoveRecord& m : r.script.moves)
-    if (m.motion == "push" && m.completed && m.force.valid) p.error_p50 = m.force.error_p50;
+    if (m.motion == "push" && m.completed && m.force) p.error_p50 = m.force->error_p50_n;
   return p;
 }
 

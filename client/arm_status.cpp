@@ -1,6 +1,7 @@
 #include "client/arm_status.hpp"
 
 #include "client/arm_status_wire.hpp"
+#include "common/force_figures_wire.hpp"
 #include "common/mail_codec.hpp"
 #include "common/mail_names.hpp"
 
@@ -33,23 +34,6 @@ std::vector<double> valuesOf(const Field& f) {
   return {f.begin(), f.end()};
 }
 
-ForceFigures figuresOf(const proto::ForceFigures& f) {
-  return {.setpoint_n = f.setpoint_n(),
-          .error_p50_n = f.error_p50_n(),
-          .error_p99_n = f.error_p99_n(),
-          .error_max_n = f.error_max_n(),
-          .peak_n = f.peak_n(),
-          .settle_s = f.settle_s(),
-          .end_pose = poseOf(f.end_pose()),
-          .final_n = f.final_n(),
-          .law_n = f.law_n(),
-          .settle_final_s = f.settle_final_s(),
-          .start_n = f.start_n(),
-          .overshoot_final = f.overshoot_final(),
-          .held = f.held(),
-          .impedance = f.impedance()};
-}
-
 LinkCounters countersOf(const proto::LinkCounters& l) {
   return {.frames_in = l.frames_in(),
           .frames_out = l.frames_out(),
@@ -78,7 +62,7 @@ MoveOutcome outcomeOf(const proto::MoveOutcome& o) {
       .id = o.id(), .completed = o.completed(), .guard_tripped = o.guard_tripped(), .guard_missed = o.guard_missed()};
   if (o.has_contact_pose()) out.contact_pose = poseOf(o.contact_pose());
   if (o.contact_force_size() == 3) out.contact_force = Vec3(o.contact_force(0), o.contact_force(1), o.contact_force(2));
-  if (o.has_force()) out.force = figuresOf(o.force());
+  if (o.has_force()) out.force = decode(o.force());
   if (o.yielded_m_size() == 3) out.yielded_m = Vec3(o.yielded_m(0), o.yielded_m(1), o.yielded_m(2));
   return out;
 }

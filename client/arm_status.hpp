@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "common/force_figures.hpp"
 #include "common/transform.hpp"
 
 namespace rfms {
@@ -46,22 +47,6 @@ const char* nameOf(Segment s);
 // A few words for people: "node silent", "joint 3".
 const char* describe(EmergencyReason r);
 const char* nameOf(ClusterNode n);
-
-// How well a move under force control held its force, over its periods (N, s).
-struct ForceFigures {
-  double setpoint_n = 0;  // |F_d|; 0 for an impedance move, whose figures are of its compliant axes
-  double error_p50_n = 0, error_p99_n = 0, error_max_n = 0;  // |F_d - F|
-  double peak_n = 0;                                         // the most force applied along F_d
-  double settle_s = -1;                        // until the error stayed within 5 % of F_d (at least 0.2 N); -1: never
-  Transform end_pose = Transform::Identity();  // the tool frame where the move ended
-  // Against what the move ended with: the force at its end (the last 50 ms), what its law
-  // settles to (F_d for PI, K_p/(1 + K_p) of it for P and PD), the settling time to within 5 %
-  // of the end's force, the step from the first period's force and the overshoot past the end
-  // as a fraction of that step.
-  double final_n = 0, law_n = 0, settle_final_s = -1, start_n = 0, overshoot_final = 0;
-  bool held = false;  // the end's force within max(0.5 N, 10 %) of what the law settles to
-  bool impedance = false;
-};
 
 struct MoveOutcome {
   std::uint64_t id = 0;

@@ -33,7 +33,7 @@ ReusedLogEvent::ReusedLogEvent()
     : pose_(std::make_unique<proto::Transform3x4>()), force_(std::make_unique<proto::ForceFigures>()) {
   // Their repeated fields and the figures' end pose grown to what an event writes, once.
   SupervisorEvent every;
-  every.guarded = every.force.valid = every.yielded = true;
+  every.guarded = every.has_force = every.yielded = true;
   fill(0, every);
   fill(0, SupervisorEvent{});
 }
@@ -43,7 +43,7 @@ const proto::LogEvent& ReusedLogEvent::fill(std::uint64_t k, const SupervisorEve
   if (event_.has_force()) force_.reset(event_.release_force());
   event_.Clear();
   if (e.guarded) event_.set_allocated_contact_pose(pose_.release());
-  if (e.force.valid) event_.set_allocated_force(force_.release());
+  if (e.has_force) event_.set_allocated_force(force_.release());
   write(k, e, event_);
   return event_;
 }

@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "common/force_figures_wire.hpp"
 #include "common/mail_codec.hpp"
 #include "proto/runlog.pb.h"
 #include "supervisor/supervisor_core.hpp"
@@ -21,7 +22,7 @@ void encodeMoveEnd(const SupervisorEvent& e, Out& out) {
     for (int i = 0; i < 3; ++i) out.add_contact_force(e.contact_force[i]);
   }
   if (e.guard_missed) out.set_guard_missed(true);
-  if (e.force.valid) encode(e.force, *out.mutable_force());
+  if (e.has_force) encode(e.force, *out.mutable_force());
   if (e.yielded)
     for (int i = 0; i < 3; ++i) out.add_yielded_m(e.yield[i]);
 }

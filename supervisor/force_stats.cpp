@@ -7,45 +7,6 @@
 
 namespace rfms {
 
-void encode(const ForceFigures& f, proto::ForceFigures& out) {
-  out.set_setpoint_n(f.setpoint);
-  out.set_error_p50_n(f.error_p50);
-  out.set_error_p99_n(f.error_p99);
-  out.set_error_max_n(f.error_max);
-  out.set_peak_n(f.peak);
-  out.set_settle_s(f.settle_s);
-  encode(f.end_pose, *out.mutable_end_pose());
-  out.set_final_n(f.final_force);
-  out.set_law_n(f.law_force);
-  out.set_settle_final_s(f.settle_final_s);
-  out.set_held(f.held);
-  out.set_impedance(f.impedance);
-  out.set_start_n(f.start_force);
-  out.set_overshoot_final(f.overshoot_final);
-}
-
-ForceFigures decode(const proto::ForceFigures& f) {
-  ForceFigures out;
-  out.valid = f.setpoint_n() > 0.0 || f.impedance();
-  out.setpoint = f.setpoint_n();
-  out.error_p50 = f.error_p50_n();
-  out.error_p99 = f.error_p99_n();
-  out.error_max = f.error_max_n();
-  out.peak = f.peak_n();
-  out.settle_s = f.settle_s();
-  if (!decode(f.end_pose(), out.end_pose)) out.end_pose = Transform::Identity();
-  out.final_force = f.final_n();
-  out.law_force = f.law_n();
-  out.settle_final_s = f.settle_final_s();
-  out.held = f.held();
-  out.impedance = f.impedance();
-  out.start_force = f.start_n();
-  out.overshoot_final = f.overshoot_final();
-  return out;
-}
-
-double heldTolerance(double setpoint) { return std::max(0.5, 0.1 * setpoint); }
-
 void ForceStats::begin(double setpoint, double law_force, double dt) {
   bins_.fill(0);
   count_ = last_outside_ = 0;
@@ -86,21 +47,20 @@ double ForceStats::quantile(double q) const {
   return max_;
 }
 
-ForceFigures ForceStats::figures(double dt) const {
+std::optional<ForceFigures> ForceStats::figures(double dt) const {
+  if (count_ == 0) return std::nullopt;
   ForceFigures f;
-  if (count_ == 0) return f;
-  f.valid = true;
-  f.setpoint = setpoint_;
-  f.error_p50 = quantile(0.5);
-  f.error_p99 = quantile(0.99);
-  f.error_max = max_;
-  f.peak = peak_;
+  f.setpoint_n = setpoint_;
+  f.error_p50_n = quantile(0.5);
+  f.error_p99_n = quantile(0.99);
+  f.error_max_n = max_;
+  f.peak_n = peak_;
   // Settled: inside the band from some period on to the end of the move.
   const bool inside_at_end = last_outside_ < count_;
   f.settle_s = inside_at_end ? static_cast<double>(ever_outside_ ? last_outside_ : 0) * dt : -1.0;
   f.impedance = setpoint_ == 0.0;
-  f.final_force = final_;
-  f.law_force = law_;
+  f.final_n = final_;
+  f.law_n = law_;
   f.held = f.impedance || std::abs(final_ - law_) <= heldTolerance(setpoint_);
   // Back from the end to the last sample outside the band about the end's force. Past the ring
   // (a long move settled all along it), the settling is at most where the ring begins.
@@ -116,7 +76,7 @@ ForceFigures ForceStats::figures(double dt) const {
   f.settle_final_s = settled_from < count_ ? static_cast<double>(settled_from) * dt : -1.0;
   // The step from the first period's force to the end's, and how far past the end it went (the
   // whole move when the ring holds it, else its last kRing periods).
-  f.start_force = start_;
+  f.start_n = start_;
   const double step = final_ - start_;
   if (std::abs(step) > band) {
     double past = 0.0;

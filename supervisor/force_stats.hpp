@@ -8,34 +8,13 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 
+#include "common/force_figures.hpp"
 #include "common/types.hpp"
 #include "proto/task.pb.h"
 
 namespace rfms {
-
-struct ForceFigures {
-  bool valid = false;
-  double setpoint = 0.0;                                     // |F_d| over the force axes (N)
-  double error_p50 = 0.0, error_p99 = 0.0, error_max = 0.0;  // |F_d - F| (N)
-  double peak = 0.0;                                         // the most force applied along F_d (N)
-  double settle_s = -1.0;  // from the move's start until the error stayed within the band; -1: it never did
-  Transform end_pose = Transform::Identity();  // the tool frame where the move ended
-  double final_force = 0.0;                    // N along F_d over the move's last 100 ms (a low pass)
-  double law_force = 0.0;                      // N: what the law settles to (A.1: F_d, or K_p / (1 + K_p) of it)
-  double settle_final_s = -1.0;                // until the force stayed within the band about final_force
-  double start_force = 0.0;                    // N along F_d at the move's first period
-  double overshoot_final = 0.0;                // past final_force, as a fraction of the step from start_force
-  bool held = true;                            // final_force within max(0.5 N, 10 % of F_d) of law_force
-  bool impedance = false;                      // no force axis: the figures are of the force along the compliant axes
-};
-
-// How far the end's force may be from what the law settles to, for a move that held its force.
-double heldTolerance(double setpoint);
-
-void encode(const ForceFigures& f, proto::ForceFigures& out);
-// Invalid when the message holds none (no setpoint).
-ForceFigures decode(const proto::ForceFigures& f);
 
 class ForceStats {
  public:
@@ -50,7 +29,7 @@ class ForceStats {
   // One period: the size of the force error, and the force applied along the setpoint's direction
   // (an impedance move: the force along its compliant axes, for both).
   void add(double error, double applied);
-  ForceFigures figures(double dt) const;
+  std::optional<ForceFigures> figures(double dt) const;
 
  private:
   double quantile(double q) const;

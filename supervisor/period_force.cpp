@@ -82,11 +82,11 @@ void PeriodForce::command(const MotionRecord* forced, std::uint64_t move, const 
 
 Transform PeriodForce::forcedT6() const { return law_.setpoint() * config_.tool.frame.inverse(Eigen::Isometry); }
 
-bool PeriodForce::figures(std::uint64_t move, const JointVec& angles, ForceFigures& out) const {
-  if (move != stats_move_ || stats_move_ == 0) return false;
-  out = stats_.figures(config_.dt);
-  out.end_pose = toolFrame(angles);
-  return true;
+std::optional<ForceFigures> PeriodForce::figures(std::uint64_t move, const JointVec& angles) const {
+  if (move != stats_move_ || stats_move_ == 0) return std::nullopt;
+  std::optional<ForceFigures> f = stats_.figures(config_.dt);
+  if (f) f->end_pose = toolFrame(angles);
+  return f;
 }
 
 Transform PeriodForce::toolFrame(const JointVec& angles) const {

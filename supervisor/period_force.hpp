@@ -48,7 +48,7 @@ class PeriodForce {
   // Where T6 is to be while the force law holds the tool (its setpoint, less the tool).
   Transform forcedT6() const;
   // The figures of `move`, ended with the joints at `angles`, when it was under force control.
-  bool figures(std::uint64_t move, const JointVec& angles, ForceFigures& out) const;
+  std::optional<ForceFigures> figures(std::uint64_t move, const JointVec& angles) const;
   // Why the move running must stop (ER_NONE: it need not): its force loop (force_monitor.hpp), or
   // its compensator's offset ringing (ER_COMPENSATION_OSCILLATION: compensated()).
   proto::EmergencyReason loopFault() const {

@@ -169,7 +169,8 @@ void SupervisorCore::forwardEvents(std::uint64_t k, TrajectoryEvents& events, Su
     if (e.kind == SupervisorEvent::kMoveStarted) guarded_move_ = t.guard > 0.0 ? e.move_id : 0;
     if (e.kind == SupervisorEvent::kMoveCompleted && e.move_id == guarded_move_ && e.move_id != guard_met_move_)
       e.guard_missed = true;
-    if (e.kind == SupervisorEvent::kMoveCompleted) force_.figures(e.move_id, angle_, e.force);
+    if (e.kind == SupervisorEvent::kMoveCompleted)
+      if (const std::optional<ForceFigures> f = force_.figures(e.move_id, angle_)) e.has_force = true, e.force = *f;
     if (e.kind == SupervisorEvent::kMoveCompleted && trajectory_.restarted()) {
       e.yielded = true;
       e.yield = trajectory_.yielded();

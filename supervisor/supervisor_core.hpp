@@ -57,7 +57,10 @@ struct SupervisorEvent {
   Vec3 contact_force = Vec3::Zero();
   // kMoveCompleted of a guarded motion that ran its course without meeting its force.
   bool guard_missed = false;
-  // kMoveCompleted by a move under force control: how well it held its force.
+  // kMoveCompleted by a move under force control: how well it held its force. (A flag beside a
+  // plain value, not a std::optional: events are copied in the period, and GCC 12 takes a
+  // disengaged optional's copy for a read of uninitialised memory.)
+  bool has_force = false;
   ForceFigures force;
   // kMoveCompleted by a move with the manual's compliance bits alone: where it came to rest less
   // where its path ended (m, base axes): how far the arm yielded along the compliant axes.

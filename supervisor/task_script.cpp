@@ -138,7 +138,7 @@ void TaskScript::note(const SupervisorEvent& e) {
         rec->guard_missed = e.guard_missed;
         rec->contact_pose = e.contact_pose;
         rec->contact_force = e.contact_force;
-        rec->force = e.force;
+        if (e.has_force) rec->force = e.force;
         rec->yielded = e.yielded;
         rec->yield = e.yield;
       }

@@ -35,14 +35,14 @@ struct MoveRecord {
   bool guarded = false;
   Transform contact_pose = Transform::Identity();
   Vec3 contact_force = Vec3::Zero();
-  bool guard_missed = false;  // guarded, and ran its course without meeting its force
-  ForceFigures force;         // a move under force control
+  bool guard_missed = false;          // guarded, and ran its course without meeting its force
+  std::optional<ForceFigures> force;  // a move under force control
   // A move with compliance bits alone: where it came to rest less its path's end (m, base axes).
   bool yielded = false;
   Vec3 yield = Vec3::Zero();
   // Ran its course but did not do what it was asked: its guard never met its force, or it ended
   // off the force its law holds to.
-  bool failed() const { return completed && (guard_missed || (force.valid && !force.held)); }
+  bool failed() const { return completed && (guard_missed || (force && !force->held)); }
 };
 
 struct ScriptLog {

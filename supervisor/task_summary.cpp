@@ -47,21 +47,21 @@ void writeForceFigures(std::ostream& o, const ForceFigures& ff) {
   if (ff.impedance) {
     std::snprintf(buf, sizeof buf,
                   "      impedance: force applied along the compliant axes p50 %.3f N, max %.3f N, %.2f N at the end\n",
-                  ff.error_p50, ff.error_max, ff.final_force);
+                  ff.error_p50_n, ff.error_max_n, ff.final_n);
     o << buf;
     return;
   }
   std::snprintf(buf, sizeof buf,
                 "      force %.2f N: error p50 %.3f N, p99 %.3f N, max %.3f N; peak %.2f N (overshoot %.1f %%), %s\n",
-                ff.setpoint, ff.error_p50, ff.error_p99, ff.error_max, ff.peak,
-                100.0 * (ff.peak - ff.setpoint) / ff.setpoint, settling(ff.settle_s).c_str());
+                ff.setpoint_n, ff.error_p50_n, ff.error_p99_n, ff.error_max_n, ff.peak_n,
+                100.0 * (ff.peak_n - ff.setpoint_n) / ff.setpoint_n, settling(ff.settle_s).c_str());
   o << buf;
   // Against the force the move ended with: what a P law settles to is not its setpoint.
   std::snprintf(buf, sizeof buf,
                 "      from %.2f N to %.2f N (its law settles to %.2f N%s): past it by %.2f N (%.1f %% of the step), "
                 "%s\n",
-                ff.start_force, ff.final_force, ff.law_force, ff.held ? "" : ": NOT HELD, the move failed",
-                ff.overshoot_final * std::abs(ff.final_force - ff.start_force), 100.0 * ff.overshoot_final,
+                ff.start_n, ff.final_n, ff.law_n, ff.held ? "" : ": NOT HELD, the move failed",
+                ff.overshoot_final * std::abs(ff.final_n - ff.start_n), 100.0 * ff.overshoot_final,
                 settling(ff.settle_final_s).c_str());
   o << buf;
 }
@@ -98,9 +98,9 @@ void writeSummaryText(std::ostream& o, const ScriptLog& log, double dt, const Fi
                     y.x(), y.y(), y.z());
       o << buf;
     }
-    if (m.force.valid) writeForceFigures(o, m.force);
-    if (m.force.valid) {
-      const ForceFigures& ff = m.force;
+    if (m.force) writeForceFigures(o, *m.force);
+    if (m.force) {
+      const ForceFigures& ff = *m.force;
       const Vec3 p = 1e3 * ff.end_pose.translation();
       std::snprintf(buf, sizeof buf, "      ended at tool point (%.2f, %.2f, %.2f) mm\n", p.x(), p.y(), p.z());
       o << buf;
@@ -144,12 +144,12 @@ void writeSummaryJson(std::ostream& o, const ScriptLog& log, double dt, const Fi
         << ",\"tool_point_m\":[" << p.x() << ',' << p.y() << ',' << p.z() << "]}";
     }
     if (m.yielded) o << ",\"yielded_m\":[" << m.yield.x() << ',' << m.yield.y() << ',' << m.yield.z() << ']';
-    if (m.force.valid) {
-      const ForceFigures& ff = m.force;
-      o << ",\"force\":{\"setpoint_n\":" << ff.setpoint << ",\"error_p50_n\":" << ff.error_p50
-        << ",\"error_p99_n\":" << ff.error_p99 << ",\"error_max_n\":" << ff.error_max << ",\"peak_n\":" << ff.peak
-        << ",\"settle_s\":" << ff.settle_s << ",\"final_n\":" << ff.final_force << ",\"law_n\":" << ff.law_force
-        << ",\"settle_final_s\":" << ff.settle_final_s << ",\"start_n\":" << ff.start_force
+    if (m.force) {
+      const ForceFigures& ff = *m.force;
+      o << ",\"force\":{\"setpoint_n\":" << ff.setpoint_n << ",\"error_p50_n\":" << ff.error_p50_n
+        << ",\"error_p99_n\":" << ff.error_p99_n << ",\"error_max_n\":" << ff.error_max_n << ",\"peak_n\":" << ff.peak_n
+        << ",\"settle_s\":" << ff.settle_s << ",\"final_n\":" << ff.final_n << ",\"law_n\":" << ff.law_n
+        << ",\"settle_final_s\":" << ff.settle_final_s << ",\"start_n\":" << ff.start_n
         << ",\"overshoot_final\":" << ff.overshoot_final << ",\"held\":" << (ff.held ? "true" : "false")
         << ",\"impedance\":" << (ff.impedance ? "true" : "false") << ",\"end_tool_point_m\":["
         << ff.end_pose.translation().x() << ',' << ff.end_pose.translation().y() << ',' << ff.end_pose.translation().z()

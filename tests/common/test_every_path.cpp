@@ -80,7 +80,7 @@ TEST(EveryPath, ARandomTaskNeverAllocatesOrLocksInAPeriod) {
         c.completed += e.kind == SupervisorEvent::kMoveCompleted;
         c.aborted += e.kind == SupervisorEvent::kMoveAborted;
         c.guarded += e.kind == SupervisorEvent::kMoveCompleted && e.guarded;
-        c.forced += e.kind == SupervisorEvent::kMoveCompleted && e.force.valid;
+        c.forced += e.kind == SupervisorEvent::kMoveCompleted && e.has_force;
         c.yielded += e.kind == SupervisorEvent::kMoveCompleted && e.yielded;
         c.emergencies += e.kind == SupervisorEvent::kEmergency;
       }

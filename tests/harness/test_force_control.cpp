@@ -29,12 +29,12 @@ TEST(ForceControl, APiLawHoldsTenNewtonsOnTheTable) {
   ASSERT_TRUE(c.completed);
   // The sensor's noise is 0.05 N a channel; averaged over 500 periods the force is the setpoint's.
   EXPECT_NEAR(c.force, 10.0, 0.1);
-  ASSERT_TRUE(c.figures.valid);
-  EXPECT_EQ(c.figures.setpoint, 10.0);
-  EXPECT_LT(c.figures.error_p50, 0.3);
+  ASSERT_TRUE(c.has_figures);
+  EXPECT_EQ(c.figures.setpoint_n, 10.0);
+  EXPECT_LT(c.figures.error_p50_n, 0.3);
   EXPECT_GE(c.figures.settle_s, 0.0);
   EXPECT_LT(c.figures.settle_s, 1.0);
-  EXPECT_LT(c.figures.peak, 12.0);  // the contact transition overshoots by less than 20 %
+  EXPECT_LT(c.figures.peak_n, 12.0);  // the contact transition overshoots by less than 20 %
   // x and y stay the path's: the servo keeps them while z yields to the force.
   EXPECT_LT(c.lateral_mm, 0.3);
   RecordProperty("force_n", std::to_string(c.force));
@@ -49,12 +49,12 @@ TEST(ForceControl, AForceAlongTheLeaningProbeInTheToolFrameHolds) {
   const Contact c = pressWith("motion m cartesian 3 0.5 frame tool force z 5");
   ASSERT_FALSE(c.emergency) << proto::EmergencyReason_Name(c.reason);
   ASSERT_TRUE(c.completed);
-  ASSERT_TRUE(c.figures.valid);
-  EXPECT_EQ(c.figures.setpoint, 5.0);
+  ASSERT_TRUE(c.has_figures);
+  EXPECT_EQ(c.figures.setpoint_n, 5.0);
   EXPECT_TRUE(c.figures.held);
-  EXPECT_NEAR(c.figures.final_force, 5.0, 0.25);
-  EXPECT_LT(c.figures.error_p50, 0.3);
-  RecordProperty("final_force_n", std::to_string(c.figures.final_force));
+  EXPECT_NEAR(c.figures.final_n, 5.0, 0.25);
+  EXPECT_LT(c.figures.error_p50_n, 0.3);
+  RecordProperty("final_force_n", std::to_string(c.figures.final_n));
   RecordProperty("settle_s", std::to_string(c.figures.settle_s));
 }
 
@@ -84,18 +84,18 @@ TEST(ForceControl, OnTheCompliantWristTheLawsOfA1HoldWithThePapersGain) {
   for (const Contact* c : {&p, &pd, &pi}) {
     ASSERT_FALSE(c->emergency);
     ASSERT_TRUE(c->completed);
-    ASSERT_TRUE(c->figures.valid);
+    ASSERT_TRUE(c->has_figures);
   }
   const double expected = 1.0 / 31.0;
   EXPECT_NEAR((10.0 - p.force) / 10.0, expected, 0.1 * expected) << "P: force " << p.force;
   EXPECT_NEAR((10.0 - pd.force) / 10.0, expected, 0.1 * expected) << "PD: force " << pd.force;
-  EXPECT_LT(pd.figures.peak, p.figures.peak - 0.5) << "PD's peak against P's";
+  EXPECT_LT(pd.figures.peak_n, p.figures.peak_n - 0.5) << "PD's peak against P's";
   EXPECT_LT(std::abs(10.0 - pi.force) / 10.0, 0.01) << "PI: force " << pi.force;
   EXPECT_LT(pi.lateral_mm, 0.3);
   RecordProperty("p_error", std::to_string((10.0 - p.force) / 10.0));
   RecordProperty("pd_error", std::to_string((10.0 - pd.force) / 10.0));
-  RecordProperty("p_peak", std::to_string(p.figures.peak));
-  RecordProperty("pd_peak", std::to_string(pd.figures.peak));
+  RecordProperty("p_peak", std::to_string(p.figures.peak_n));
+  RecordProperty("pd_peak", std::to_string(pd.figures.peak_n));
   RecordProperty("p_settle_s", std::to_string(p.figures.settle_s));
   RecordProperty("pd_settle_s", std::to_string(pd.figures.settle_s));
   RecordProperty("pi_error", std::to_string((10.0 - pi.force) / 10.0));
@@ -108,10 +108,10 @@ TEST(ForceControl, FromTheAirTheProbeComesDownAndSettlesWithoutHittingTheLimit) 
   ASSERT_FALSE(c.emergency);
   ASSERT_TRUE(c.completed);
   EXPECT_NEAR(c.force, 10.0, 0.1);
-  EXPECT_LT(c.figures.peak, 20.0);
+  EXPECT_LT(c.figures.peak_n, 20.0);
   EXPECT_GE(c.figures.settle_s, 0.0);
   EXPECT_LT(c.figures.settle_s, 2.0);
-  RecordProperty("peak_n", std::to_string(c.figures.peak));
+  RecordProperty("peak_n", std::to_string(c.figures.peak_n));
   RecordProperty("settle_s", std::to_string(c.figures.settle_s));
 }
 
@@ -126,9 +126,9 @@ TEST(ForceControl, AnImpedanceAxisYieldsAsItsSpringWhileTheOthersStayStiff) {
   EXPECT_NEAR(c.force, 500.0 * c.height_mm * 1e-3, 0.3) << "height above the path " << c.height_mm << " mm";
   EXPECT_LT(c.lateral_mm, 0.3);
   // No force axis: the move reports the force it came to apply, the spring's.
-  ASSERT_TRUE(c.figures.valid);
+  ASSERT_TRUE(c.has_figures);
   EXPECT_TRUE(c.figures.impedance);
-  EXPECT_NEAR(c.figures.final_force, c.force, 0.3);
+  EXPECT_NEAR(c.figures.final_n, c.force, 0.3);
 }
 
 // The manual's compliance bits alone (pumatask's mcartcz): the path runs 27 mm into the table, z

@@ -36,7 +36,7 @@ double predictedBound(const std::string& scene_file) {
 
 // Holds its force where A.1's Eq. 27 says (stable), or not at all (diverged: the contact chatters).
 bool holds(const Contact& c, double kp) {
-  return c.completed && !c.emergency && std::abs(c.figures.error_p50 - 10.0 / (1.0 + kp)) < 0.3;
+  return c.completed && !c.emergency && std::abs(c.figures.error_p50_n - 10.0 / (1.0 + kp)) < 0.3;
 }
 
 void expectTheBoundSeparates(const std::string& scene_file) {
@@ -49,8 +49,8 @@ void expectTheBoundSeparates(const std::string& scene_file) {
       pressWith("motion m cartesian 3 0.5 force z -10 law p " + std::to_string(below), true, scene_file, letThrough());
   const Contact wild =
       pressWith("motion m cartesian 3 0.5 force z -10 law p " + std::to_string(above), true, scene_file, letThrough());
-  EXPECT_TRUE(holds(calm, below)) << scene_file << ": K_p " << below << ", p50 " << calm.figures.error_p50;
-  EXPECT_FALSE(holds(wild, above)) << scene_file << ": K_p " << above << ", p50 " << wild.figures.error_p50;
+  EXPECT_TRUE(holds(calm, below)) << scene_file << ": K_p " << below << ", p50 " << calm.figures.error_p50_n;
+  EXPECT_FALSE(holds(wild, above)) << scene_file << ": K_p " << above << ", p50 " << wild.figures.error_p50_n;
 }
 
 TEST(ForceStability, ThePredictedBoundSeparatesHoldingFromDivergingOnTheStiffSensor) {

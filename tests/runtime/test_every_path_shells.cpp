@@ -229,7 +229,7 @@ TEST_P(EveryPathShells, NoPeriodThreadAllocatesLocksOrCallsTheKernelButToWaitWak
 
   // The task went where it was drawn to go.
   int guarded = 0, forced = 0;
-  for (const MoveRecord& m : script_log.moves) guarded += m.guarded, forced += m.force.valid;
+  for (const MoveRecord& m : script_log.moves) guarded += m.guarded, forced += m.force.has_value();
   auto entered = [&](proto::RtState st) {
     return std::find(script_log.states.begin(), script_log.states.end(), st) != script_log.states.end();
   };

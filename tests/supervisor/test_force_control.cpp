@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "common/force_figures_wire.hpp"
 #include "common/transform.hpp"
 #include "supervisor/event_log.hpp"
 #include "supervisor/force_control.hpp"
@@ -213,15 +214,16 @@ TEST(ForceStats, MedianPercentileAndSettlingOfAKnownSeries) {
   // 100 periods far off (1 N error), then 900 within the band (0.1 N).
   for (int k = 0; k < 100; ++k) s.add(1.0, 9.0);
   for (int k = 0; k < 900; ++k) s.add(0.1, 10.1);
-  const ForceFigures f = s.figures(1e-3);
-  ASSERT_TRUE(f.valid);
-  EXPECT_NEAR(f.error_p50, 0.1, ForceStats::kBinN + 1e-12);
-  EXPECT_NEAR(f.error_p99, 1.0, ForceStats::kBinN + 1e-12);
-  EXPECT_EQ(f.error_max, 1.0);
-  EXPECT_EQ(f.peak, 10.1);
+  const std::optional<ForceFigures> figures = s.figures(1e-3);
+  ASSERT_TRUE(figures);
+  const ForceFigures& f = *figures;
+  EXPECT_NEAR(f.error_p50_n, 0.1, ForceStats::kBinN + 1e-12);
+  EXPECT_NEAR(f.error_p99_n, 1.0, ForceStats::kBinN + 1e-12);
+  EXPECT_EQ(f.error_max_n, 1.0);
+  EXPECT_EQ(f.peak_n, 10.1);
   EXPECT_NEAR(f.settle_s, 0.1, 1e-12);
   s.add(2.0, 12.0);  // out of the band at the end: not settled
-  EXPECT_EQ(s.figures(1e-3).settle_s, -1.0);
+  EXPECT_EQ(s.figures(1e-3)->settle_s, -1.0);
 }
 
 // Against the force a move ended with: a P law at K_p = 1 that settles at half its setpoint, as
@@ -233,18 +235,18 @@ TEST(ForceStats, AgainstTheEndsForceAPLawThatSettledIsSettledAndHeld) {
   for (int k = 0; k < 40; ++k) s.add(10.0 - (2.0 + 0.1 * k), 2.0 + 0.1 * k);
   for (int k = 0; k < 60; ++k) s.add(4.0, 6.0);
   for (int k = 0; k < 900; ++k) s.add(5.0, 5.0);
-  const ForceFigures f = s.figures(1e-3);
-  EXPECT_EQ(f.settle_s, -1.0);            // against the setpoint: never
-  EXPECT_NEAR(f.final_force, 5.0, 1e-3);  // a 100 ms low pass, 900 ms on
+  const ForceFigures f = s.figures(1e-3).value();
+  EXPECT_EQ(f.settle_s, -1.0);        // against the setpoint: never
+  EXPECT_NEAR(f.final_n, 5.0, 1e-3);  // a 100 ms low pass, 900 ms on
   EXPECT_NEAR(f.settle_final_s, 0.1, 1e-12);
-  EXPECT_NEAR(f.start_force, 2.0, 1e-9);
+  EXPECT_NEAR(f.start_n, 2.0, 1e-9);
   EXPECT_NEAR(f.overshoot_final, 1.0 / 3.0, 1e-3);  // 1 N past, of a 3 N step
   EXPECT_TRUE(f.held);
   // Ending 1.5 N short of what its law settles to (more than max(0.5 N, 10 %)): not held.
   ForceStats shy;
   shy.begin(10.0, 10.0, 1e-3);
   for (int k = 0; k < 1000; ++k) shy.add(1.5, 8.5);
-  EXPECT_FALSE(shy.figures(1e-3).held);
+  EXPECT_FALSE(shy.figures(1e-3)->held);
 }
 
 // An impedance move reports the force along its compliant axes.
@@ -252,15 +254,17 @@ TEST(ForceStats, AnImpedanceMoveReportsItsForce) {
   ForceStats s;
   s.begin(0.0, 0.0, 1e-3);
   for (int k = 0; k < 500; ++k) s.add(3.0, 3.0);
-  const ForceFigures f = s.figures(1e-3);
-  EXPECT_TRUE(f.valid);
+  const std::optional<ForceFigures> figures = s.figures(1e-3);
+  ASSERT_TRUE(figures);
+  const ForceFigures& f = *figures;
   EXPECT_TRUE(f.impedance);
   EXPECT_TRUE(f.held);
-  EXPECT_NEAR(f.final_force, 3.0, 1e-9);
+  EXPECT_NEAR(f.final_n, 3.0, 1e-9);
   proto::ForceFigures wire;
   encode(f, wire);
-  EXPECT_TRUE(decode(wire).valid);
-  EXPECT_TRUE(decode(wire).impedance);
+  ASSERT_TRUE(decode(wire));
+  EXPECT_TRUE(decode(wire)->impedance);
+  EXPECT_FALSE(decode(proto::ForceFigures{}));  // no setpoint, not an impedance: no figures
 }
 
 // The run log writes every event through one reused message: a guarded move's contact, a force
@@ -272,8 +276,8 @@ TEST(EventLog, AReusedMessageCarriesNothingOfTheLastEvent) {
   guarded.move_id = 2;
   guarded.guarded = true;
   guarded.contact_force = Vec3(0, 0, 5);
-  guarded.force.valid = true;
-  guarded.force.setpoint = 10.0;
+  guarded.has_force = true;
+  guarded.force.setpoint_n = 10.0;
   guarded.yielded = true;
   guarded.yield = Vec3(0, 0, 0.027);
   SupervisorEvent started;

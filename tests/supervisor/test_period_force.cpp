@@ -72,8 +72,7 @@ TEST(PeriodForce, WithoutAForcedMotionTheCommandIsClearedAndNoFiguresAreKept) {
   s.add_force_command(1.0);
   force.command(nullptr, 3, forwardKinematics(test::puma260(), kPose), kPose, JointVec::Zero(), s);
   EXPECT_EQ(s.force_command_size(), 0);
-  ForceFigures f;
-  EXPECT_FALSE(force.figures(3, kPose, f));
+  EXPECT_FALSE(force.figures(3, kPose));
 }
 
 // A.1's Eq. 15 through the default lag, a 5 Hz low pass: the flange moves back by K1 of the

@@ -32,9 +32,10 @@ constexpr const char* kPlaces =
 
 struct Contact {
   bool completed = false, emergency = false;
-  double force = 0.0;       // N: the mean upward contact force over the move's last 0.5 s
-  double lateral_mm = 0.0;  // the tool point's x-y distance from the path's at the end
-  double height_mm = 0.0;   // the tool point's height above the path's, mean over the same 0.5 s
+  double force = 0.0;        // N: the mean upward contact force over the move's last 0.5 s
+  double lateral_mm = 0.0;   // the tool point's x-y distance from the path's at the end
+  double height_mm = 0.0;    // the tool point's height above the path's, mean over the same 0.5 s
+  bool has_figures = false;  // the move ended with its force figures
   ForceFigures figures;
   std::string refused, warning;     // the press move's reply
   JointVec end = JointVec::Zero();  // the joints' angles as the press move ended
@@ -84,6 +85,7 @@ inline Contact pressWith(const std::string& motion, bool touch_first = true,
       const SupervisorEvent& e = mail.supervisor->events[static_cast<std::size_t>(i)];
       if (e.move_id != id || e.kind != SupervisorEvent::kMoveCompleted) continue;
       c.completed = true;
+      c.has_figures = e.has_force;
       c.figures = e.force;
       c.end = s.observedAngles();
     }
