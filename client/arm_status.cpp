@@ -16,8 +16,8 @@ static_assert(proto::EmergencyReason_ARRAYSIZE == 16 &&
 static_assert(proto::Node_ARRAYSIZE == 10 && static_cast<int>(ClusterNode::kArm) == proto::NODE_ARM);
 
 // The wire's names less their prefix ("RT_HOLD" is "HOLD").
-const char* nameOf(ArmState s) { return proto::RtState_Name(static_cast<proto::RtState>(s)).c_str() + 3; }
-const char* nameOf(Segment s) { return proto::TrajState_Name(static_cast<proto::TrajState>(s)).c_str() + 3; }
+const char* nameOf(ArmState s) { return stateName(static_cast<proto::RtState>(s)); }
+const char* nameOf(Segment s) { return segmentName(static_cast<proto::TrajState>(s)); }
 const char* describe(EmergencyReason r) { return describe(static_cast<proto::EmergencyReason>(r)); }
 const char* nameOf(ClusterNode n) { return nodeName(static_cast<proto::Node>(n)); }
 

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "common/error.hpp"
+#include "common/mail_names.hpp"
 #include "common/task_file.hpp"
 
 namespace rfms {
@@ -142,11 +143,11 @@ std::string jogStepEnd(const proto::Control& c, const ArmStatus& before, const A
   } else if (c.axis() <= proto::JA_Z) {
     const double made = 1e3 * (after.t6.translation() - before.t6.translation()).norm();
     std::snprintf(text, sizeof text, "step: %.1f mm of %.1f mm along %s", made, 1e3 * std::abs(c.distance()),
-                  proto::JogAxis_Name(c.axis()).substr(3).c_str());
+                  withoutPrefix(proto::JogAxis_Name(c.axis())));
   } else {
     const double made = Eigen::AngleAxisd(before.t6.linear().transpose() * after.t6.linear()).angle() * kDeg;
     std::snprintf(text, sizeof text, "step: %.2f deg of %.2f deg about %s", made, std::abs(c.angle()) * kDeg,
-                  proto::JogAxis_Name(c.axis()).substr(3).c_str());
+                  withoutPrefix(proto::JogAxis_Name(c.axis())));
   }
   std::string line = text;
   for (char& ch : line)

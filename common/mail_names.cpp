@@ -33,4 +33,9 @@ const char* nodeName(proto::Node node) {
   return i >= 0 && static_cast<std::size_t>(i) < kNodeSlots ? kNames[i] : "unknown";
 }
 
+const char* withoutPrefix(const std::string& generated_name) {
+  const std::size_t cut = generated_name.find('_');
+  return generated_name.c_str() + (cut == std::string::npos ? 0 : cut + 1);
+}
+
 }  // namespace rfms

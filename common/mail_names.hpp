@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstddef>
+#include <string>
 
 #include "proto/mailboxes.pb.h"
 
@@ -23,5 +24,12 @@ inline constexpr std::array<proto::Node, 9> kClusterNodes{
 
 const char* describe(proto::EmergencyReason reason);
 const char* nodeName(proto::Node node);
+
+// An enumeration value's generated name without its type's prefix (RT_HOLD -> "HOLD", TS_S40 ->
+// "S40", JA_RX -> "RX"): the spelling logs, summaries and clients use. The generated names live as
+// long as the program, and so does what this points into.
+const char* withoutPrefix(const std::string& generated_name);
+inline const char* stateName(proto::RtState s) { return withoutPrefix(proto::RtState_Name(s)); }
+inline const char* segmentName(proto::TrajState s) { return withoutPrefix(proto::TrajState_Name(s)); }
 
 }  // namespace rfms

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "common/kinematics.hpp"
+#include "common/mail_names.hpp"
 #include "supervisor/task_summary.hpp"
 
 namespace rfms {
@@ -20,8 +21,6 @@ double toSegment(const Vec3& p, const Vec3& a, const Vec3& b) {
   const double t = len2 > 0.0 ? std::clamp((p - a).dot(ab) / len2, 0.0, 1.0) : 0.0;
   return (p - (a + t * ab)).norm();
 }
-
-const char* tsName(proto::TrajState s) { return proto::TrajState_Name(s).c_str() + 3; }
 
 }  // namespace
 
@@ -90,7 +89,7 @@ std::string summaryText(const RunSummary& s) {
   writeSummaryText(o, l, s.dt, {s.final_position_error_mm, s.final_orientation_error_deg});
   // What only the harness can tell: the true arm against the commanded path.
   o << "trajectory states:";
-  for (proto::TrajState st : s.traj_states) o << ' ' << tsName(st);
+  for (proto::TrajState st : s.traj_states) o << ' ' << segmentName(st);
   std::snprintf(buf, sizeof buf, "\nmax Cartesian path deviation: arm %.4f mm, PIK setpoints %.4f mm\n",
                 s.max_path_deviation_mm, s.max_setpoint_deviation_mm);
   o << buf << "max servo following error [deg]:";
@@ -106,7 +105,8 @@ std::string summaryJson(const RunSummary& s) {
   std::ostringstream o;
   o.precision(17);
   o << "{\"sim_time_s\":" << s.simTime() << ",\"periods\":" << s.periods << ",\"trajectory_states\":[";
-  for (std::size_t i = 0; i < s.traj_states.size(); ++i) o << (i ? "," : "") << '"' << tsName(s.traj_states[i]) << '"';
+  for (std::size_t i = 0; i < s.traj_states.size(); ++i)
+    o << (i ? "," : "") << '"' << segmentName(s.traj_states[i]) << '"';
   o << "],\"max_path_deviation_mm\":" << s.max_path_deviation_mm
     << ",\"max_setpoint_deviation_mm\":" << s.max_setpoint_deviation_mm << ",\"max_following_error_rad\":[";
   for (int i = 0; i < kJoints; ++i) o << (i ? "," : "") << s.max_following_error[i];

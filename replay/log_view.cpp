@@ -48,9 +48,7 @@ foxglove::Log eventLine(const proto::LogEvent& e) {
       line.set_level(foxglove::Log::WARNING);
       line.set_message(move + " aborted");
       break;
-    case proto::LogEvent::STATE_CHANGED:
-      line.set_message(at + "state " + proto::RtState_Name(e.state()).substr(3));
-      break;
+    case proto::LogEvent::STATE_CHANGED: line.set_message(at + "state " + stateName(e.state())); break;
     case proto::LogEvent::EMERGENCY:
       line.set_level(foxglove::Log::ERROR);
       line.set_message(at + "EMGCY: " + describe(e.reason()) + " (" + nodeName(e.node()) + ")");

@@ -6,12 +6,12 @@
 
 #include "common/compensator_loop.hpp"
 #include "common/drive_transform.hpp"
+#include "common/mail_names.hpp"
 #include "common/number_text.hpp"
 
 namespace rfms {
 
 namespace {
-const char* stateName(proto::RtState s) { return proto::RtState_Name(s).c_str() + 3; }
 
 // A step jog's bounds: half a turn of the joint, and as many counts as any encoder here has in
 // one (the PUMA 260's finest has about 40,000 a joint revolution).

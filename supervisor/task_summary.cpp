@@ -12,9 +12,7 @@
 
 namespace rfms {
 
-namespace {
-const char* rtName(proto::RtState s) { return proto::RtState_Name(s).c_str() + 3; }
-}  // namespace
+namespace {}  // namespace
 
 FinalError finalError(const ScriptLog& log, const WorldModel& names, const WorldValues& values, const RobotModel& model,
                       const JointVec& q) {
@@ -75,7 +73,7 @@ bool succeeded(const ScriptLog& log) {
 void writeSummaryText(std::ostream& o, const ScriptLog& log, double dt, const FinalError& f) {
   char buf[256];
   o << "states:";
-  for (proto::RtState st : log.states) o << ' ' << rtName(st);
+  for (proto::RtState st : log.states) o << ' ' << stateName(st);
   o << "\nmoves (" << log.moves.size() << "):\n";
   for (const MoveRecord& m : log.moves) {
     std::snprintf(buf, sizeof buf, "  #%llu %-10s %-10s start %7.3f s  end %7.3f s  %s\n",
@@ -129,7 +127,7 @@ void writeSummaryJson(std::ostream& o, const ScriptLog& log, double dt, const Fi
   const auto precision = o.precision(17);
   o << "\"calibrated\":" << (log.calibrated ? "true" : "false")
     << ",\"timed_out\":" << (log.timed_out ? "true" : "false") << ",\"states\":[";
-  for (std::size_t i = 0; i < log.states.size(); ++i) o << (i ? "," : "") << '"' << rtName(log.states[i]) << '"';
+  for (std::size_t i = 0; i < log.states.size(); ++i) o << (i ? "," : "") << '"' << stateName(log.states[i]) << '"';
   o << "],\"moves\":[";
   for (std::size_t i = 0; i < log.moves.size(); ++i) {
     const MoveRecord& m = log.moves[i];

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "common/mail_names.hpp"
+
 namespace rfms::view {
 
 namespace {
@@ -34,7 +36,7 @@ std::string deskMessage(const display::ArmPicture& p, double time_s, const foxgl
   nlohmann::json j;
   j["period"] = p.period;
   j["time_s"] = time_s;
-  j["rtstate"] = p.has_setpoint ? proto::RtState_Name(p.rtstate).substr(3) : "";
+  j["rtstate"] = p.has_setpoint ? stateName(p.rtstate) : "";
   j["angles"] = std::vector<double>(p.angles.data(), p.angles.data() + p.angles.size());
   j["frames"] = asJson(frames);
   j["scene"] = asJson(scene);

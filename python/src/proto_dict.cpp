@@ -1,6 +1,7 @@
 #include "python/src/proto_dict.hpp"
 
 #include "common/mail_codec.hpp"
+#include "common/mail_names.hpp"
 #include "python/src/arrays.hpp"
 
 namespace rfms::python {
@@ -14,11 +15,7 @@ py::object fieldValue(const gp::Message& m, const gp::FieldDescriptor* f);
 }  // namespace
 
 // An enum value's name without its type's prefix: RT_HOLD -> HOLD, ER_FORCE_RUNAWAY -> FORCE_RUNAWAY.
-std::string enumName(const gp::EnumValueDescriptor* v) {
-  const std::string& name = v->name();
-  const std::size_t cut = name.find('_');
-  return cut == std::string::npos ? name : name.substr(cut + 1);
-}
+std::string enumName(const gp::EnumValueDescriptor* v) { return withoutPrefix(v->name()); }
 
 py::dict toDict(const gp::Message& m) {
   py::dict d;

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <zmq.hpp>
 
+#include "common/mail_names.hpp"
 #include "common/thread_role.hpp"
 #include "runtime/node_shell.hpp"
 
@@ -209,9 +210,7 @@ void BackgroundLoop::followEvents() {
     if (remote_ != nullptr) remote_->note(*e);
     if (event_file_ != nullptr) event_file_->note(*e);
     switch (e->kind) {
-      case SupervisorEvent::kStateChanged:
-        log_.info("period {}: state {}", e->period, proto::RtState_Name(e->state).substr(3));
-        break;
+      case SupervisorEvent::kStateChanged: log_.info("period {}: state {}", e->period, stateName(e->state)); break;
       case SupervisorEvent::kEmergency:
         log_.error("period {}: EMGCY: {} ({})", e->period, describe(e->reason), nodeName(e->node));
         break;

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "common/mail_names.hpp"
 #include "runlog/run_logger.hpp"
 
 namespace rfms {
@@ -16,8 +17,7 @@ std::string ClusterStats::statusText(const RunLogger* log) const {
   std::ostringstream o;
   char buf[200];
   std::snprintf(buf, sizeof buf, "period %llu, state %s, %.0f bytes/period\n",
-                static_cast<unsigned long long>(periods()),
-                proto::RtState_Name(state_.load(kRelaxed)).substr(3).c_str(), bytesPerPeriod());
+                static_cast<unsigned long long>(periods()), stateName(state_.load(kRelaxed)), bytesPerPeriod());
   o << buf;
   for (proto::Node n : kClusterNodes) {
     const LatenessHistogram::Summary l = lateness(n);
