@@ -11,6 +11,12 @@ namespace rfms {
 
 namespace {
 
+// What a client of another version is told: the number from kLinkVersion, its one home.
+const std::string& speaksVersion() {
+  static const std::string text = "this bridge speaks link version " + std::to_string(kLinkVersion);
+  return text;
+}
+
 using C = proto::LinkCounters;
 constexpr std::uint64_t kMaxCount = std::uint64_t{1} << 63;
 
@@ -177,7 +183,7 @@ bool BridgeCore::receive(const std::string& peer, std::string_view datagram, std
       // learns why nothing works, within the refusals' rate.
       count(&C::refused, &C::set_refused);
       proto::LinkFrame none;
-      refuse(peer, none, proto::RF_VERSION, "this bridge speaks link version 2", out);
+      refuse(peer, none, proto::RF_VERSION, speaksVersion(), out);
       return false;
     }
     case Datagram::kOk: break;
@@ -197,7 +203,7 @@ void BridgeCore::hello(const std::string& peer, const proto::LinkFrame& f, std::
   const proto::Handshake& h = f.handshake();
   if (h.version() != kLinkVersion) {
     count(&C::refused, &C::set_refused);
-    refuse(peer, f, proto::RF_VERSION, "this bridge speaks link version 2", out);
+    refuse(peer, f, proto::RF_VERSION, speaksVersion(), out);
     return;
   }
   if (!sized(h.client_key(), 32) || !sized(h.client_nonce(), 24) || f.session() != 0 || f.count() != 0) {
