@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "common/error.hpp"
+#include "common/jog_step.hpp"
 #include "common/mail_codec.hpp"
 #include "common/number_text.hpp"
 #include "common/text_file.hpp"
@@ -354,26 +355,22 @@ void parseJog(LineParser& p, const Units& units, proto::Control& c) {
   std::string size;
   if (!p.word(size)) return;
   if (size == "distance") {
-    const double d = p.number("the step's distance") * units.length;
-    if (!(d > 0.0) || !std::isfinite(d)) p.fail("jog distance: a positive length");
-    c.set_distance(d);
+    c.set_distance(p.number("the step's distance") * units.length);
   } else if (size == "counts") {
     const double n = p.number("encoder counts");
-    if (n != std::floor(n) || n < 1 || n > 1e6) p.fail("jog counts: a whole number 1..1000000");
+    if (n != std::floor(n) || n < 1 || n > static_cast<double>(kMaxJogCounts))
+      p.fail("jog counts: a whole number 1.." + std::to_string(kMaxJogCounts));
     c.set_counts(static_cast<int>(n));
   } else if (size == "angle") {
-    const double a = p.number("the step's angle") * units.angle;
-    if (!(a > 0.0) || !std::isfinite(a)) p.fail("jog angle: a positive angle");
-    c.set_angle(a);
+    c.set_angle(p.number("the step's angle") * units.angle);
   } else {
     p.fail("jog size '" + size + "': expected counts N, angle A, distance D or the end of the line");
   }
-  // A step's size must fit what moves: counts and angles turn a joint, a distance goes along x y z,
-  // an angle turns about rx ry rz.
-  const bool along = c.axis() >= proto::JA_X && c.axis() <= proto::JA_Z;
-  if (c.counts() > 0 && c.joint() == 0) p.fail("jog counts: for a joint; along an axis, distance D or angle A");
-  if (c.distance() > 0.0 && !along) p.fail("jog distance: for x, y or z; a joint or rx ry rz takes an angle");
-  if (c.angle() > 0.0 && along) p.fail("jog angle: for a joint or rx, ry, rz; along x, y or z, a distance");
+  // On the wire a size of 0 is none at all (a jog that goes on): written out, it is a mistake.
+  if (c.distance() == 0.0 && c.angle() == 0.0 && c.counts() == 0)
+    p.fail("jog " + size + " 0: a step of nothing (leave the size out for a jog that goes on until hold or stop)");
+  // A step's size must fit what moves, by the rule the controller applies too.
+  if (std::string why = jogStepProblem(c); !why.empty()) p.fail(why);
 }
 
 // The commands that change the controller's state, each a statement of its own.

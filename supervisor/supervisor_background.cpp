@@ -6,18 +6,11 @@
 
 #include "common/compensator_loop.hpp"
 #include "common/drive_transform.hpp"
+#include "common/jog_step.hpp"
 #include "common/mail_names.hpp"
 #include "common/number_text.hpp"
 
 namespace rfms {
-
-namespace {
-
-// A step jog's bounds: half a turn of the joint, and as many counts as any encoder here has in
-// one (the PUMA 260's finest has about 40,000 a joint revolution).
-constexpr std::int64_t kMaxJogCounts = 1000000;
-constexpr double kMaxJogAngle = std::numbers::pi;
-}  // namespace
 
 SupervisorBackground::SupervisorBackground(const RobotModel& model, const SupervisorConfig& config,
                                            SupervisorLink& link)
@@ -339,14 +332,8 @@ std::string SupervisorBackground::axisJog(const proto::Control& c, proto::RtStat
   if (c.axis() < proto::JA_X || c.axis() > proto::JA_RZ) return "jog: the axis must be x, y, z, rx, ry or rz";
   if (c.joint() != 0) return "jog: a joint or an axis, not both";
   if (c.direction() != 1 && c.direction() != -1) return "jog: direction must be +1 or -1";
-  if (c.counts() != 0) return "jog: counts are for a joint; along an axis give a distance or an angle";
+  if (std::string why = jogStepProblem(c); !why.empty()) return why;
   const bool turn = c.axis() >= proto::JA_RX;
-  if (turn && c.distance() != 0.0) return "jog: a turn about an axis takes an angle, not a distance";
-  if (!turn && c.angle() != 0.0) return "jog: a move along an axis takes a distance, not an angle";
-  if (c.distance() != 0.0 && !(std::isfinite(c.distance()) && c.distance() > 0.0 && c.distance() <= 1.0))
-    return "jog: the distance must be a positive number of metres, at most 1";
-  if (c.angle() != 0.0 && !(std::isfinite(c.angle()) && c.angle() > 0.0 && c.angle() <= kMaxJogAngle))
-    return "jog: the angle must be a positive number of radians, at most pi";
   if (!plan_.allCalibrated())
     return "jog: along an axis needs a calibrated arm (before calibration, jog joints by counts)";
   // From HOLD, or MANU once a joint's jog has ended: the trajectory starts where the joints hold.
@@ -380,9 +367,10 @@ std::string SupervisorBackground::axisJog(const proto::Control& c, proto::RtStat
 
 std::string SupervisorBackground::jointJog(const proto::Control& c, proto::RtState s) {
   const std::string now = std::string(" (now ") + stateName(s) + ")";
-  if (c.distance() != 0.0 || c.tool_frame()) return "jog: a distance or the tool frame is for a jog along an axis";
+  if (c.tool_frame()) return "jog: the tool frame is for a jog along an axis";
   if (c.joint() < 1 || c.joint() > kJoints) return "jog: joint must be 1..6";
   if (c.direction() != 1 && c.direction() != -1) return "jog: direction must be +1 or -1";
+  if (std::string why = jogStepProblem(c); !why.empty()) return why;
   // As RFMS's MANU: from IDLE too, before calibration, so that an operator can drive a joint off
   // its stop or towards its index; then it counts encoder counts, not angles.
   if (s != proto::RT_IDLE && s != proto::RT_HOLD && s != proto::RT_MANU && !restingInSetp(s))
@@ -390,12 +378,7 @@ std::string SupervisorBackground::jointJog(const proto::Control& c, proto::RtSta
   const std::size_t j = static_cast<std::size_t>(c.joint() - 1);
   const double counts_per_rev = model_.joints[j].counts_per_rev;
   std::int64_t counts = 0;
-  if (c.counts() != 0 && c.angle() != 0.0) return "jog: give counts or an angle, not both";
-  if (c.counts() < 0 || c.counts() > kMaxJogCounts)
-    return "jog: counts must be 1.." + std::to_string(kMaxJogCounts) + " (0: continuous)";
   if (c.angle() != 0.0) {
-    if (!(std::isfinite(c.angle()) && c.angle() > 0.0 && c.angle() <= kMaxJogAngle))
-      return "jog: the angle must be a positive number of radians, at most pi";
     if (!plan_.calibrated[j]) return "jog: joint " + std::to_string(c.joint()) + " is not calibrated: jog it by counts";
     counts = std::max<std::int64_t>(1, std::llround(c.angle() * counts_per_rev / (2.0 * std::numbers::pi)));
   } else {

@@ -285,7 +285,7 @@ TEST(Controller, TheWristJogsAlongAnAxisOfTheBaseOrTheTool) {
   calibrate(h);
   proto::TaskRequest counts = axisJogRequest(proto::JA_Z, -1, 0.0);
   counts.mutable_control()->set_counts(10);
-  EXPECT_NE(h.request(counts).reason().find("counts are for a joint"), std::string::npos);
+  EXPECT_NE(h.request(counts).reason().find("jog counts: for a joint"), std::string::npos);
   accept(h, jogRequest(5, 1, 0, 0.35));
   h.runUntil([] { return false; }, 3000);
 
