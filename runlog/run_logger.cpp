@@ -93,8 +93,7 @@ RunLogger::RunLogger(const std::string& path, const RunLogHeader& header, WhenFu
     const auto* field = proto::PeriodRecord::descriptor()->FindFieldByNumber(static_cast<int>(i + 1));
     if (std::strcmp(topics_[i].name, topic::kDrops) != 0 &&
         (field == nullptr || field->message_type() != topics_[i].type))
-      throw std::logic_error(std::string("PeriodRecord's field ") + std::to_string(i + 1) + " is not " +
-                             topics_[i].name);
+      throw ProtocolError(std::string("PeriodRecord's field ") + std::to_string(i + 1) + " is not " + topics_[i].name);
   }
   if (settings_.display_hz() > 0) {
     try {

@@ -4,11 +4,14 @@
 #include <unistd.h>
 
 #include <array>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
-#include <stdexcept>
+#include <cstring>
+#include <string>
 #include <zmq.hpp>
 
+#include "common/error.hpp"
 #include "common/mail_names.hpp"
 #include "common/thread_role.hpp"
 #include "runtime/node_shell.hpp"
@@ -29,7 +32,7 @@ BackgroundLoop::BackgroundLoop(const ClusterSettings& s, Supervisor& supervisor,
       log_(log),
       in_step_(waitsForMail(s.config.clock())),
       wake_fd_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {
-  if (wake_fd_ < 0) throw std::runtime_error("supervisor background: no eventfd");
+  if (wake_fd_ < 0) throw SystemError(std::string("supervisor background: eventfd: ") + std::strerror(errno));
 }
 
 BackgroundLoop::~BackgroundLoop() {
