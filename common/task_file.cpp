@@ -391,10 +391,6 @@ constexpr std::pair<const char*, const char*> kRetired[] = {
     {"power_off", "'power-off'"},
     {"step", "a jog with its size: 'jog 2 + counts 100', 'jog z - distance 5', 'jog 3 - angle 2'"}};
 
-constexpr const char* kStatements =
-    "units, transform, position, motion, move, wait, at, forget, jog, calibrate, hold, free, stop, reset, "
-    "power-off or emergency-stop";
-
 // The command `word` names, if it is one of kCommands.
 std::optional<proto::ControlCommand> commandNamed(const std::string& word) {
   for (const auto& [name, command] : kCommands)
@@ -424,39 +420,61 @@ void parseAt(LineParser& p, TaskStatement& st) {
     p.fail("at " + numberText(st.at_s) + ": the time must be a number of seconds, 0 .. 1000000");
 }
 
+// The statements other than the commands (kCommands), each with its parser: the one list the
+// language has, which also names them when a word is none of them.
+using StatementParser = void (*)(LineParser&, Units&, TaskStatement&);
+constexpr std::pair<const char*, StatementParser> kStatementParsers[] = {
+    {"units", [](LineParser& p, Units& u, TaskStatement&) { parseUnits(p, u); }},
+    {"transform",
+     [](LineParser& p, Units& u, TaskStatement& st) { parseTransform(p, u, *st.request.mutable_transform()); }},
+    {"position", [](LineParser& p, Units&, TaskStatement& st) { parsePosition(p, *st.request.mutable_position()); }},
+    {"motion", [](LineParser& p, Units& u, TaskStatement& st) { parseMotion(p, u, *st.request.mutable_motion()); }},
+    {"move",
+     [](LineParser& p, Units&, TaskStatement& st) {
+       st.request.mutable_move()->set_position(p.need("a position name"));
+       st.request.mutable_move()->set_motion(p.need("a motion name"));
+     }},
+    {"wait", [](LineParser&, Units&, TaskStatement& st) { st.kind = TaskStatement::kWait; }},
+    {"at", [](LineParser& p, Units&, TaskStatement& st) { parseAt(p, st); }},
+    {"forget", [](LineParser& p, Units&, TaskStatement& st) { parseForget(p, *st.request.mutable_forget()); }},
+    {"jog", [](LineParser& p, Units& u, TaskStatement& st) { parseJog(p, u, *st.request.mutable_control()); }},
+};
+
+// The parser of the statement `keyword` names (null: a command, or no statement).
+StatementParser parserOf(const std::string& keyword) {
+  for (const auto& [name, parse] : kStatementParsers)
+    if (keyword == name) return parse;
+  return nullptr;
+}
+
+// "units, transform, ..., power-off or emergency-stop": every statement, commands last.
+std::string statementList() {
+  std::vector<std::string> names;
+  for (const auto& [name, parse] : kStatementParsers) names.emplace_back(name);
+  for (const auto& [name, command] : kCommands) names.emplace_back(name);
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  return out;
+}
+
 // One statement of `keyword` into `st`; false for `units`, which only changes `units`.
 bool parseStatement(LineParser& p, const std::string& keyword, Units& units, TaskStatement& st) {
-  if (keyword == "units")
-    parseUnits(p, units);
-  else if (keyword == "transform")
-    parseTransform(p, units, *st.request.mutable_transform());
-  else if (keyword == "position")
-    parsePosition(p, *st.request.mutable_position());
-  else if (keyword == "motion")
-    parseMotion(p, units, *st.request.mutable_motion());
-  else if (keyword == "move") {
-    st.request.mutable_move()->set_position(p.need("a position name"));
-    st.request.mutable_move()->set_motion(p.need("a motion name"));
-  } else if (keyword == "wait")
-    st.kind = TaskStatement::kWait;
-  else if (keyword == "at")
-    parseAt(p, st);
-  else if (keyword == "jog")
-    parseJog(p, units, *st.request.mutable_control());
-  else if (const std::optional<proto::ControlCommand> named = commandNamed(keyword))
+  if (const StatementParser parse = parserOf(keyword)) {
+    parse(p, units, st);
+  } else if (const std::optional<proto::ControlCommand> named = commandNamed(keyword)) {
     st.request.mutable_control()->set_command(*named);
-  else if (keyword == "forget")
-    parseForget(p, *st.request.mutable_forget());
-  else if (keyword == "control") {
+  } else if (keyword == "control") {
     std::string command;
     p.word(command);
     const std::string now = retiredWord(command);
     p.fail("'control " + command + "' is now " + (now.empty() ? "'" + command + "'" : now) +
            ": a command is a statement of its own");
-  } else if (const std::string now = retiredWord(keyword); !now.empty())
+  } else if (const std::string now = retiredWord(keyword); !now.empty()) {
     p.fail("'" + keyword + "' is now " + now);
-  else
-    p.fail("unknown statement '" + keyword + "': expected " + kStatements);
+  } else {
+    p.fail("unknown statement '" + keyword + "': expected " + statementList());
+  }
   p.end();
   return keyword != "units";
 }
@@ -500,7 +518,7 @@ proto::TaskRequest parseTaskLine(const std::string& line) {
   Units units;
   TaskStatement st;
   std::string keyword;
-  if (!p.word(keyword)) p.fail("no statement: expected " + std::string(kStatements));
+  if (!p.word(keyword)) p.fail("no statement: expected " + statementList());
   if (!parseStatement(p, keyword, units, st) || st.kind != TaskStatement::kRequest)
     p.fail("'" + keyword + "' asks the controller for nothing on its own");
   return st.request;
