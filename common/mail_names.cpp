@@ -38,4 +38,11 @@ const char* withoutPrefix(const std::string& generated_name) {
   return generated_name.c_str() + (cut == std::string::npos ? 0 : cut + 1);
 }
 
+const char* forceAxisName(int axis, bool in_tool) {
+  static constexpr const char* kBase[] = {"x", "y", "z"};
+  static constexpr const char* kTool[] = {"tool x", "tool y", "tool z"};
+  if (axis < 0 || axis > 2) return "";
+  return (in_tool ? kTool : kBase)[axis];
+}
+
 }  // namespace rfms

@@ -24,6 +24,9 @@ inline constexpr std::array<proto::Node, 9> kClusterNodes{
 
 const char* describe(proto::EmergencyReason reason);
 const char* nodeName(proto::Node node);
+// The axis a force move's fault was found along, 0 .. 2 for x y z, as summaries say it: "x", or
+// "tool x" when the axis is the tool frame's; "" for none.
+const char* forceAxisName(int axis, bool in_tool);
 
 // An enumeration value's generated name without its type's prefix (RT_HOLD -> "HOLD", TS_S40 ->
 // "S40", JA_RX -> "RX"): the spelling logs, summaries and clients use. The generated names live as

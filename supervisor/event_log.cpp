@@ -19,6 +19,7 @@ void write(std::uint64_t k, const SupervisorEvent& e, proto::LogEvent& le) {
   le.set_state(e.state);
   le.set_reason(e.reason);
   le.set_node(e.node);
+  if (e.axis >= 0) le.set_axis(static_cast<std::uint32_t>(e.axis + 1)), le.set_axis_in_tool(e.axis_in_tool);
   encodeMoveEnd(e, le);
 }
 }  // namespace

@@ -14,6 +14,7 @@ ForceMonitor::ForceMonitor(double dt, double max_force)
 void ForceMonitor::begin(const Vec3& setpoint, const Vec3& position, double settles) {
   k_ = 0;
   fault_ = proto::ER_NONE;
+  fault_axis_ = -1;
   for (int d = 0; d < 3; ++d) {
     Axis& a = axes_[static_cast<std::size_t>(d)];
     a = Axis(dt_);
@@ -29,6 +30,7 @@ proto::EmergencyReason ForceMonitor::update(const Vec3& applied, const Vec3& pos
   for (int d = 0; d < 3 && fault_ == proto::ER_NONE; ++d) {
     Axis& a = axes_[static_cast<std::size_t>(d)];
     if (a.setpoint != 0.0) fault_ = watch(a, applied[d], position[d], drive[d]);
+    if (fault_ != proto::ER_NONE) fault_axis_ = d;
   }
   return fault_;
 }

@@ -53,6 +53,8 @@ class ForceMonitor {
   // found, and the same from then on).
   proto::EmergencyReason update(const Vec3& applied, const Vec3& position, const Vec3& drive);
   proto::EmergencyReason fault() const { return fault_; }
+  // The axis of the frame the fault was found along: 0 .. 2 for x y z; -1 without a fault.
+  int faultAxis() const { return fault_axis_; }
 
  private:
   struct Axis {
@@ -71,6 +73,7 @@ class ForceMonitor {
   std::array<Axis, 3> axes_;
   std::uint64_t k_ = 0;
   proto::EmergencyReason fault_ = proto::ER_NONE;
+  int fault_axis_ = -1;
 };
 
 }  // namespace rfms

@@ -66,6 +66,7 @@ void PeriodForce::command(const MotionRecord* forced, std::uint64_t move, const 
     const double settles = spec.gains.law == ForceLawKind::kPI ? 1.0 : spec.gains.kp / (1.0 + spec.gains.kp);
     stats_.begin(size, size * settles, config_.dt);
     monitor_.begin(setpoint.head<3>(), position, settles);
+    monitor_in_tool_ = spec.tool_frame;
   }
   const Vec6 applied = law_.appliedForce();
   if (spec.force_axes == 0) {
@@ -114,6 +115,7 @@ Transform PeriodForce::compensated(const Transform& t6, const CompensatorGains& 
       compensation_swings_[static_cast<std::size_t>(i)].begin();
     }
     compensation_fault_ = proto::ER_NONE;
+    compensation_axis_ = -1;
   }
   // The flange is moved back by H of the tool's measured deflection along the position-controlled
   // axes (the compliant ones are the arm's to yield along), so that the tool settles where the path
@@ -126,8 +128,9 @@ Transform PeriodForce::compensated(const Transform& t6, const CompensatorGains& 
     compensation_[i] = -compensator_[static_cast<std::size_t>(i)].update(compliant ? 0.0 : d[i]);
     // A compensator whose loop does not hold on this arm rings: stop it before a joint's following
     // error or IK does, and say why.
-    if (compensation_swings_[static_cast<std::size_t>(i)].update(compensation_[i], kCompensationSwingM))
-      compensation_fault_ = proto::ER_COMPENSATION_OSCILLATION;
+    if (compensation_swings_[static_cast<std::size_t>(i)].update(compensation_[i], kCompensationSwingM) &&
+        compensation_fault_ == proto::ER_NONE)
+      compensation_fault_ = proto::ER_COMPENSATION_OSCILLATION, compensation_axis_ = i;
   }
   if (!active && compensation_.norm() < 1e-9) compensation_.setZero();
   Transform t = t6;

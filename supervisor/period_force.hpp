@@ -54,6 +54,12 @@ class PeriodForce {
   proto::EmergencyReason loopFault() const {
     return monitor_.fault() != proto::ER_NONE ? monitor_.fault() : compensation_fault_;
   }
+  // The axis that fault was found along: 0 .. 2 for x y z (-1: no fault), of the tool frame when
+  // `in_tool` (the force move's own frame), else the base's.
+  int loopFaultAxis(bool& in_tool) const {
+    in_tool = monitor_.fault() != proto::ER_NONE && monitor_in_tool_;
+    return monitor_.fault() != proto::ER_NONE ? monitor_.faultAxis() : compensation_axis_;
+  }
   // The tool frame at joint angles `angles`: T6 E, and on the compliant wrist moved as its
   // springs are measured to be deflected.
   Transform toolFrame(const JointVec& angles) const;
@@ -69,6 +75,7 @@ class PeriodForce {
     compensation_.setZero();
     compensator_move_ = 0;
     compensation_fault_ = proto::ER_NONE;
+    compensation_axis_ = -1;
   }
   // A half-swing of the offset this far past its slow mean (m) counts towards ringing: well above
   // what a move's accelerations swing a tool on the wrist by, well below what a ringing loop does.
@@ -90,6 +97,8 @@ class PeriodForce {
   std::array<SwingCounter, 3> compensation_swings_;  // of compensation_, per base axis
   std::uint64_t compensator_move_ = 0;
   proto::EmergencyReason compensation_fault_ = proto::ER_NONE;
+  int compensation_axis_ = -1;    // the base axis compensation_fault_ was found along
+  bool monitor_in_tool_ = false;  // the watched move's axes are the tool frame's
   Vec6 contact_ = Vec6::Zero();
 };
 

@@ -40,6 +40,10 @@ class RtStateMachine {
   struct Verdict {
     proto::EmergencyReason reason = proto::ER_NONE;
     proto::Node node = proto::NODE_NONE;
+    // A fault of a force move's loop: the axis it was found along (0 .. 2: x y z; -1: none), and
+    // whether of the tool frame.
+    int axis = -1;
+    bool axis_in_tool = false;
     explicit operator bool() const { return reason != proto::ER_NONE; }
   };
   // The watchdog: the first node (arm, joints, math server) not heard from for more than the

@@ -124,6 +124,8 @@ void SupervisorCore::emergency(const RtStateMachine::Verdict& v, std::uint64_t k
   e.state = proto::RT_EMGCY;
   e.reason = v.reason;
   e.node = v.node;
+  e.axis = v.axis;
+  e.axis_in_tool = v.axis_in_tool;
   out.add(e);
 }
 
@@ -187,7 +189,9 @@ void SupervisorCore::checkForce(std::uint64_t k, SupervisorOutbox& out) {
     return;
   }
   if (const proto::EmergencyReason why = force_.loopFault(); why != proto::ER_NONE) {
-    emergency({why, proto::NODE_SUPERVISOR}, k, out);
+    RtStateMachine::Verdict v{why, proto::NODE_SUPERVISOR};
+    v.axis = force_.loopFaultAxis(v.axis_in_tool);
+    emergency(v, k, out);
     return;
   }
   if (rt_.state() != proto::RT_SETP || !force_.guardMet(trajectory_.guard())) return;

@@ -51,6 +51,8 @@ struct SupervisorEvent {
   proto::RtState state = proto::RT_IDLE;
   proto::EmergencyReason reason = proto::ER_NONE;
   proto::Node node = proto::NODE_NONE;
+  int axis = -1;              // kEmergency of a force move's loop: along x y z (0 .. 2) ...
+  bool axis_in_tool = false;  // ... of the tool frame, else the base's
   // kMoveCompleted by a guarded motion's force: the tool frame and the contact force (N, base) then.
   bool guarded = false;
   Transform contact_pose = Transform::Identity();

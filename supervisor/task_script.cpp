@@ -148,6 +148,7 @@ void TaskScript::note(const SupervisorEvent& e) {
       log_.emergency = true;
       log_.reason = e.reason;
       log_.node = e.node;
+      log_.axis = forceAxisName(e.axis, e.axis_in_tool);
       break;
   }
 }

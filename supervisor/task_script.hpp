@@ -54,6 +54,7 @@ struct ScriptLog {
   bool emergency = false;
   proto::EmergencyReason reason = proto::ER_NONE;
   proto::Node node = proto::NODE_NONE;
+  const char* axis = "";  // a force move's fault: the axis it was found along (common/mail_names.hpp)
   bool timed_out = false;
   bool allMovesCompleted() const;
 };

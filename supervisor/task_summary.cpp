@@ -108,7 +108,9 @@ void writeSummaryText(std::ostream& o, const ScriptLog& log, double dt, const Fi
   for (const std::string& w : log.warnings) o << "warning: " << w << "\n";
   std::snprintf(buf, sizeof buf, "final T6 error: %.4f mm, %.4f deg\n", f.mm, f.deg);
   o << buf;
-  if (log.emergency) o << "EMGCY: " << describe(log.reason) << " (" << nodeName(log.node) << ")\n";
+  if (log.emergency)
+    o << "EMGCY: " << describe(log.reason) << (*log.axis != '\0' ? std::string(", along ") + log.axis : "") << " ("
+      << nodeName(log.node) << ")\n";
 }
 
 namespace {
@@ -162,6 +164,7 @@ void writeSummaryJson(std::ostream& o, const ScriptLog& log, double dt, const Fi
     << ",\"warning_texts\":" << quotedList(log.warnings) << ",\"final_position_error_mm\":" << f.mm
     << ",\"final_orientation_error_deg\":" << f.deg << ",\"emergency\":" << (log.emergency ? "true" : "false");
   if (log.emergency) o << ",\"reason\":" << quoted(describe(log.reason)) << ",\"node\":" << quoted(nodeName(log.node));
+  if (log.emergency && *log.axis != '\0') o << ",\"axis\":" << quoted(log.axis);
   o.precision(precision);
 }
 

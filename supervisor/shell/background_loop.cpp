@@ -215,7 +215,8 @@ void BackgroundLoop::followEvents() {
     switch (e->kind) {
       case SupervisorEvent::kStateChanged: log_.info("period {}: state {}", e->period, stateName(e->state)); break;
       case SupervisorEvent::kEmergency:
-        log_.error("period {}: EMGCY: {} ({})", e->period, describe(e->reason), nodeName(e->node));
+        log_.error("period {}: EMGCY: {}{}{} ({})", e->period, describe(e->reason), e->axis >= 0 ? ", along " : "",
+                   forceAxisName(e->axis, e->axis_in_tool), nodeName(e->node));
         break;
       case SupervisorEvent::kMoveStarted: log_.info("period {}: move #{} started", e->period, e->move_id); break;
       case SupervisorEvent::kMoveCompleted: log_.info("period {}: move #{} completed", e->period, e->move_id); break;

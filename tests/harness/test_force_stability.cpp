@@ -141,6 +141,7 @@ TEST(ForceMonitor, AForceThatPullsAwayFromTheTableRunsAwayAndIsStopped) {
   const Contact c = pressWith("motion m cartesian 3 0.5 force z 10");
   EXPECT_TRUE(c.emergency);
   EXPECT_EQ(c.reason, proto::ER_FORCE_RUNAWAY) << proto::EmergencyReason_Name(c.reason);
+  EXPECT_EQ(c.axis, "z");  // the emergency names the axis it was found along
 }
 
 }  // namespace

@@ -40,6 +40,7 @@ struct Contact {
   std::string refused, warning;     // the press move's reply
   JointVec end = JointVec::Zero();  // the joints' angles as the press move ended
   proto::EmergencyReason reason = proto::ER_NONE;
+  std::string axis;                        // the emergency's axis, as the summary names it ("z", "tool z"; "": none)
   std::uint64_t started = 0, stopped = 0;  // periods: the press began; it ended or the emergency came
 };
 
@@ -83,6 +84,7 @@ inline Contact pressWith(const std::string& motion, bool touch_first = true,
     }
     for (int i = 0; i < mail.supervisor->event_count; ++i) {
       const SupervisorEvent& e = mail.supervisor->events[static_cast<std::size_t>(i)];
+      if (e.kind == SupervisorEvent::kEmergency) c.axis = forceAxisName(e.axis, e.axis_in_tool);
       if (e.move_id != id || e.kind != SupervisorEvent::kMoveCompleted) continue;
       c.completed = true;
       c.has_figures = e.has_force;
