@@ -5,6 +5,8 @@
 // includes no generated code, so that the client library's own headers need none.
 #pragma once
 
+#include <algorithm>
+
 #include "common/types.hpp"
 
 namespace rfms {
@@ -24,7 +26,8 @@ struct ForceFigures {
   bool impedance = false;
 };
 
-// How far the end's force may be from what the law settles to, for a move that held its force.
-double heldTolerance(double setpoint_n);
+// How far the end's force may be from what the law settles to, for a move that held its force
+// (inline: the force watch asks it every period).
+inline double heldTolerance(double setpoint_n) { return std::max(0.5, 0.1 * setpoint_n); }
 
 }  // namespace rfms
