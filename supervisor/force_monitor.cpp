@@ -4,7 +4,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "supervisor/force_stats.hpp"
+#include "common/force_figures.hpp"
 
 namespace rfms {
 
@@ -57,8 +57,9 @@ proto::EmergencyReason ForceMonitor::watch(Axis& a, double applied, double posit
   // Gone on along the setpoint, without the force coming to what the law settles to: whatever
   // the tool meets there gives way (friction alone, sliding along a surface; or nothing at all).
   // A surface across the axis stops it within its give; one the axis runs along at a slope lets
-  // the force be held all the way down it.
-  if (along >= a.settles - heldTolerance(size)) a.held_at = ahead;
+  // the force be held all the way down it. Held is in contact at least: a weak P law settles
+  // below a tenth of its setpoint, within its band of nothing.
+  if (along >= std::max(a.settles - heldTolerance(size), 0.1 * size)) a.held_at = ahead;
   if (ahead - a.held_at > kRunawayM) return proto::ER_FORCE_RUNAWAY;
 
   // In contact, or how far back from where it last was.

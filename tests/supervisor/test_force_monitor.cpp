@@ -120,6 +120,16 @@ TEST(ForceMonitor, RidingDownASlopeWithTheForceHeldIsNoRunaway) {
             proto::ER_NONE);
 }
 
+// A P law so weak that it settles below a tenth of its setpoint is held once in contact, and
+// still runs away through the air.
+TEST(ForceMonitor, AWeakPLawStillRunsAwayThroughTheAir) {
+  auto air = [](int k) { return -0.15 - 0.05 * k * kDt; };
+  const Stop s = run(
+      3000, [](int) { return 0.0; }, air, [](int) { return 10.0; }, 0.05);
+  EXPECT_EQ(s.why, proto::ER_FORCE_RUNAWAY);
+  EXPECT_NEAR(s.period, 1001, 2);
+}
+
 }  // namespace
 }  // namespace rfms
 
