@@ -54,26 +54,30 @@ class ArmShellLockstep : public ::testing::Test {
     ports_.port(static_cast<proto::Node>(proto::NODE_JOINT1 + joint - 1)).publish(torqueBox(joint), e, k);
   }
 
-  // The arm's sensors of period k, or none within ten seconds (the arm is waiting on).
-  std::optional<proto::ArmSensors> sensorsOf(std::uint64_t k) {
+  // The first mail of box `b` that `wanted` takes, or none within ten seconds (the arm is waiting on).
+  template <class Wanted>
+  const proto::Envelope* mailOf(Box b, Wanted wanted) {
     const auto deadline = Clock::now() + std::chrono::seconds(10);
     while (Clock::now() < deadline) {
-      supervisor().wait(bit(Box::kSensors), 0, std::min(deadline, Clock::now() + std::chrono::milliseconds(100)));
-      while (supervisor().next(Box::kSensors, slot_))
-        if (slot_.mail().sensors().header().period() == k) return slot_.mail().sensors();
+      supervisor().wait(bit(b), 0, std::min(deadline, Clock::now() + std::chrono::milliseconds(100)));
+      while (supervisor().next(b, slot_))
+        if (wanted(slot_.mail())) return &slot_.mail();
     }
-    return std::nullopt;
+    return nullptr;
+  }
+
+  // The arm's sensors of period k.
+  std::optional<proto::ArmSensors> sensorsOf(std::uint64_t k) {
+    const proto::Envelope* e =
+        mailOf(Box::kSensors, [k](const proto::Envelope& m) { return m.sensors().header().period() == k; });
+    return e != nullptr ? std::optional(e->sensors()) : std::nullopt;
   }
 
   // The arm's report of the commands that drove period k.
   std::optional<proto::AppliedTorques> appliedOf(std::uint64_t k) {
-    const auto deadline = Clock::now() + std::chrono::seconds(10);
-    while (Clock::now() < deadline) {
-      supervisor().wait(bit(Box::kArmReport), 0, std::min(deadline, Clock::now() + std::chrono::milliseconds(100)));
-      while (supervisor().next(Box::kArmReport, slot_))
-        if (slot_.mail().applied().header().period() == k) return slot_.mail().applied();
-    }
-    return std::nullopt;
+    const proto::Envelope* e =
+        mailOf(Box::kArmReport, [k](const proto::Envelope& m) { return m.applied().header().period() == k; });
+    return e != nullptr ? std::optional(e->applied()) : std::nullopt;
   }
 
   // Period k as a whole cluster would run it: the sensors, the S_MAIL, each joint's answer.

@@ -120,17 +120,24 @@ TEST(ForceController, NoLawAsksForMoreThanTheForceLimit) {
   EXPECT_LE(last.head<3>().norm(), 60.0 + 1e-9);
 }
 
-TEST(ForceController, ToolFrameAxesTurnWithTheTool) {
-  // The tool pointing down (its z along the base's -z): pressing along the tool's z is pressing down.
+// The first period's wrench of a P law (kp 1) pressing 10 N along the tool frame's z, with the
+// path's tool frame and the arm's.
+Vec6 toolFramePress(const Transform& path, const Transform& tool) {
   proto::ForceControl f = pressZ(10);
   f.set_frame(proto::CF_TOOL);
   f.set_law(proto::FL_P);
   f.set_kp(1.0);
   ForceController c(kDt, 60.0, 4.0);
   ForceInputs in;
-  in.tool = rpy(0.0, std::numbers::pi, 0.0);
-  in.path = in.tool;
-  const Vec6 w = c.update(specOf(f, kZ), kZ, 1, in);
+  in.path = path;
+  in.tool = tool;
+  return c.update(specOf(f, kZ), kZ, 1, in);
+}
+
+TEST(ForceController, ToolFrameAxesTurnWithTheTool) {
+  // The tool pointing down (its z along the base's -z): pressing along the tool's z is pressing down.
+  const Transform down = rpy(0.0, std::numbers::pi, 0.0);
+  const Vec6 w = toolFramePress(down, down);
   EXPECT_NEAR(w[2], -10.0, 1e-9);
   EXPECT_NEAR(w.head<2>().norm(), 0.0, 1e-9);
 }
@@ -138,15 +145,8 @@ TEST(ForceController, ToolFrameAxesTurnWithTheTool) {
 // The tool frame is where the path puts it: the arm's own turn away from the path (the servo's
 // error under load) does not turn the force with it.
 TEST(ForceController, ToolFrameAxesAreThePathsNotTheArmsTurnedAwayFromIt) {
-  proto::ForceControl f = pressZ(10);
-  f.set_frame(proto::CF_TOOL);
-  f.set_law(proto::FL_P);
-  f.set_kp(1.0);
-  ForceController c(kDt, 60.0, 4.0);
-  ForceInputs in;
-  in.path = rpy(0.0, std::numbers::pi, 0.0);
-  in.tool = rpy(0.0, std::numbers::pi - 0.05, 0.0);  // turned 0.05 rad about y from the path
-  const Vec6 w = c.update(specOf(f, kZ), kZ, 1, in);
+  const Vec6 w = toolFramePress(rpy(0.0, std::numbers::pi, 0.0),
+                                rpy(0.0, std::numbers::pi - 0.05, 0.0));  // turned 0.05 rad about y from the path
   EXPECT_NEAR(w[2], -10.0, 1e-9);
   EXPECT_NEAR(w.head<2>().norm(), 0.0, 1e-9);
 }
