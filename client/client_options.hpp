@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/error.hpp"
+#include "common/refusal.hpp"
 #include "net_bridge/fault_injector.hpp"
 #include "net_bridge/link_options.hpp"
 
@@ -25,11 +26,14 @@ struct ClientOptions {
 // The supervisor refused a request; it changed nothing. what(): what was asked and why not.
 class RequestRefused : public Error {
  public:
-  RequestRefused(const std::string& what, std::string reason) : Error(what), reason_(std::move(reason)) {}
+  RequestRefused(const std::string& what, std::string reason, RefusalCode code)
+      : Error(what), reason_(std::move(reason)), code_(code) {}
   const std::string& reason() const { return reason_; }  // the supervisor's words alone
+  RefusalCode code() const { return code_; }             // the kind of refusal, to branch on
 
  private:
   std::string reason_;
+  RefusalCode code_;
 };
 
 // A move ended without completing (a stop, an emergency), ran its course without doing what it

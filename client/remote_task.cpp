@@ -1,6 +1,7 @@
 #include "client/remote_task.hpp"
 
 #include "client/task_link.hpp"
+#include "common/refusal.hpp"
 
 #include <chrono>
 #include <thread>
@@ -33,7 +34,7 @@ RemoteTaskResult runRemoteTask(RfmsClient& client, const std::vector<TaskStateme
       ++r.requests;
       const proto::TaskReply reply = client.wire().send(s.request);
       if (!reply.accepted())
-        r.refused.push_back("line " + std::to_string(s.line) + ": " + reply.reason());
+        r.refused.push_back("line " + std::to_string(s.line) + ": " + refusalText(reply));
       else if (reply.move_id() > 0)
         r.moves.push_back(reply.move_id());
       if (reply.accepted() && !reply.warning().empty())

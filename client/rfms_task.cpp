@@ -51,6 +51,7 @@ struct TaskState {
   std::vector<long> moves;
   int refusals = 0;
   std::string last_refusal;
+  rfms::RefusalCode last_code = rfms::RefusalCode::kNone;
 };
 
 TaskState& state() {
@@ -59,10 +60,12 @@ TaskState& state() {
 }
 
 // Prints why `what` was refused and counts it; the caller returns its failure value. An empty
-// `what`: `why` names the call itself (the library's messages do).
-void refuse(const std::string& what, const std::string& why) {
+// `what`: `why` names the call itself (the library's messages do). `code`: kInvalid for an
+// argument refused here, kNone for a failure that is not a refusal (the link).
+void refuse(const std::string& what, const std::string& why, rfms::RefusalCode code = rfms::RefusalCode::kInvalid) {
   TaskState& s = state();
   ++s.refusals;
+  s.last_code = code;
   s.last_refusal = what.empty() ? why : what + ": " + why;
   std::cerr << "rfms_task: " << s.last_refusal << "\n";
 }
@@ -72,17 +75,17 @@ void refuse(const std::string& what, const std::string& why) {
 template <typename F>
 bool attempt(const std::string& what, F&& f) {
   if (!state().client) {
-    refuse(what, "not connected (rfms_open first, or link rfms_task_main)");
+    refuse(what, "not connected (rfms_open first, or link rfms_task_main)", rfms::RefusalCode::kNone);
     return false;
   }
   try {
     f(*state().client);
     return true;
   } catch (const rfms::RequestRefused& e) {
-    refuse("", e.what());  // "<what> refused: <the supervisor's reason>"
+    refuse("", e.what(), e.code());  // "<what> refused: <the supervisor's reason> [<code>]"
     return false;
   } catch (const std::exception& e) {
-    refuse(what, e.what());
+    refuse(what, e.what(), rfms::RefusalCode::kNone);
     return false;
   }
 }
@@ -277,7 +280,7 @@ int rfms_open(const char* bridge, const char* key_file, const char* task) {
     return 0;
   } catch (const std::exception& e) {
     s.client.reset();
-    refuse("rfms_open", e.what());
+    refuse("rfms_open", e.what(), rfms::RefusalCode::kNone);
     return -1;
   }
 }
@@ -297,5 +300,34 @@ int rfms_close(void) {
 int rfms_refusals(void) { return state().refusals; }
 
 const char* rfms_last_refusal(void) { return state().last_refusal.c_str(); }
+
+int rfms_last_refusal_code(void) { return static_cast<int>(state().last_code); }
+
+const char* rfms_refusal_name(int code) {
+  if (code < 0 || code >= rfms::kRefusalCodes) return "unspecified";
+  return rfms::refusalName(static_cast<rfms::RefusalCode>(code));
+}
+
+// The C names are the C++ codes', number for number.
+static_assert(RFMS_REFUSED_NONE == static_cast<int>(rfms::RefusalCode::kNone));
+static_assert(RFMS_REFUSED_TRY_AGAIN == static_cast<int>(rfms::RefusalCode::kTryAgain));
+static_assert(RFMS_REFUSED_INVALID == static_cast<int>(rfms::RefusalCode::kInvalid));
+static_assert(RFMS_REFUSED_UNKNOWN_NAME == static_cast<int>(rfms::RefusalCode::kUnknownName));
+static_assert(RFMS_REFUSED_NAME_IN_USE == static_cast<int>(rfms::RefusalCode::kNameInUse));
+static_assert(RFMS_REFUSED_TABLE_FULL == static_cast<int>(rfms::RefusalCode::kTableFull));
+static_assert(RFMS_REFUSED_WRONG_STATE == static_cast<int>(rfms::RefusalCode::kWrongState));
+static_assert(RFMS_REFUSED_NOT_CALIBRATED == static_cast<int>(rfms::RefusalCode::kNotCalibrated));
+static_assert(RFMS_REFUSED_UNREACHABLE == static_cast<int>(rfms::RefusalCode::kUnreachable));
+static_assert(RFMS_REFUSED_UNSTABLE == static_cast<int>(rfms::RefusalCode::kUnstable));
+static_assert(RFMS_REFUSED_CANNOT_ACT == static_cast<int>(rfms::RefusalCode::kCannotAct));
+static_assert(RFMS_REFUSED_SCENE_LACKS == static_cast<int>(rfms::RefusalCode::kSceneLacks));
+static_assert(RFMS_REFUSED_NOT_PERMITTED == static_cast<int>(rfms::RefusalCode::kNotPermitted));
+static_assert(RFMS_REFUSED_ARM_TAKEN == static_cast<int>(rfms::RefusalCode::kArmTaken));
+static_assert(RFMS_REFUSED_NO_TASK == static_cast<int>(rfms::RefusalCode::kNoTask));
+static_assert(RFMS_REFUSED_OUT_OF_ORDER == static_cast<int>(rfms::RefusalCode::kOutOfOrder));
+static_assert(RFMS_REFUSED_WRONG_CLIENT == static_cast<int>(rfms::RefusalCode::kWrongClient));
+static_assert(RFMS_REFUSED_LOG_STOPPED == static_cast<int>(rfms::RefusalCode::kLogStopped));
+static_assert(RFMS_REFUSED_UNSPECIFIED == static_cast<int>(rfms::RefusalCode::kUnspecified));
+static_assert(RFMS_REFUSED_UNSPECIFIED + 1 == rfms::kRefusalCodes, "every code has its C name");
 
 }  // extern "C"

@@ -78,6 +78,33 @@ int rfms_close(void);
 /* How many calls were refused so far, and the last reason ("" when none). */
 int rfms_refusals(void);
 const char* rfms_last_refusal(void);
+/* The kind of the last refusal, to branch on: the supervisor's code (the numbers are the link's
+ * and are never reused), RFMS_REFUSED_INVALID for an argument this library refused itself, and
+ * RFMS_REFUSED_NONE when nothing was refused or the last failure was no refusal (the link). */
+enum {
+  RFMS_REFUSED_NONE = 0,
+  RFMS_REFUSED_TRY_AGAIN = 1,
+  RFMS_REFUSED_INVALID = 2,
+  RFMS_REFUSED_UNKNOWN_NAME = 3,
+  RFMS_REFUSED_NAME_IN_USE = 4,
+  RFMS_REFUSED_TABLE_FULL = 5,
+  RFMS_REFUSED_WRONG_STATE = 6,
+  RFMS_REFUSED_NOT_CALIBRATED = 7,
+  RFMS_REFUSED_UNREACHABLE = 8,
+  RFMS_REFUSED_UNSTABLE = 9,
+  RFMS_REFUSED_CANNOT_ACT = 10,
+  RFMS_REFUSED_SCENE_LACKS = 11,
+  RFMS_REFUSED_NOT_PERMITTED = 12,
+  RFMS_REFUSED_ARM_TAKEN = 13,
+  RFMS_REFUSED_NO_TASK = 14,
+  RFMS_REFUSED_OUT_OF_ORDER = 15,
+  RFMS_REFUSED_WRONG_CLIENT = 16,
+  RFMS_REFUSED_LOG_STOPPED = 17,
+  RFMS_REFUSED_UNSPECIFIED = 18,
+};
+int rfms_last_refusal_code(void);
+/* A code's name ("unknown_name"), as rfms-client and the Python package spell it. */
+const char* rfms_refusal_name(int code);
 
 /* Written by the user; rfms_task_main's main() calls it between rfms_open and rfms_close. */
 void pumatask(void);

@@ -21,6 +21,7 @@
 #include "client/operator_shell.hpp"
 #include "client/signal_watcher.hpp"
 #include "client/task_link.hpp"
+#include "common/refusal.hpp"
 
 namespace rfms {
 
@@ -193,7 +194,7 @@ int runOperatorShell(RfmsClient& client, const ClientOptions& options) {
           const ArmStatus before = isJogStep(line.request) ? client.status() : ArmStatus{};
           const proto::TaskReply reply = client.wire().send(line.request);
           if (!reply.accepted()) {
-            say("refused: " + reply.reason());
+            say("refused: " + refusalText(reply));
             break;
           }
           shell.accepted(line.request);

@@ -5,6 +5,7 @@
 
 #include "common/mail_names.hpp"
 #include "common/number_text.hpp"
+#include "common/refusal.hpp"
 
 namespace rfms {
 
@@ -26,7 +27,7 @@ proto::TaskReply TaskLink::send(proto::TaskRequest request) {
   proto::TaskReply reply;
   if (!reply.ParseFromString(answer)) {
     reply.set_id(request.id());
-    reply.set_reason("the bridge's answer does not parse");
+    reply.set_reason("the bridge's answer does not parse");  // refused, with no code: kUnspecified
   }
   if (reply.accepted() && reply.move_id() > 0) last_move_ = reply.move_id();
   return reply;
@@ -34,7 +35,8 @@ proto::TaskReply TaskLink::send(proto::TaskRequest request) {
 
 proto::TaskReply TaskLink::require(proto::TaskRequest request, const std::string& what) {
   proto::TaskReply reply = send(std::move(request));
-  if (!reply.accepted()) throw RequestRefused(what + " refused: " + reply.reason(), reply.reason());
+  if (!reply.accepted())
+    throw RequestRefused(what + " refused: " + refusalText(reply), reply.reason(), refusalCodeOf(reply));
   return reply;
 }
 

@@ -22,7 +22,7 @@ class TaskLink {
   // Any request: numbered, sent, answered; no exception on refusal. LinkError: no answer at all
   // (the request may or may not have been applied; the next goes out in a new session).
   proto::TaskReply send(proto::TaskRequest request);
-  // The same, throwing RequestRefused("<what> refused: <reason>") on refusal.
+  // The same, throwing RequestRefused("<what> refused: <reason> [<code>]") on refusal.
   proto::TaskReply require(proto::TaskRequest request, const std::string& what);
   proto::ArmStatus status();
   // Until the move has ended; throws MoveFailed when it did not do what it was asked (aborted, a

@@ -23,6 +23,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (r.role() == rfms::proto::CR_NONE) r.set_role(rfms::proto::CR_OPERATOR);
       const rfms::proto::TaskReply reply = desk.accept(r, core.background(), k++);
       if (reply.reason().size() > 4096) std::abort();
+      // Every refusal says its kind, and nothing accepted carries one.
+      if (reply.accepted() != (reply.code() == rfms::proto::RC_NONE)) std::abort();
       rfms::SupervisorInbox in;
       in.period = k;
       rfms::SupervisorOutbox out;

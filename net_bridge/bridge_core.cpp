@@ -482,6 +482,7 @@ bool BridgeCore::request(const std::string& peer, std::string_view datagram, con
       refused.set_id(r.id());
       refused.set_number(r.number());
       refused.set_reason("malformed request: not a task request with a request number (1, 2, ...)");
+      refused.set_code(proto::RC_INVALID);
       s.last_count = f.count();
       takeSender(s, peer, datagram.size());
       count(&C::malformed, &C::set_malformed);

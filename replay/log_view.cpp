@@ -6,6 +6,7 @@
 
 #include "common/error.hpp"
 #include "common/mail_names.hpp"
+#include "common/refusal.hpp"
 #include "display/scene_messages.hpp"
 #include "view/channels.hpp"
 
@@ -97,7 +98,7 @@ void LogPlayer::play(const std::vector<Mail>& mail, std::size_t& next, std::uint
     } else if constexpr (std::is_same_v<Mail, proto::LogRequest>) {
       world_.take(m);
       if (!m.reply().accepted())
-        display_.log(foxglove::Log::WARNING, "supervisor", "request refused: " + m.reply().reason(),
+        display_.log(foxglove::Log::WARNING, "supervisor", "request refused: " + refusalText(m.reply()),
                      display::stampOf(m.period(), display_.dt_s()));
     } else {
       const std::size_t channel = view::mailChannelOf(bodyCaseOf(static_cast<const Mail*>(nullptr)));

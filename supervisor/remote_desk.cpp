@@ -32,55 +32,66 @@ bool createsName(const proto::TaskRequest& r, const WorldModel& w) {
 }
 }  // namespace
 
-std::string RemoteDesk::quotaRefusal(const proto::TaskRequest& r, const WorldModel& world) const {
-  if (r.key_id() == 0 || !createsName(r, world)) return "";
+Refusal RemoteDesk::quotaRefusal(const proto::TaskRequest& r, const WorldModel& world) const {
+  if (r.key_id() == 0 || !createsName(r, world)) return {};
   const auto it = names_by_key_.find(r.key_id());
   if (it == names_by_key_.end())
     return names_by_key_.size() < kMaxSessions
-               ? ""
-               : "names come from too many keys already (" + std::to_string(kMaxSessions) + ")";
-  if (it->second < config_.max_names_per_key) return "";
-  return "this client's key has created " + std::to_string(it->second) +
-         " names already (controller.max_names_per_key): update or reuse one";
+               ? Refusal{}
+               : Refusal{RefusalCode::kTableFull,
+                         "names come from too many keys already (" + std::to_string(kMaxSessions) + ")"};
+  if (it->second < config_.max_names_per_key) return {};
+  return {RefusalCode::kTableFull, "this client's key has created " + std::to_string(it->second) +
+                                       " names already (controller.max_names_per_key): update or reuse one"};
 }
 
-std::string RemoteDesk::forgetRefusal(const proto::TaskRequest& r) const {
-  if (r.body_case() != proto::TaskRequest::kForget) return "";
+Refusal RemoteDesk::forgetRefusal(const proto::TaskRequest& r, const WorldModel& world) const {
+  if (r.body_case() != proto::TaskRequest::kForget) return {};
+  const proto::Forget& f = r.forget();
+  const int place = f.kind() == proto::Forget::FK_TRANSFORM  ? world.findTransform(f.name())
+                    : f.kind() == proto::Forget::FK_POSITION ? world.findPosition(f.name())
+                                                             : world.findMotion(f.name());
+  if (place < 0) return {};
   const auto it = creators_.find(nameOf(r));
-  if (it == creators_.end() ? r.key_id() == 0 : it->second == r.key_id()) return "";
-  return "forget: '" + r.forget().name().substr(0, 64) + "' was not created by this client's key; only the key " +
-         "that created a name may forget it";
+  if (it == creators_.end() ? r.key_id() == 0 : it->second == r.key_id()) return {};
+  return {RefusalCode::kNotPermitted, "forget: '" + r.forget().name().substr(0, 64) +
+                                          "' was not created by this client's key; only the key that created a "
+                                          "name may forget it"};
 }
 
-std::string RemoteDesk::arbitrate(const proto::TaskRequest& r, std::uint64_t session) const {
+Refusal RemoteDesk::arbitrate(const proto::TaskRequest& r, std::uint64_t session) const {
   const bool other_holds = task_owner_ != 0 && task_owner_ != session;
   // A remote request carries its key's role (the bridge stamps it); a local script's has none.
   const bool remote = session != 0;
   const bool stops = r.body_case() == proto::TaskRequest::kControl &&
                      (r.control().command() == proto::CC_STOP || r.control().command() == proto::CC_EMERGENCY_STOP);
   if (r.oversize_bytes() > 0)
-    return "a request of " + std::to_string(r.oversize_bytes()) +
-           " bytes is larger than the bridge passes on (bridge_max_request)";
+    return {RefusalCode::kInvalid, "a request of " + std::to_string(r.oversize_bytes()) +
+                                       " bytes is larger than the bridge passes on (bridge_max_request)"};
   const bool watches = r.body_case() == proto::TaskRequest::kWatch;
   if (remote && r.role() != proto::CR_OPERATOR && !stops && !watches)
-    return "this client's key is an observer's: it may ask for status, watch signals and stop the arm, nothing more";
+    return {RefusalCode::kNotPermitted,
+            "this client's key is an observer's: it may ask for status, watch signals and stop the arm, nothing more"};
   const bool own_task = task_owner_ != 0 && task_owner_ == session;
   switch (r.body_case()) {
     case proto::TaskRequest::kBegin:
-      if (r.begin().name().empty() || r.begin().name().size() > 64) return "a task needs a name of 1 .. 64 characters";
-      if (other_holds && taskBusy()) return "task '" + task_name_ + "' of another client holds the arm and is moving";
-      return "";
+      if (r.begin().name().empty() || r.begin().name().size() > 64)
+        return {RefusalCode::kInvalid, "a task needs a name of 1 .. 64 characters"};
+      if (other_holds && taskBusy())
+        return {RefusalCode::kArmTaken, "task '" + task_name_ + "' of another client holds the arm and is moving"};
+      return {};
     case proto::TaskRequest::kEnd:
-      if (task_owner_ == 0) return "no task is open";
-      if (other_holds) return "task '" + task_name_ + "' belongs to another client";
-      return "";
+      if (task_owner_ == 0) return {RefusalCode::kNoTask, "no task is open"};
+      if (other_holds) return {RefusalCode::kArmTaken, "task '" + task_name_ + "' belongs to another client"};
+      return {};
     case proto::TaskRequest::kMove:
     case proto::TaskRequest::kControl:
-      if (stops) return "";  // anyone may stop the arm
-      if (other_holds) return "task '" + task_name_ + "' of another client holds the arm";
-      if (remote && !own_task) return "moving the arm needs a task of this client's own: BeginTask first";
-      return "";
-    default: return "";
+      if (stops) return {};  // anyone may stop the arm
+      if (other_holds) return {RefusalCode::kArmTaken, "task '" + task_name_ + "' of another client holds the arm"};
+      if (remote && !own_task)
+        return {RefusalCode::kNoTask, "moving the arm needs a task of this client's own: BeginTask first"};
+      return {};
+    default: return {};
   }
 }
 
@@ -142,29 +153,29 @@ proto::TaskReply RemoteDesk::accept(const proto::TaskRequest& request, Superviso
     stale.set_session(session);
     stale.set_number(request.number());
     stale.set_handled(s.handled);
-    stale.set_reason("request " + std::to_string(request.number()) + " is older than the last one handled (" +
-                     std::to_string(s.handled) + ")");
+    setRefusal(stale, {RefusalCode::kOutOfOrder, "request " + std::to_string(request.number()) +
+                                                     " is older than the last one handled (" +
+                                                     std::to_string(s.handled) + ")"});
     return stale;
   }
   proto::TaskReply reply;
   if (session != 0 && request.number() != s.handled + 1) {
     reply.set_id(request.id());
-    reply.set_reason("request " + std::to_string(request.number()) + " skips ahead of " +
-                     std::to_string(s.handled + 1) + ": the client must resend in order");
-  } else if (const std::string why = arbitrate(request, session); !why.empty()) {
+    setRefusal(reply,
+               {RefusalCode::kOutOfOrder, "request " + std::to_string(request.number()) + " skips ahead of " +
+                                              std::to_string(s.handled + 1) + ": the client must resend in order"});
+  } else if (Refusal why = arbitrate(request, session)) {
     reply.set_id(request.id());
-    reply.set_reason(why);
-  } else if (const std::string over = quotaRefusal(request, supervisor.world()); !over.empty()) {
+    setRefusal(reply, std::move(why));
+  } else if (Refusal over = quotaRefusal(request, supervisor.world())) {
     reply.set_id(request.id());
-    reply.set_reason(over);
-  } else if (const std::string owner = forgetRefusal(request); !owner.empty()) {
+    setRefusal(reply, std::move(over));
+  } else if (Refusal owner = forgetRefusal(request, supervisor.world())) {
     reply.set_id(request.id());
-    reply.set_reason(owner);
+    setRefusal(reply, std::move(owner));
   } else if (request.body_case() == proto::TaskRequest::kWatch) {
     reply.set_id(request.id());
-    const std::string refusal = watch(request.watch(), session, k);
-    reply.set_accepted(refusal.empty());
-    reply.set_reason(refusal);
+    setRefusal(reply, watch(request.watch(), session, k));
   } else if (request.body_case() == proto::TaskRequest::kBegin) {
     reply.set_id(request.id());
     reply.set_accepted(true);
@@ -205,8 +216,9 @@ void RemoteDesk::forgotten(const proto::TaskRequest& r) {
   creators_.erase(it);
 }
 
-std::string RemoteDesk::watch(const proto::Watch& w, std::uint64_t session, std::uint64_t k) {
-  if (session == 0) return "signals are watched by remote clients; a task script has the run log";
+Refusal RemoteDesk::watch(const proto::Watch& w, std::uint64_t session, std::uint64_t k) {
+  if (session == 0)
+    return {RefusalCode::kWrongClient, "signals are watched by remote clients; a task script has the run log"};
   endIdleWatches(k);
   const auto mine = watches_.find(session);
   if (w.signals_size() == 0) {  // the end of this session's watch
@@ -214,13 +226,14 @@ std::string RemoteDesk::watch(const proto::Watch& w, std::uint64_t session, std:
       endWatch(mine->second.place);
       watches_.erase(mine);
     }
-    return "";
+    return {};
   }
   if (watches_.size() >= kMaxWatches && mine == watches_.end())
-    return std::to_string(kMaxWatches) + " clients are watching signals already: try again when one stops";
+    return {RefusalCode::kTryAgain,
+            std::to_string(kMaxWatches) + " clients are watching signals already: try again when one stops"};
   std::string why;
   std::optional<SignalWatch> made = SignalWatch::make(w, config_.dt, why);
-  if (!made) return why;
+  if (!made) return {RefusalCode::kInvalid, std::move(why)};
   if (mine != watches_.end()) {  // a new watch replaces the session's old one
     endWatch(mine->second.place);
     watches_.erase(mine);
@@ -230,7 +243,7 @@ std::string RemoteDesk::watch(const proto::Watch& w, std::uint64_t session, std:
   places_[i].watch = std::move(made);
   places_[i].live.store(true, std::memory_order_seq_cst);
   watches_.insert_or_assign(session, Watching{i, k});
-  return "";
+  return {};
 }
 
 void RemoteDesk::endWatch(std::size_t i) {

@@ -79,12 +79,12 @@ class RemoteDesk {
   };
   // The session of `id`, made (and room made for it) when new.
   Session& sessionOf(std::uint64_t id, std::uint64_t k);
-  std::string arbitrate(const proto::TaskRequest& request, std::uint64_t session) const;
+  Refusal arbitrate(const proto::TaskRequest& request, std::uint64_t session) const;
   proto::TaskReply revoke(const proto::TaskRequest& request, SupervisorBackground& supervisor, bool* reached_core);
-  // Why `request` may not create the name it defines (its key's quota is spent), or "".
-  std::string quotaRefusal(const proto::TaskRequest& request, const WorldModel& world) const;
+  // Why `request` may not create the name it defines (its key's quota is spent), or no refusal.
+  Refusal quotaRefusal(const proto::TaskRequest& request, const WorldModel& world) const;
   bool taskBusy() const { return last_move_id_ > ended_through_; }
-  std::string watch(const proto::Watch& w, std::uint64_t session, std::uint64_t k);
+  Refusal watch(const proto::Watch& w, std::uint64_t session, std::uint64_t k);
   void endIdleWatches(std::uint64_t k);
 
   const RobotModel& model_;
@@ -96,8 +96,9 @@ class RemoteDesk {
   // Which key created each name the desk has seen defined, by kind and name (0: a local script):
   // only that key may forget it. As many as the world model holds, at most.
   std::map<std::pair<int, std::string>, std::uint64_t> creators_;
-  // Why `request`, a Forget, may not forget its name (another key created it), or "".
-  std::string forgetRefusal(const proto::TaskRequest& request) const;
+  // Why `request`, a Forget, may not forget its name (another key created it), or no refusal (a
+  // name not defined is the world model's to refuse: it is unknown, whoever asks).
+  Refusal forgetRefusal(const proto::TaskRequest& request, const WorldModel& world) const;
   // A Forget the core took: the name's creator may create one more.
   void forgotten(const proto::TaskRequest& request);
   std::uint64_t task_owner_ = 0;  // session; 0: no task open

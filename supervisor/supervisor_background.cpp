@@ -68,22 +68,24 @@ bool SupervisorBackground::linkFull() const {
 
 // What the supervisor's settings and scene refuse of a motion's force control (its own soundness
 // is the world model's to check).
-std::string SupervisorBackground::forceRefusal(const proto::DefineMotion& d) const {
+Refusal SupervisorBackground::forceRefusal(const proto::DefineMotion& d) const {
   if (compensates(compensatorOf(d)) && !config_.wrist)
-    return "deflection compensation needs a compliant wrist, and the scene has none";
-  if (!d.has_force()) return "";
+    return {RefusalCode::kSceneLacks, "deflection compensation needs a compliant wrist, and the scene has none"};
+  if (!d.has_force()) return {};
   const proto::ForceControl& f = d.force();
-  if (f.force_axes() != 0 && !config_.force_sensor) return "force control needs a force sensor, and the scene has none";
+  if (f.force_axes() != 0 && !config_.force_sensor)
+    return {RefusalCode::kSceneLacks, "force control needs a force sensor, and the scene has none"};
   for (int i = 0; i < f.force_size() && i < 6; ++i) {
     const double limit = i < 3 ? config_.max_force : config_.max_moment;
     if (std::abs(f.force(i)) >= limit)
-      return "its force setpoint of " + numberText(f.force(i)) + (i < 3 ? " N" : " N m") +
-             " is not below the force limit (controller.force, " + numberText(limit) + "), which would stop the arm";
+      return {RefusalCode::kInvalid, "its force setpoint of " + numberText(f.force(i)) + (i < 3 ? " N" : " N m") +
+                                         " is not below the force limit (controller.force, " + numberText(limit) +
+                                         "), which would stop the arm"};
   }
   return momentOutOfReach(f);
 }
 
-std::string SupervisorBackground::momentOutOfReach(const proto::ForceControl& f) const {
+Refusal SupervisorBackground::momentOutOfReach(const proto::ForceControl& f) const {
   // The tool touches as a ball at the tool point: about that point a contact can turn it only by
   // friction at the ball's rim, at most mu N r, and N never passes the force limit without
   // stopping the arm. A moment setpoint beyond that cannot be met by any contact the scene holds;
@@ -99,12 +101,40 @@ std::string SupervisorBackground::momentOutOfReach(const proto::ForceControl& f)
     std::string why = "its moment setpoint of " + numberText(f.force(i)) + " N m about " + axis +
                       " cannot be applied: the tool touches as a ball at the tool point, which a contact turns only "
                       "by friction at its rim, ";
-    if (surface.empty()) return why + "and the scene's surfaces have no friction";
-    return why + "at most " + numberText(most) + " N m ('" + surface + "': friction " + numberText(mu) +
-           " x the force limit " + numberText(config_.max_force) + " N x the ball's radius " +
-           numberText(1e3 * config_.tool.tip_radius) + " mm)";
+    if (surface.empty()) return {RefusalCode::kCannotAct, why + "and the scene's surfaces have no friction"};
+    return {RefusalCode::kCannotAct, why + "at most " + numberText(most) + " N m ('" + surface + "': friction " +
+                                         numberText(mu) + " x the force limit " + numberText(config_.max_force) +
+                                         " N x the ball's radius " + numberText(1e3 * config_.tool.tip_radius) +
+                                         " mm)"};
   }
-  return "";
+  return {};
+}
+
+namespace {
+
+// What is wrong with a jog's own fields, whatever the arm is doing: its target, its direction and
+// its step (the task language's rule, common/jog_step).
+Refusal jogShapeRefusal(const proto::Control& c) {
+  const bool along_axis = c.axis() != proto::JA_NONE;
+  if (along_axis && (c.axis() < proto::JA_X || c.axis() > proto::JA_RZ))
+    return {RefusalCode::kInvalid, "jog: the axis must be x, y, z, rx, ry or rz"};
+  if (along_axis && c.joint() != 0) return {RefusalCode::kInvalid, "jog: a joint or an axis, not both"};
+  if (!along_axis && c.tool_frame()) return {RefusalCode::kInvalid, "jog: the tool frame is for a jog along an axis"};
+  if (!along_axis && (c.joint() < 1 || c.joint() > kJoints)) return {RefusalCode::kInvalid, "jog: joint must be 1..6"};
+  if (c.direction() != 1 && c.direction() != -1) return {RefusalCode::kInvalid, "jog: direction must be +1 or -1"};
+  if (std::string why = jogStepProblem(c); !why.empty()) return {RefusalCode::kInvalid, std::move(why)};
+  return {};
+}
+
+}  // namespace
+
+void setRefusal(proto::TaskReply& reply, Refusal refusal) {
+  reply.set_accepted(!refusal);
+  reply.set_code(static_cast<proto::RefusalCode>(refusal.code));
+  // A reason quotes what the client sent: bounded, whatever it sent.
+  constexpr std::size_t kMaxReason = 300;
+  if (refusal.text.size() > kMaxReason) refusal.text = refusal.text.substr(0, kMaxReason) + "...";
+  reply.set_reason(std::move(refusal.text));
 }
 
 proto::TaskReply SupervisorBackground::handle(const proto::TaskRequest& request) {
@@ -113,41 +143,40 @@ proto::TaskReply SupervisorBackground::handle(const proto::TaskRequest& request)
   if (staged_present_) commit();  // a driver that forgot: what was made ready still goes
   if (linkFull() && when_full_) when_full_();
   refresh();
-  std::string reason;
+  Refusal refusal;
   warning_.clear();
   std::uint64_t move_id = 0;
   // Every accepted request hands the period at most one command: with no room for it, nothing
   // may change.
   if (linkFull()) {
-    reason = "the supervisor's period has not taken the requests before this one yet: try again";
+    refusal = {RefusalCode::kTryAgain,
+               "the supervisor's period has not taken the requests before this one yet: try again"};
   } else {
     switch (request.body_case()) {
       case proto::TaskRequest::kTransform:
-        reason = world_.defineTransform(request.transform());
-        if (reason.empty()) sendPlace(PeriodCommand::kTransform, world_.findTransform(request.transform().name()));
+        refusal = world_.defineTransform(request.transform());
+        if (!refusal) sendPlace(PeriodCommand::kTransform, world_.findTransform(request.transform().name()));
         break;
       case proto::TaskRequest::kPosition:
-        reason = world_.definePosition(request.position());
-        if (reason.empty()) sendPlace(PeriodCommand::kPosition, world_.findPosition(request.position().name()));
+        refusal = world_.definePosition(request.position());
+        if (!refusal) sendPlace(PeriodCommand::kPosition, world_.findPosition(request.position().name()));
         break;
-      case proto::TaskRequest::kMotion: reason = defineMotion(request.motion()); break;
-      case proto::TaskRequest::kMove: reason = acceptMove(request.move(), move_id); break;
-      case proto::TaskRequest::kForget: reason = forget(request.forget()); break;
-      case proto::TaskRequest::kControl: reason = control(request.control()); break;
+      case proto::TaskRequest::kMotion: refusal = defineMotion(request.motion()); break;
+      case proto::TaskRequest::kMove: refusal = acceptMove(request.move(), move_id); break;
+      case proto::TaskRequest::kForget: refusal = forget(request.forget()); break;
+      case proto::TaskRequest::kControl: refusal = control(request.control()); break;
       case proto::TaskRequest::kBegin:
-      case proto::TaskRequest::kEnd: reason = "tasks are opened and closed by remote clients"; break;
-      case proto::TaskRequest::kWatch:
-        reason = "signals are watched by remote clients; a task script has the run log";
+      case proto::TaskRequest::kEnd:
+        refusal = {RefusalCode::kWrongClient, "tasks are opened and closed by remote clients"};
         break;
-      case proto::TaskRequest::BODY_NOT_SET: reason = "empty request"; break;
+      case proto::TaskRequest::kWatch:
+        refusal = {RefusalCode::kWrongClient, "signals are watched by remote clients; a task script has the run log"};
+        break;
+      case proto::TaskRequest::BODY_NOT_SET: refusal = {RefusalCode::kInvalid, "empty request"}; break;
     }
   }
-  reply.set_accepted(reason.empty());
-  // A reason quotes what the client sent: bounded, whatever it sent.
-  constexpr std::size_t kMaxReason = 300;
-  if (reason.size() > kMaxReason) reason = reason.substr(0, kMaxReason) + "...";
-  reply.set_reason(reason);
-  if (reason.empty()) reply.set_warning(warning_);
+  setRefusal(reply, std::move(refusal));
+  if (reply.accepted()) reply.set_warning(warning_);
   reply.set_move_id(move_id);
   return reply;
 }
@@ -168,20 +197,21 @@ void SupervisorBackground::sendPlace(PeriodCommand::Kind kind, int index) {
   stage(c);
 }
 
-std::string SupervisorBackground::defineMotion(const proto::DefineMotion& d) {
+Refusal SupervisorBackground::defineMotion(const proto::DefineMotion& d) {
   if (d.guard_n() > 0.0 && !config_.force_sensor)
-    return "motion '" + d.name() + "': a guarded motion needs a force sensor, and the scene has none";
+    return {RefusalCode::kSceneLacks,
+            "motion '" + d.name() + "': a guarded motion needs a force sensor, and the scene has none"};
   if (d.guard_n() >= config_.max_force)
-    return "motion '" + d.name() + "': its guard of " + std::to_string(d.guard_n()) +
-           " N is not below the force limit (controller.force.max_force_n, " + std::to_string(config_.max_force) +
-           " N), which would stop the arm first";
-  if (const std::string why = forceRefusal(d); !why.empty()) return "motion '" + d.name() + "': " + why;
+    return {RefusalCode::kInvalid, "motion '" + d.name() + "': its guard of " + std::to_string(d.guard_n()) +
+                                       " N is not below the force limit (controller.force.max_force_n, " +
+                                       std::to_string(config_.max_force) + " N), which would stop the arm first"};
+  if (Refusal why = forceRefusal(d)) return std::move(why).prefixed("motion '" + d.name() + "': ");
   MotionRecord record;
-  if (std::string why = world_.motionRecordOf(d, record); !why.empty()) return why;
-  if (std::string why = unstableCompensator(d.name(), record.compensator); !why.empty()) return why;
-  std::string reason = world_.defineMotion(d);
-  if (reason.empty()) sendPlace(PeriodCommand::kMotion, world_.findMotion(d.name()));
-  return reason;
+  if (Refusal why = world_.motionRecordOf(d, record)) return why;
+  if (Refusal why = unstableCompensator(d.name(), record.compensator)) return why;
+  Refusal refusal = world_.defineMotion(d);
+  if (!refusal) sendPlace(PeriodCommand::kMotion, world_.findMotion(d.name()));
+  return refusal;
 }
 
 void SupervisorBackground::logStopped(const std::string& why) {
@@ -195,19 +225,21 @@ void SupervisorBackground::logStopped(const std::string& why) {
   commit();
 }
 
-std::string SupervisorBackground::acceptMove(const proto::Move& move, std::uint64_t& id) {
-  if (!halted_.empty()) return halted_;
+Refusal SupervisorBackground::acceptMove(const proto::Move& move, std::uint64_t& id) {
+  if (!halted_.empty()) return {RefusalCode::kLogStopped, halted_};
   const proto::RtState state = plan_.state;
   const bool holding = state == proto::RT_HOLD && !state_request_;
   const bool following = state == proto::RT_SETP || (state_request_ && requested_ == proto::RT_SETP);
   if (!holding && !following)
-    return std::string("wrong state ") + stateName(state) + ": moves are accepted in HOLD or SETP";
-  if (!plan_.allCalibrated()) return "the arm is not calibrated";
+    return {RefusalCode::kWrongState,
+            std::string("wrong state ") + stateName(state) + ": moves are accepted in HOLD or SETP"};
+  if (!plan_.allCalibrated()) return {RefusalCode::kNotCalibrated, "the arm is not calibrated"};
   const int p = world_.findPosition(move.position());
-  if (p < 0) return "unknown position '" + move.position() + "'";
+  if (p < 0) return {RefusalCode::kUnknownName, "unknown position '" + move.position() + "'"};
   const int m = world_.findMotion(move.motion());
-  if (m < 0) return "unknown motion '" + move.motion() + "'";
-  if (plan_.trajectory.count >= TrajectoryTail::kCapacity) return "the move queue is full";
+  if (m < 0) return {RefusalCode::kUnknownName, "unknown motion '" + move.motion() + "'"};
+  if (plan_.trajectory.count >= TrajectoryTail::kCapacity)
+    return {RefusalCode::kTryAgain, "the move queue is full: queue it when a move has ended"};
   // At rest in HOLD the trajectory starts where the joints hold.
   TrajectoryTail from_here = plan_.trajectory;
   const bool reset = holding && !queueEnd(from_here, world_.values(), ik_).moving;
@@ -219,11 +251,12 @@ std::string SupervisorBackground::acceptMove(const proto::Move& move, std::uint6
   const Transform target = world_.solve(p);
   const IkSolution end = ik_.solveSerial(target, config, from.q);
   if (end.status == IkStatus::kWristSingular)
-    return "position '" + move.position() + "' is at a wrist singularity (theta5 = 0) in configuration " +
-           config.toString();
+    return {RefusalCode::kUnreachable, "position '" + move.position() +
+                                           "' is at a wrist singularity (theta5 = 0) in configuration " +
+                                           config.toString()};
   if (end.status != IkStatus::kOk)
-    return "position '" + move.position() + "' cannot be reached in configuration " + config.toString() + ": " +
-           describe(end.status);
+    return {RefusalCode::kUnreachable, "position '" + move.position() + "' cannot be reached in configuration " +
+                                           config.toString() + ": " + describe(end.status)};
   if (motion.cartesian) {
     // The line the trajectory will drive: the tool frame's, when the position names a tool.
     const Transform tool = world_.tool(p);
@@ -233,15 +266,17 @@ std::string SupervisorBackground::acceptMove(const proto::Move& move, std::uint6
       const double r = static_cast<double>(n) / config_.path_check_samples;
       const IkSolution s = ik_.solveSerial(drivenT6(from.pose, r * d, tool), config, near);
       if (!usable(s.status))
-        return "the straight line to '" + move.position() + "' leaves the workspace " +
-               std::to_string(static_cast<int>(100 * r)) + "% of the way: " + describe(s.status);
+        return {RefusalCode::kUnreachable, "the straight line to '" + move.position() + "' leaves the workspace " +
+                                               std::to_string(static_cast<int>(100 * r)) +
+                                               "% of the way: " + describe(s.status)};
       near = s.q;
     }
   }
-  if (std::string why = unstableLaw(move.motion(), motion, from.q, end.q); !why.empty()) return why;
+  if (Refusal why = unstableLaw(move.motion(), motion, from.q, end.q)) return why;
   if (from.moving && from.cartesian == motion.cartesian && from.accel > motion.segment - motion.accel)
-    return "motion '" + move.motion() + "': its segment time leaves no straight part after the " +
-           std::to_string(from.accel) + " s transition from the previous move";
+    return {RefusalCode::kInvalid, "motion '" + move.motion() +
+                                       "': its segment time leaves no straight part after the " +
+                                       std::to_string(from.accel) + " s transition from the previous move"};
 
   id = next_move_id_++;
   PeriodCommand c;
@@ -256,7 +291,7 @@ std::string SupervisorBackground::acceptMove(const proto::Move& move, std::uint6
     requested_ = proto::RT_SETP;
     state_request_ = true;
   }
-  return "";
+  return {};
 }
 
 namespace {
@@ -270,46 +305,47 @@ std::string momentAxes(std::uint32_t axes) {
 
 }  // namespace
 
-std::string SupervisorBackground::unstableLaw(const std::string& motion_name, const MotionRecord& motion,
-                                              const JointVec& start, const JointVec& end) {
+Refusal SupervisorBackground::unstableLaw(const std::string& motion_name, const MotionRecord& motion,
+                                          const JointVec& start, const JointVec& end) {
   // The sampled loop is modelled along a line (force_loop.hpp); about an axis neither the check
   // nor the watch sees the loop, and the reply says so rather than let silence read as a pass.
   if ((motion.force.force_axes & 0x38u) != 0)
     warning_ = "motion '" + motion_name + "': its moment axes (" + momentAxes(motion.force.force_axes) +
                ") are neither checked for stability before the move nor watched for oscillation while it runs: "
                "only force axes are";
-  if ((motion.force.force_axes & 0x7u) == 0 || config_.surfaces.empty()) return "";
+  if ((motion.force.force_axes & 0x7u) == 0 || config_.surfaces.empty()) return {};
   std::string why = stability_.verdict(motion.force, start);
   if (why.empty()) why = stability_.verdict(motion.force, end);
-  if (why.empty()) return "";
+  if (why.empty()) return {};
   why = "motion '" + motion_name + "' would not hold its force: " + why;
-  if (config_.refuse_unstable_laws) return why;
+  if (config_.refuse_unstable_laws) return {RefusalCode::kUnstable, why};
   warning_ = why + " (accepted: controller.force.refuse_unstable_laws is off)" +
              (warning_.empty() ? std::string() : "; " + warning_);
-  return "";
+  return {};
 }
 
-std::string SupervisorBackground::unstableCompensator(const std::string& motion_name, const CompensatorGains& g) {
-  if (!compensates(g) || !config_.wrist) return "";
+Refusal SupervisorBackground::unstableCompensator(const std::string& motion_name, const CompensatorGains& g) {
+  if (!compensates(g) || !config_.wrist) return {};
   const CompensatorPlant plant = CompensatorPlant::ofArm(config_.frames.delay, config_.tool.inertia.mass,
                                                          config_.wrist->stiffness, config_.wrist->damping);
   std::string why = compensatorVerdict(plant, g, config_.gain_margin);
-  if (why.empty()) return "";
+  if (why.empty()) return {};
   why = "motion '" + motion_name + "': its compensator " + why + " (the arm following its setpoints " +
         numberText(1e3 * plant.delay_s) + " ms late; the wrist's " + numberText(plant.k) + " N/m and " +
         numberText(plant.c) + " N s/m; the tool's " + numberText(plant.m) + " kg)";
-  if (config_.refuse_unstable_laws) return why;
+  if (config_.refuse_unstable_laws) return {RefusalCode::kUnstable, why};
   warning_ = why + " (accepted: controller.force.refuse_unstable_laws is off)";
-  return "";
+  return {};
 }
 
-std::string SupervisorBackground::forget(const proto::Forget& f) {
+Refusal SupervisorBackground::forget(const proto::Forget& f) {
   const bool position = f.kind() == proto::Forget::FK_POSITION, motion = f.kind() == proto::Forget::FK_MOTION;
   const int p = position ? world_.findPosition(f.name()) : -1;
   const int m = motion ? world_.findMotion(f.name()) : -1;
   if ((p >= 0 || m >= 0) && uses(plan_.trajectory, p, m))
-    return std::string("forget: ") + (position ? "position '" : "motion '") + f.name().substr(0, 64) +
-           "' is used by a move queued or running: forget it once that move has ended";
+    return {RefusalCode::kNameInUse, std::string("forget: ") + (position ? "position '" : "motion '") +
+                                         f.name().substr(0, 64) +
+                                         "' is used by a move queued or running: forget it once that move has ended"};
   // The period's copy keeps the old value in the place until a new name fills it: no move uses it.
   return world_.forget(f);
 }
@@ -318,35 +354,33 @@ bool SupervisorBackground::restingInSetp(proto::RtState s) const {
   return s == proto::RT_SETP && !state_request_ && plan_.trajectory.atRest() && plan_.trajectory.count == 0;
 }
 
-std::string SupervisorBackground::requestState(proto::RtState to) {
+Refusal SupervisorBackground::requestState(proto::RtState to) {
   PeriodCommand c;
   c.kind = PeriodCommand::kState;
   c.state = to;
   stage(c);
   requested_ = to;
   state_request_ = true;
-  return "";
+  return {};
 }
 
-std::string SupervisorBackground::axisJog(const proto::Control& c, proto::RtState s) {
-  if (c.axis() < proto::JA_X || c.axis() > proto::JA_RZ) return "jog: the axis must be x, y, z, rx, ry or rz";
-  if (c.joint() != 0) return "jog: a joint or an axis, not both";
-  if (c.direction() != 1 && c.direction() != -1) return "jog: direction must be +1 or -1";
-  if (std::string why = jogStepProblem(c); !why.empty()) return why;
+Refusal SupervisorBackground::axisJog(const proto::Control& c, proto::RtState s) {
+  if (Refusal why = jogShapeRefusal(c)) return why;
   const bool turn = c.axis() >= proto::JA_RX;
   if (!plan_.allCalibrated())
-    return "jog: along an axis needs a calibrated arm (before calibration, jog joints by counts)";
+    return {RefusalCode::kNotCalibrated,
+            "jog: along an axis needs a calibrated arm (before calibration, jog joints by counts)"};
   // From HOLD, or MANU once a joint's jog has ended: the trajectory starts where the joints hold.
   const bool holding = s == proto::RT_HOLD || (s == proto::RT_MANU && plan_.jog_left == 0);
   if (!holding && !restingInSetp(s) && !(s == proto::RT_SETP && plan_.trajectory.jogging))
-    return std::string(
-               "jog: along an axis from HOLD, MANU (a joint's jog ended) or SETP with no move queued or "
-               "running (now ") +
-           stateName(s) + ")";
+    return {RefusalCode::kWrongState, std::string("jog: along an axis from HOLD, MANU (a joint's jog ended) or SETP "
+                                                  "with no move queued or running (now ") +
+                                          stateName(s) + ")"};
   TrajectoryTail from_here = plan_.trajectory;
   if (holding) from_here.reset(model_, ik_, plan_.servo_setpoint);
   // As TrajectoryGenerator::jog: only at rest or jogging, with nothing queued.
-  if ((!from_here.resting && !from_here.jogging) || from_here.count > 0) return "jog: the trajectory is not at rest";
+  if ((!from_here.resting && !from_here.jogging) || from_here.count > 0)
+    return {RefusalCode::kWrongState, "jog: the trajectory is not at rest"};
   PeriodCommand cmd;
   cmd.kind = PeriodCommand::kJog;
   cmd.jog.axis = static_cast<int>(c.axis()) - 1;
@@ -362,24 +396,23 @@ std::string SupervisorBackground::axisJog(const proto::Control& c, proto::RtStat
     requested_ = proto::RT_SETP;
     state_request_ = true;
   }
-  return "";
+  return {};
 }
 
-std::string SupervisorBackground::jointJog(const proto::Control& c, proto::RtState s) {
+Refusal SupervisorBackground::jointJog(const proto::Control& c, proto::RtState s) {
   const std::string now = std::string(" (now ") + stateName(s) + ")";
-  if (c.tool_frame()) return "jog: the tool frame is for a jog along an axis";
-  if (c.joint() < 1 || c.joint() > kJoints) return "jog: joint must be 1..6";
-  if (c.direction() != 1 && c.direction() != -1) return "jog: direction must be +1 or -1";
-  if (std::string why = jogStepProblem(c); !why.empty()) return why;
+  if (Refusal why = jogShapeRefusal(c)) return why;
   // As RFMS's MANU: from IDLE too, before calibration, so that an operator can drive a joint off
   // its stop or towards its index; then it counts encoder counts, not angles.
   if (s != proto::RT_IDLE && s != proto::RT_HOLD && s != proto::RT_MANU && !restingInSetp(s))
-    return "jog from IDLE, HOLD, MANU, or SETP with no move queued or running" + now;
+    return {RefusalCode::kWrongState, "jog from IDLE, HOLD, MANU, or SETP with no move queued or running" + now};
   const std::size_t j = static_cast<std::size_t>(c.joint() - 1);
   const double counts_per_rev = model_.joints[j].counts_per_rev;
   std::int64_t counts = 0;
   if (c.angle() != 0.0) {
-    if (!plan_.calibrated[j]) return "jog: joint " + std::to_string(c.joint()) + " is not calibrated: jog it by counts";
+    if (!plan_.calibrated[j])
+      return {RefusalCode::kNotCalibrated,
+              "jog: joint " + std::to_string(c.joint()) + " is not calibrated: jog it by counts"};
     counts = std::max<std::int64_t>(1, std::llround(c.angle() * counts_per_rev / (2.0 * std::numbers::pi)));
   } else {
     counts = c.counts();
@@ -393,43 +426,45 @@ std::string SupervisorBackground::jointJog(const proto::Control& c, proto::RtSta
   plan_.jog_left = cmd.counts;
   requested_ = proto::RT_MANU;
   state_request_ = true;
-  return "";
+  return {};
 }
 
-std::string SupervisorBackground::control(const proto::Control& c) {
+Refusal SupervisorBackground::control(const proto::Control& c) {
   const proto::RtState s = plannedState();
   const std::string now = std::string(" (now ") + stateName(s) + ")";
   switch (c.command()) {
     case proto::CC_CALIBRATE:  // RFMS's order: manual (a joint jogged clear), then calibration
-      if (s != proto::RT_IDLE && s != proto::RT_MANU) return "calibrate from IDLE or MANU" + now;
+      if (s != proto::RT_IDLE && s != proto::RT_MANU)
+        return {RefusalCode::kWrongState, "calibrate from IDLE or MANU" + now};
       return requestState(proto::RT_CALIB);
     case proto::CC_HOLD:
       if (s == proto::RT_IDLE || s == proto::RT_FREE || s == proto::RT_MANU || s == proto::RT_HOLD)
         return requestState(proto::RT_HOLD);
-      return "hold from IDLE, FREE or MANU" + now + (s == proto::RT_SETP ? "; use stop while moving" : "");
+      return {RefusalCode::kWrongState,
+              "hold from IDLE, FREE or MANU" + now + (s == proto::RT_SETP ? "; use stop while moving" : "")};
     case proto::CC_FREE:
       if (s == proto::RT_IDLE || s == proto::RT_HOLD || s == proto::RT_MANU) return requestState(proto::RT_FREE);
-      return "free from IDLE, HOLD or MANU" + now;
+      return {RefusalCode::kWrongState, "free from IDLE, HOLD or MANU" + now};
     case proto::CC_JOG:
-      if (!halted_.empty()) return halted_;
+      if (!halted_.empty()) return {RefusalCode::kLogStopped, halted_};
       return c.axis() != proto::JA_NONE ? axisJog(c, s) : jointJog(c, s);
     case proto::CC_STOP:
       if (s == proto::RT_SETP) return requestState(proto::RT_STOP);
       if (s == proto::RT_MANU || s == proto::RT_FREE || s == proto::RT_CALIB) return requestState(proto::RT_HOLD);
-      return "";
+      return {};
     case proto::CC_RESET:
-      if (s != proto::RT_EMGCY) return "reset is for EMGCY" + now;
+      if (s != proto::RT_EMGCY) return {RefusalCode::kWrongState, "reset is for EMGCY" + now};
       return requestState(proto::RT_IDLE);
     case proto::CC_POWER_OFF:
-      if (s == proto::RT_EMGCY) return "";
+      if (s == proto::RT_EMGCY) return {};
       return requestState(proto::RT_IDLE);
     case proto::CC_EMERGENCY_STOP: {
       PeriodCommand cmd;
       cmd.kind = PeriodCommand::kEmergencyStop;
       stage(cmd);
-      return "";
+      return {};
     }
-    default: return "unknown control command";
+    default: return {RefusalCode::kInvalid, "unknown control command"};
   }
 }
 

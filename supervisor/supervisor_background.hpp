@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "common/ik_opw.hpp"
+#include "common/refusal.hpp"
 #include "proto/task.pb.h"
 #include "supervisor/force_stability.hpp"
 #include "supervisor/period_command.hpp"
@@ -25,6 +26,10 @@
 #include "supervisor/world_model.hpp"
 
 namespace rfms {
+
+// A reply's verdict: accepted without a refusal, else refused with its code and its reason (cut to
+// a bound, for a reason may quote what the client sent).
+void setRefusal(proto::TaskReply& reply, Refusal refusal);
 
 class SupervisorBackground {
  public:
@@ -60,24 +65,24 @@ class SupervisorBackground {
   void refresh();
   void stage(const PeriodCommand& c);  // what commit() will push
   proto::RtState plannedState() const { return state_request_ ? requested_ : plan_.state; }
-  std::string defineMotion(const proto::DefineMotion& d);
-  std::string acceptMove(const proto::Move& move, std::uint64_t& id);
-  std::string forget(const proto::Forget& f);
-  std::string control(const proto::Control& c);
-  std::string jointJog(const proto::Control& c, proto::RtState s);
-  std::string axisJog(const proto::Control& c, proto::RtState s);
-  std::string forceRefusal(const proto::DefineMotion& d) const;
-  // A moment setpoint no contact of the scene can give the tool: the reason, or "".
-  std::string momentOutOfReach(const proto::ForceControl& f) const;
-  // A move's force law judged where the move starts and ends: "" when it may run (with warning_
-  // set when it runs only because the check is overridden).
-  std::string unstableLaw(const std::string& motion_name, const MotionRecord& motion, const JointVec& start,
-                          const JointVec& end);
+  Refusal defineMotion(const proto::DefineMotion& d);
+  Refusal acceptMove(const proto::Move& move, std::uint64_t& id);
+  Refusal forget(const proto::Forget& f);
+  Refusal control(const proto::Control& c);
+  Refusal jointJog(const proto::Control& c, proto::RtState s);
+  Refusal axisJog(const proto::Control& c, proto::RtState s);
+  Refusal forceRefusal(const proto::DefineMotion& d) const;
+  // A moment setpoint no contact of the scene can give the tool, or no refusal.
+  Refusal momentOutOfReach(const proto::ForceControl& f) const;
+  // A move's force law judged where the move starts and ends: no refusal when it may run (with
+  // warning_ set when it runs only because the check is overridden).
+  Refusal unstableLaw(const std::string& motion_name, const MotionRecord& motion, const JointVec& start,
+                      const JointVec& end);
   // A motion's position compensator judged by A.1's analysis on the joints' servos and the wrist
-  // (common/compensator_loop.hpp): "" when it may be defined (warning_ set as for a law).
-  std::string unstableCompensator(const std::string& motion_name, const CompensatorGains& g);
+  // (common/compensator_loop.hpp): no refusal when it may be defined (warning_ set as for a law).
+  Refusal unstableCompensator(const std::string& motion_name, const CompensatorGains& g);
   bool restingInSetp(proto::RtState s) const;  // SETP, nothing queued or running, the setpoint settled
-  std::string requestState(proto::RtState to);
+  Refusal requestState(proto::RtState to);
   // The place a definition filled (kTransform, kPosition or kMotion), to the period.
   void sendPlace(PeriodCommand::Kind kind, int index);
 

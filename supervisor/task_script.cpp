@@ -2,6 +2,7 @@
 
 #include "common/error.hpp"
 #include "common/number_text.hpp"
+#include "common/refusal.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -33,7 +34,8 @@ void TaskScript::send(SupervisorBackground& supervisor, const TaskStatement& st,
   if (on_request) on_request(k, st.request, r);
   if (!r.accepted()) {
     log_.refused.push_back((st.line > 0 ? "line " + std::to_string(st.line) : std::string("calibrate")) + ": " +
-                           r.reason());
+                           refusalText(r));
+    log_.refusal_codes.push_back(refusalCodeOf(r));
     return;
   }
   if (!r.warning().empty())

@@ -47,9 +47,10 @@ struct MoveRecord {
 
 struct ScriptLog {
   std::vector<MoveRecord> moves;
-  std::vector<std::string> refused;    // "line N: reason"
-  std::vector<std::string> warnings;   // "line N: caution" of requests accepted with one
-  std::vector<proto::RtState> states;  // in the order they were entered
+  std::vector<std::string> refused;        // "line N: reason [code]"
+  std::vector<RefusalCode> refusal_codes;  // each refusal's code, in the same order
+  std::vector<std::string> warnings;       // "line N: caution" of requests accepted with one
+  std::vector<proto::RtState> states;      // in the order they were entered
   bool calibrated = false;
   bool emergency = false;
   proto::EmergencyReason reason = proto::ER_NONE;

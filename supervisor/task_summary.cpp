@@ -9,6 +9,7 @@
 
 #include "common/kinematics.hpp"
 #include "common/mail_names.hpp"
+#include "common/refusal.hpp"
 
 namespace rfms {
 
@@ -123,6 +124,12 @@ std::string quotedList(const std::vector<std::string>& texts) {
   for (std::size_t i = 0; i < texts.size(); ++i) out += (i ? "," : "") + quoted(texts[i]);
   return out + "]";
 }
+
+std::vector<std::string> codeNames(const std::vector<RefusalCode>& codes) {
+  std::vector<std::string> names;
+  for (RefusalCode c : codes) names.emplace_back(refusalName(c));
+  return names;
+}
 }  // namespace
 
 void writeSummaryJson(std::ostream& o, const ScriptLog& log, double dt, const FinalError& f) {
@@ -160,9 +167,10 @@ void writeSummaryJson(std::ostream& o, const ScriptLog& log, double dt, const Fi
   // "completed" is what the exit code says: every move done as asked, nothing refused, no
   // emergency, no time-out; the refusals and warnings in the words the text summary uses.
   o << "],\"completed\":" << (succeeded(log) ? "true" : "false") << ",\"refused\":" << log.refused.size()
-    << ",\"refusals\":" << quotedList(log.refused) << ",\"warnings\":" << log.warnings.size()
-    << ",\"warning_texts\":" << quotedList(log.warnings) << ",\"final_position_error_mm\":" << f.mm
-    << ",\"final_orientation_error_deg\":" << f.deg << ",\"emergency\":" << (log.emergency ? "true" : "false");
+    << ",\"refusals\":" << quotedList(log.refused) << ",\"refusal_codes\":" << quotedList(codeNames(log.refusal_codes))
+    << ",\"warnings\":" << log.warnings.size() << ",\"warning_texts\":" << quotedList(log.warnings)
+    << ",\"final_position_error_mm\":" << f.mm << ",\"final_orientation_error_deg\":" << f.deg
+    << ",\"emergency\":" << (log.emergency ? "true" : "false");
   if (log.emergency) o << ",\"reason\":" << quoted(describe(log.reason)) << ",\"node\":" << quoted(nodeName(log.node));
   if (log.emergency && *log.axis != '\0') o << ",\"axis\":" << quoted(log.axis);
   o.precision(precision);

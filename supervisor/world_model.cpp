@@ -17,9 +17,9 @@ std::string quoted(const std::string& name) {
   return "'" + name.substr(0, 64) + "...' (" + std::to_string(name.size()) + " characters)";
 }
 
-std::string full(const char* kind, std::size_t max) {
-  return std::string("the world model holds ") + std::to_string(max) + " " + kind +
-         " already (controller.max_names): update or reuse one";
+Refusal full(const char* kind, std::size_t max) {
+  return {RefusalCode::kTableFull, std::string("the world model holds ") + std::to_string(max) + " " + kind +
+                                       " already (controller.max_names): update or reuse one"};
 }
 
 bool validName(const std::string& name) {
@@ -36,17 +36,19 @@ int WorldModel::find(const std::map<std::string, int>& index, const std::string&
   return it == index.end() ? -1 : it->second;
 }
 
-std::string WorldModel::defineTransform(const proto::DefineTransform& d) {
+Refusal WorldModel::defineTransform(const proto::DefineTransform& d) {
   if (!validName(d.name()))
-    return "transform name " + quoted(d.name()) + " is not a name (1 .. 64 letters, digits, _ - .)";
-  if (d.name() == kT6) return "T6 is the arm's own transform and cannot be defined";
+    return {RefusalCode::kInvalid,
+            "transform name " + quoted(d.name()) + " is not a name (1 .. 64 letters, digits, _ - .)"};
+  if (d.name() == kT6) return {RefusalCode::kNameInUse, "T6 is the arm's own transform and cannot be defined"};
   if (d.value().m_size() != 12)
-    return "malformed matrix for '" + d.name() + "': expected 12 values (3 rows of 4), got " +
-           std::to_string(d.value().m_size());
+    return {RefusalCode::kInvalid, "malformed matrix for '" + d.name() + "': expected 12 values (3 rows of 4), got " +
+                                       std::to_string(d.value().m_size())};
   Transform t;
   if (!decode(d.value(), t))
-    return "malformed matrix for '" + d.name() +
-           "': the rotation part is not orthonormal with determinant 1, or a value is not finite";
+    return {RefusalCode::kInvalid,
+            "malformed matrix for '" + d.name() +
+                "': the rotation part is not orthonormal with determinant 1, or a value is not finite"};
   const int existing = findTransform(d.name());
   if (existing < 0 && transform_index_.size() >= max_names_) return full("transforms", max_names_);
   // An update keeps the frame's history (positions using it follow, and its motion is fitted); a
@@ -56,7 +58,7 @@ std::string WorldModel::defineTransform(const proto::DefineTransform& d) {
   history.add(values_.clock(), t, values_.tracking().history);
   values_.setTransform(i, t, history);
   if (existing < 0) transform_index_[d.name()] = i;
-  return "";
+  return {};
 }
 
 int WorldModel::placeFor(std::vector<int>& free, std::size_t& used) {
@@ -66,7 +68,7 @@ int WorldModel::placeFor(std::vector<int>& free, std::size_t& used) {
   return i;
 }
 
-std::string WorldModel::forget(const proto::Forget& f) {
+Refusal WorldModel::forget(const proto::Forget& f) {
   const char* kind = f.kind() == proto::Forget::FK_TRANSFORM  ? "transform"
                      : f.kind() == proto::Forget::FK_POSITION ? "position"
                                                               : "motion";
@@ -74,7 +76,8 @@ std::string WorldModel::forget(const proto::Forget& f) {
                                       : f.kind() == proto::Forget::FK_POSITION ? position_index_
                                                                                : motion_index_;
   const auto it = index.find(f.name());
-  if (it == index.end()) return std::string("forget: no ") + kind + " " + quoted(f.name()) + " is defined";
+  if (it == index.end())
+    return {RefusalCode::kUnknownName, std::string("forget: no ") + kind + " " + quoted(f.name()) + " is defined"};
   const int i = it->second;
   if (f.kind() == proto::Forget::FK_TRANSFORM) {
     for (const auto& [name, p] : position_index_) {
@@ -82,7 +85,8 @@ std::string WorldModel::forget(const proto::Forget& f) {
       const bool uses =
           e.tool == i || std::ranges::any_of(e.product(), [&](const Atom& a) { return a.transform == i; });
       if (uses)
-        return "forget: position " + quoted(name) + " uses transform " + quoted(f.name()) + ": forget that first";
+        return {RefusalCode::kNameInUse,
+                "forget: position " + quoted(name) + " uses transform " + quoted(f.name()) + ": forget that first"};
     }
     free_transforms_.push_back(i);
   } else if (f.kind() == proto::Forget::FK_POSITION) {
@@ -91,7 +95,7 @@ std::string WorldModel::forget(const proto::Forget& f) {
     free_motions_.push_back(i);
   }
   index.erase(it);
-  return "";
+  return {};
 }
 
 CompensatorGains compensatorOf(const proto::DefineMotion& d) {
@@ -118,20 +122,21 @@ std::string compensatorRefusal(const proto::Compensator& c) {
 constexpr int kT6Index = -1;
 }  // namespace
 
-std::string WorldModel::definePosition(const proto::DefinePosition& d) {
+Refusal WorldModel::definePosition(const proto::DefinePosition& d) {
   const std::string what = "position " + quoted(d.name());
   if (!validName(d.name()))
-    return "position name " + quoted(d.name()) + " is not a name (1 .. 64 letters, digits, _ - .)";
+    return {RefusalCode::kInvalid,
+            "position name " + quoted(d.name()) + " is not a name (1 .. 64 letters, digits, _ - .)"};
   const int existing = findPosition(d.name());
   if (existing < 0 && position_index_.size() >= max_names_) return full("positions", max_names_);
-  if (d.lhs_size() == 0) return what + ": the left-hand side is empty";
-  if (d.rhs_size() == 0) return what + ": the right-hand side is empty";
+  if (d.lhs_size() == 0) return {RefusalCode::kInvalid, what + ": the left-hand side is empty"};
+  if (d.rhs_size() == 0) return {RefusalCode::kInvalid, what + ": the right-hand side is empty"};
 
   // The ring L1 .. Lm Rn^-1 .. R1^-1, with where T6 stands in it.
   std::vector<Atom> ring;
   int t6_at = -1, t6_count = 0;
   std::string tool_after_t6;  // the transform written right after T6 on its side, if any
-  auto side = [&](const auto& names, bool inverse) -> std::string {
+  auto side = [&](const auto& names, bool inverse) -> Refusal {
     const int n = static_cast<int>(names.size());
     for (int k = 0; k < n; ++k) {
       const std::string& name = names[inverse ? n - 1 - k : k];
@@ -144,19 +149,22 @@ std::string WorldModel::definePosition(const proto::DefinePosition& d) {
         continue;
       }
       const int i = findTransform(name);
-      if (i < 0) return what + ": unknown transform " + quoted(name);
+      if (i < 0) return {RefusalCode::kUnknownName, what + ": unknown transform " + quoted(name)};
       ring.push_back(Atom{i, inverse});
     }
-    return "";
+    return {};
   };
-  if (std::string why = side(d.lhs(), false); !why.empty()) return why;
-  if (std::string why = side(d.rhs(), true); !why.empty()) return why;
-  if (t6_count == 0) return what + ": the equation has no T6 (T6 must stand once, on either side)";
-  if (t6_count > 1) return what + ": T6 stands " + std::to_string(t6_count) + " times (once only)";
+  if (Refusal why = side(d.lhs(), false)) return why;
+  if (Refusal why = side(d.rhs(), true)) return why;
+  if (t6_count == 0)
+    return {RefusalCode::kInvalid, what + ": the equation has no T6 (T6 must stand once, on either side)"};
+  if (t6_count > 1)
+    return {RefusalCode::kInvalid, what + ": T6 stands " + std::to_string(t6_count) + " times (once only)"};
 
   if (ring.size() - 1 > static_cast<std::size_t>(PositionEquation::kMaxAtoms))
-    return what + ": " + std::to_string(ring.size() - 1) + " transforms besides T6; an equation holds at most " +
-           std::to_string(PositionEquation::kMaxAtoms);
+    return {RefusalCode::kInvalid, what + ": " + std::to_string(ring.size() - 1) +
+                                       " transforms besides T6; an equation holds at most " +
+                                       std::to_string(PositionEquation::kMaxAtoms)};
   PositionEquation p;
   p.config = decode(d.config());
   // The ring rotated to start just after T6: T6 (rest) = I, or T6^-1 (rest) = I when T6 was on the
@@ -172,19 +180,21 @@ std::string WorldModel::definePosition(const proto::DefinePosition& d) {
   // TL names the tool: the transform written right after T6 (RCCL's rule), or T6 itself for none.
   if (!d.tool().empty() && d.tool() != kT6) {
     if (d.tool() != tool_after_t6)
-      return what + ": the tool " + quoted(d.tool()) + " must be the transform written right after T6" +
-             (tool_after_t6.empty() ? std::string(" (nothing is)") : " (that is " + quoted(tool_after_t6) + ")");
+      return {RefusalCode::kInvalid,
+              what + ": the tool " + quoted(d.tool()) + " must be the transform written right after T6" +
+                  (tool_after_t6.empty() ? std::string(" (nothing is)") : " (that is " + quoted(tool_after_t6) + ")")};
     p.tool = findTransform(d.tool());
   }
   // A task run twice defines its positions twice: the same equation again is no change.
   if (existing >= 0)
     return position(existing) == p
-               ? ""
-               : what + " is already defined otherwise (positions cannot be redefined: use a new name)";
+               ? Refusal{}
+               : Refusal{RefusalCode::kNameInUse,
+                         what + " is already defined otherwise (positions cannot be redefined: use a new name)"};
   const int i = placeFor(free_positions_, positions_used_);
   values_.setPosition(i, p);
   position_index_[d.name()] = i;
-  return "";
+  return {};
 }
 
 namespace {
@@ -192,58 +202,66 @@ constexpr double kMaxSegmentS = 3600.0;  // an hour
 constexpr double kMinAccelS = 1e-3;
 }  // namespace
 
-std::string WorldModel::defineMotion(const proto::DefineMotion& d) {
+Refusal WorldModel::defineMotion(const proto::DefineMotion& d) {
   MotionRecord m;
-  if (const std::string why = motionRecordOf(d, m); !why.empty()) return why;
+  if (Refusal why = motionRecordOf(d, m)) return why;
   const int existing = findMotion(d.name());
   if (existing < 0 && motion_index_.size() >= max_names_) return full("motions", max_names_);
   if (existing >= 0) {  // as for positions: the same record again is no change
     return motion(existing) == m
-               ? ""
-               : "motion '" + d.name() + "' is already defined otherwise (motions cannot be redefined: use a new name)";
+               ? Refusal{}
+               : Refusal{RefusalCode::kNameInUse,
+                         "motion '" + d.name() +
+                             "' is already defined otherwise (motions cannot be redefined: use a new name)"};
   }
   const int i = placeFor(free_motions_, motions_used_);
   values_.setMotion(i, m);
   motion_index_[d.name()] = i;
-  return "";
+  return {};
 }
 
-std::string WorldModel::motionRecordOf(const proto::DefineMotion& d, MotionRecord& m) const {
+Refusal WorldModel::motionRecordOf(const proto::DefineMotion& d, MotionRecord& m) const {
   if (!validName(d.name()))
-    return "motion name " + quoted(d.name()) + " is not a name (1 .. 64 letters, digits, _ - .)";
+    return {RefusalCode::kInvalid,
+            "motion name " + quoted(d.name()) + " is not a name (1 .. 64 letters, digits, _ - .)"};
   // Bounds a user would not cross on purpose: a move of 1e300 s never ends, and a transition
   // shorter than a millisecond is no transition at the usual sample periods.
   if (!(std::isfinite(d.segment_s()) && d.segment_s() > 0.0 && d.segment_s() <= kMaxSegmentS))
-    return "motion '" + d.name() + "': segment time must be a number of seconds, 0 .. 3600";
+    return {RefusalCode::kInvalid, "motion '" + d.name() + "': segment time must be a number of seconds, 0 .. 3600"};
   if (!(std::isfinite(d.accel_s()) && d.accel_s() >= kMinAccelS))
-    return "motion '" + d.name() + "': acceleration time must be a number of seconds, at least 0.001";
+    return {RefusalCode::kInvalid,
+            "motion '" + d.name() + "': acceleration time must be a number of seconds, at least 0.001"};
   if (d.accel_s() > 0.5 * d.segment_s())
-    return "motion '" + d.name() + "': acceleration time may be at most half the segment time";
+    return {RefusalCode::kInvalid, "motion '" + d.name() + "': acceleration time may be at most half the segment time"};
   if (d.compliance() > 0x3f)
-    return "motion '" + d.name() + "': compliance has six bits (x y z rx ry rz), got " + std::to_string(d.compliance());
+    return {RefusalCode::kInvalid, "motion '" + d.name() + "': compliance has six bits (x y z rx ry rz), got " +
+                                       std::to_string(d.compliance())};
   if (d.mode() != proto::MM_JOINT && d.mode() != proto::MM_CARTESIAN)
-    return "motion '" + d.name() + "': mode must be joint or cartesian";
+    return {RefusalCode::kInvalid, "motion '" + d.name() + "': mode must be joint or cartesian"};
   if (!(std::isfinite(d.guard_n()) && d.guard_n() >= 0.0 && d.guard_n() <= 1e4))
-    return "motion '" + d.name() + "': guard must be a force in newtons, 0 .. 10000 (0: not guarded)";
+    return {RefusalCode::kInvalid,
+            "motion '" + d.name() + "': guard must be a force in newtons, 0 .. 10000 (0: not guarded)"};
   if (!(std::isfinite(d.compensation()) && d.compensation() >= 0.0 && d.compensation() <= 1.0))
-    return "motion '" + d.name() + "': compensation (K1) must be 0 .. 1 (1 takes back all of the wrist's deflection)";
+    return {RefusalCode::kInvalid,
+            "motion '" + d.name() + "': compensation (K1) must be 0 .. 1 (1 takes back all of the wrist's deflection)"};
   if (const std::string why = compensatorRefusal(d.compensator()); !why.empty())
-    return "motion '" + d.name() + "': compensation " + why;
+    return {RefusalCode::kInvalid, "motion '" + d.name() + "': compensation " + why};
   // A guarded motion ends where it first feels its guard's force: it cannot also hold a force
   // (the law would press towards the guard, and settle on neither), nor track a frame without end.
   if (d.guard_n() > 0.0 && d.has_force())
-    return "motion '" + d.name() +
-           "': a guarded motion ends on a contact force; it cannot also be under force or "
-           "impedance control (guard with force)";
+    return {RefusalCode::kInvalid, "motion '" + d.name() +
+                                       "': a guarded motion ends on a contact force; it cannot also be under force or "
+                                       "impedance control (guard with force)"};
   if (d.guard_n() > 0.0 && d.track())
-    return "motion '" + d.name() +
-           "': a guarded motion ends where it touches; a tracking motion does not end "
-           "(guard with track)";
+    return {RefusalCode::kInvalid, "motion '" + d.name() +
+                                       "': a guarded motion ends where it touches; a tracking motion does not end "
+                                       "(guard with track)"};
   const CompensatorGains compensator = compensatorOf(d);
   if (compensates(compensator) && d.has_force())
-    return "motion '" + d.name() +
-           "': compensation is for position-controlled motions; under force control the wrist's deflection is the "
-           "force";
+    return {RefusalCode::kInvalid,
+            "motion '" + d.name() +
+                "': compensation is for position-controlled motions; under force control the wrist's deflection is the "
+                "force"};
   m = MotionRecord{};
   m.compensator = compensator;
   m.segment = d.segment_s();
@@ -255,9 +273,9 @@ std::string WorldModel::motionRecordOf(const proto::DefineMotion& d, MotionRecor
   if (d.has_force()) {
     m.has_force = true;
     if (const std::string why = forceSpecOf(d.force(), d.compliance(), m.force); !why.empty())
-      return "motion '" + d.name() + "': " + why;
+      return {RefusalCode::kInvalid, "motion '" + d.name() + "': " + why};
   }
-  return "";
+  return {};
 }
 
 }  // namespace rfms

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/refusal.hpp"
 #include "proto/task.pb.h"
 #include "supervisor/world_values.hpp"
 
@@ -29,18 +30,18 @@ class WorldModel {
   // to it.
   void setClock(double now) { values_.setClock(now); }
 
-  // Each returns "" when the definition is accepted, otherwise the reason it was refused.
-  std::string defineTransform(const proto::DefineTransform& d);
-  std::string definePosition(const proto::DefinePosition& d);
-  std::string defineMotion(const proto::DefineMotion& d);
+  // Each returns no refusal when the definition is accepted, otherwise why it was refused.
+  Refusal defineTransform(const proto::DefineTransform& d);
+  Refusal definePosition(const proto::DefinePosition& d);
+  Refusal defineMotion(const proto::DefineMotion& d);
   // The record a motion's definition would make, checked as defineMotion checks it, without
-  // defining it: "" when it is sound.
-  std::string motionRecordOf(const proto::DefineMotion& d, MotionRecord& m) const;
+  // defining it: no refusal when it is sound.
+  Refusal motionRecordOf(const proto::DefineMotion& d, MotionRecord& m) const;
 
-  // Forgets a name (proto::Forget), so that it and its place can be used again: "" when
+  // Forgets a name (proto::Forget), so that it and its place can be used again: no refusal when
   // forgotten, else why not (it is not defined; a transform a position's equation uses). Whether a
   // position or motion is in use by a move is the caller's to check (the trajectory knows).
-  std::string forget(const proto::Forget& f);
+  Refusal forget(const proto::Forget& f);
   // Names defined now, each kind.
   std::size_t transformNames() const { return transform_index_.size(); }
   std::size_t positionNames() const { return position_index_.size(); }

@@ -11,6 +11,7 @@
 #include "client/rfms_client.hpp"
 #include "client/task_link.hpp"
 #include "common/error.hpp"
+#include "common/refusal.hpp"
 #include "common/task_file.hpp"
 #include "common/thread_role.hpp"
 
@@ -176,7 +177,7 @@ void DeskApi::operatorCommand(const HttpRequest& r, const HttpAnswer& answer) {
       client.beginTask("rfms-view");
       const proto::TaskReply reply = client.wire().send(jog);
       client.endTask();
-      return reply.accepted() ? ok() : error(409, "refused: " + reply.reason());
+      return reply.accepted() ? ok() : error(409, "refused: " + refusalText(reply));
     };
   } else {
     std::vector<TaskStatement> task;

@@ -20,7 +20,7 @@ project's C++ code:
 Units are SI: metres, radians, seconds, newtons.
 """
 
-from .errors import ConfigError, LinkError, MoveFailed, RequestRefused, RfmsError, Unreachable
+from .errors import ConfigError, LinkError, MoveFailed, Refusal, RequestRefused, RfmsError, Unreachable
 from .maths import Robot, eul, rot, rpy, trans
 from .client import ArmStatus, Client, Force, ForceFigures, MoveOutcome, Samples, connect
 from .run_log import RunLog, open_log
@@ -29,5 +29,5 @@ __all__ = [
     "connect", "Client", "Force", "ArmStatus", "MoveOutcome", "ForceFigures", "Samples",
     "Robot", "trans", "rot", "eul", "rpy",
     "open_log", "RunLog",
-    "RfmsError", "RequestRefused", "MoveFailed", "LinkError", "ConfigError", "Unreachable",
+    "RfmsError", "RequestRefused", "Refusal", "MoveFailed", "LinkError", "ConfigError", "Unreachable",
 ]

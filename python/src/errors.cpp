@@ -1,6 +1,7 @@
 #include "python/src/errors.hpp"
 
 #include "client/rfms_client.hpp"
+#include "common/refusal.hpp"
 #include "net_bridge/udp_link_client.hpp"
 
 namespace rfms::python {
@@ -39,7 +40,7 @@ void registerErrors() {
     try {
       std::rethrow_exception(p);
     } catch (const RequestRefused& e) {
-      setError("RequestRefused", py::make_tuple(messageText(e.what()), e.reason()));
+      setError("RequestRefused", py::make_tuple(messageText(e.what()), e.reason(), refusalName(e.code())));
     } catch (const MoveFailed& e) {
       setError("MoveFailed", py::make_tuple(messageText(e.what())));
     } catch (const LinkError& e) {
@@ -47,6 +48,14 @@ void registerErrors() {
     } catch (const ConfigError& e) {
       setError("ConfigError", py::make_tuple(messageText(e.what())));
     }
+  });
+}
+
+void bindRefusalNames(py::module_& m) {
+  m.def("refusal_names", [] {
+    py::list names;
+    for (int i = 1; i < kRefusalCodes; ++i) names.append(refusalName(static_cast<RefusalCode>(i)));
+    return names;
   });
 }
 

@@ -5,6 +5,7 @@
 PYBIND11_MODULE(_rfms, m) {
   m.doc() = "The C++ core of the rfms package: use `import rfms`, not this module.";
   rfms::python::registerErrors();
+  rfms::python::bindRefusalNames(m);
   rfms::python::bindMaths(m);
   rfms::python::bindClient(m);
   rfms::python::bindRunLog(m);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "common/refusal.hpp"
 #include "supervisor/world_status.hpp"
 
 namespace rfms {
@@ -52,8 +53,8 @@ void RemotePort::serve(std::uint64_t k, SupervisorBackground& supervisor, std::i
         if (held_back > 0)
           log_.info("{} more refused remote requests of key {:x} not logged", held_back, in_.task_request().key_id());
         if (write)
-          log_.info("remote request {} of session {:x} (key {:x}) refused: {}", r.number(), r.session(),
-                    in_.task_request().key_id(), budget.cut(r.reason()));
+          log_.info("remote request {} of session {:x} (key {:x}) refused ({}): {}", r.number(), r.session(),
+                    in_.task_request().key_id(), refusalName(refusalCodeOf(r)), budget.cut(r.reason()));
       }
       supervisor.commit(tap_.record(in_.task_request(), r, !reached_core, supervisor.world()));
     } else if (in_.has_status_request()) {

@@ -184,7 +184,7 @@ TEST(ForceControl, ForceControlNeedsASensorAndASetpointBelowTheLimit) {
   const proto::TaskRequest r = parseTaskFile("motion m cartesian 2 0.2 force z -10\n", "t").front().request;
   const proto::TaskReply none = bare.request(r);
   EXPECT_FALSE(none.accepted());
-  EXPECT_NE(none.reason().find("needs a force sensor"), std::string::npos) << none.reason();
+  EXPECT_EQ(none.code(), proto::RC_SCENE_LACKS) << none.reason();
   // An impedance needs none.
   EXPECT_TRUE(
       bare.request(parseTaskFile("units m rad\nmotion i cartesian 2 0.2 stiffness z 500\n", "t").front().request)
@@ -194,6 +194,7 @@ TEST(ForceControl, ForceControlNeedsASensorAndASetpointBelowTheLimit) {
   const proto::TaskReply over =
       sensed.request(parseTaskFile("motion m cartesian 2 0.2 force z -70\n", "t").front().request);
   EXPECT_FALSE(over.accepted());
+  EXPECT_EQ(over.code(), proto::RC_INVALID) << over.reason();
   EXPECT_NE(over.reason().find("force limit"), std::string::npos) << over.reason();
   EXPECT_TRUE(sensed.request(r).accepted());
 }

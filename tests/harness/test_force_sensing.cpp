@@ -164,12 +164,13 @@ TEST(GuardedMove, AGuardIsRefusedWithoutASensorOrAboveTheForceLimit) {
   proto::TaskRequest r = parseTaskFile("motion m cartesian 2 0.2 guard 5\n", "t").front().request;
   const proto::TaskReply none = bare.request(r);
   EXPECT_FALSE(none.accepted());
-  EXPECT_NE(none.reason().find("needs a force sensor"), std::string::npos) << none.reason();
+  EXPECT_EQ(none.code(), proto::RC_SCENE_LACKS) << none.reason();
   Harness sensed(test::puma260(), proto::ControllerSettings{},
                  loadScene(std::string(RFMS_SCENES_DIR) + "/table.textproto"));
   r.mutable_motion()->set_guard_n(80.0);
   const proto::TaskReply over = sensed.request(r);
   EXPECT_FALSE(over.accepted());
+  EXPECT_EQ(over.code(), proto::RC_INVALID) << over.reason();
   EXPECT_NE(over.reason().find("force limit"), std::string::npos) << over.reason();
   r.mutable_motion()->set_guard_n(5.0);
   EXPECT_TRUE(sensed.request(r).accepted());

@@ -106,6 +106,7 @@ TEST(ForceStability, AMomentNoContactCanGiveIsRefusedNamingTheAxisAndTheBound) {
   };
   const proto::TaskReply refused = define("motion m cartesian 3 0.5 force z -10 force rx 300");  // N mm
   EXPECT_FALSE(refused.accepted());
+  EXPECT_EQ(refused.code(), proto::RC_CANNOT_ACT) << refused.reason();
   EXPECT_NE(refused.reason().find("its moment setpoint of 0.3 N m about x cannot be applied"), std::string::npos)
       << refused.reason();
   EXPECT_NE(

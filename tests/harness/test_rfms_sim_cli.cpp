@@ -39,9 +39,9 @@ TEST(RfmsSimCli, TheJsonSummarySaysARefusalAsTheTextDoes) {
   EXPECT_EQ(r.code, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("\"completed\":false"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"refused\":1,\"refusals\":[\""), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("nowhere"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"refusal_codes\":[\"unknown_name\"]"), std::string::npos) << r.out;
   const test::Outcome text = rfmsSim("--task " + task);
-  EXPECT_NE(text.out.find("refused: "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("refused: line 2: unknown position 'nowhere' [unknown_name]"), std::string::npos) << text.out;
 }
 
 TEST(RfmsSimCli, TheReadmesLineExampleStaysOnItsLine) {
@@ -96,6 +96,7 @@ TEST(RfmsSimCli, RefusedMovesAndBadInput) {
   test::Outcome r = rfmsSim("--task " + path);
   EXPECT_EQ(r.code, 1);  // nothing moved: not a success
   EXPECT_NE(r.out.find("refused: line 4: position 'p' cannot be reached"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[unreachable]\n"), std::string::npos) << r.out;
 
   // One statement refused among moves that ran is still a failed run (it used to exit 0); a task
   // with nothing to move is not one.
@@ -103,7 +104,7 @@ TEST(RfmsSimCli, RefusedMovesAndBadInput) {
                          "motion m joint 1 0.2\nmove p m\nmove nowhere m\n";
   r = rfmsSim("--task " + path);
   EXPECT_EQ(r.code, 1) << r.out;
-  EXPECT_NE(r.out.find("refused: line 6: unknown position 'nowhere'"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("refused: line 6: unknown position 'nowhere' [unknown_name]"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("completed"), std::string::npos) << r.out;
   std::ofstream(path) << "# nothing to do\n";
   r = rfmsSim("--task " + path);

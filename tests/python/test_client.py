@@ -49,14 +49,18 @@ def test_a_refusal_raises_request_refused_with_the_reason_and_changes_nothing(ar
     arm.position("far", "righty,down,flip", ["T6"], ["far"])
     with pytest.raises(rfms.RequestRefused) as refused:
         arm.move("far", "line")  # out of reach: refused before it is queued
-    assert "'far'" in str(refused.value) and "reach" in refused.value.reason, refused.value.reason
+    assert refused.value.code is rfms.Refusal.UNREACHABLE, refused.value
+    assert "'far'" in str(refused.value) and refused.value.code == "unreachable"
     assert isinstance(refused.value, ValueError)
-    with pytest.raises(rfms.RequestRefused, match="nowhere"):
+    with pytest.raises(rfms.RequestRefused) as unknown:
         arm.move("nowhere", "line")
-    with pytest.raises(rfms.RequestRefused):
+    assert unknown.value.code is rfms.Refusal.UNKNOWN_NAME, unknown.value
+    with pytest.raises(rfms.RequestRefused) as bad:
         arm.motion("bad", 1.0, 0.9, "joint")  # acceleration longer than half the segment
-    with pytest.raises(rfms.RequestRefused, match="compliant wrist"):  # the default scene has none
+    assert bad.value.code is rfms.Refusal.INVALID, bad.value
+    with pytest.raises(rfms.RequestRefused) as lacking:  # the default scene has no compliant wrist
         arm.motion("comp", 1.0, 0.2, "cartesian", compensation=1.0, compensator={"lead_s": 0.01, "lag_s": 0.0})
+    assert lacking.value.code is rfms.Refusal.SCENE_LACKS, lacking.value
     with pytest.raises(ValueError, match="not a term"):
         arm.motion("comp", 1.0, 0.2, "cartesian", compensation=1.0, compensator={"lag": 0.0})
     after = arm.status()
@@ -180,7 +184,8 @@ def test_a_force_motion_reports_its_figures(arm):
     pushed = arm.wait(arm.move("press", "push"))
     assert pushed.force is not None and pushed.force.held
     assert pushed.force.setpoint_n == pytest.approx(10.0)
-    with pytest.raises(rfms.RequestRefused, match="would not hold its force"):
+    with pytest.raises(rfms.RequestRefused) as wild:
         arm.move("press", "wild")  # checked against the table's stiffness before it runs
+    assert wild.value.code is rfms.Refusal.UNSTABLE, wild.value
     arm.wait(arm.move("start", "reach"))
     arm.wait(arm.move("up", "reach"))

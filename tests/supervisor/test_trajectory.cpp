@@ -28,19 +28,19 @@ class Trajectory : public ::testing::Test {
     define("a", trans(0.06, 0.0, 0.0) * start_);
     define("b", trans(0.06, 0.05, -0.04) * start_ * rot(Axis::kZ, 0.3));
     define("c", trans(0.0, 0.08, 0.02) * start_ * rot(Axis::kY, 0.2));
-    ASSERT_EQ(world_.defineMotion(test::motionDef("cart", true, 1.0, 0.2)), "");
-    ASSERT_EQ(world_.defineMotion(test::motionDef("joint", false, 0.8, 0.15)), "");
+    ASSERT_EQ(world_.defineMotion(test::motionDef("cart", true, 1.0, 0.2)).text, "");
+    ASSERT_EQ(world_.defineMotion(test::motionDef("joint", false, 0.8, 0.15)).text, "");
     gen_.reset(q0_);
   }
   void define(const std::string& name, const Transform& t) {
-    ASSERT_EQ(world_.defineTransform(test::transformDef(name + "_t", t)), "");
+    ASSERT_EQ(world_.defineTransform(test::transformDef(name + "_t", t)).text, "");
     const std::string tname = name + "_t";
     proto::DefinePosition p;
     p.set_name(name);
     p.add_lhs("T6");
     p.add_rhs(tname);
     encode(OpwIk(model_).configOf(q0_), *p.mutable_config());
-    ASSERT_EQ(world_.definePosition(p), "");
+    ASSERT_EQ(world_.definePosition(p).text, "");
   }
   std::uint64_t move(const char* position, const char* motion) {
     gen_.enqueue(MoveSpec{++id_, world_.findPosition(position), world_.findMotion(motion)});
@@ -114,13 +114,15 @@ TEST_F(Trajectory, CartesianMoveFromRestFollowsTheLineAndStopsOnTarget) {
 TEST_F(Trajectory, ACartesianMoveWithAToolDrivesTheToolFrameStraight) {
   // A 120 mm tool and a move that turns the hand: the tool's tip goes straight, T6 does not.
   const Transform tool = trans(0.0, 0.0, 0.12);
-  ASSERT_EQ(world_.defineTransform(test::transformDef("tip", tool)), "");
-  ASSERT_EQ(world_.defineTransform(test::transformDef(
-                "goal", trans(0.05, 0.03, -0.02) * start_ * tool * rot(Axis::kY, 0.4) * rot(Axis::kZ, 0.3))),
+  ASSERT_EQ(world_.defineTransform(test::transformDef("tip", tool)).text, "");
+  ASSERT_EQ(world_
+                .defineTransform(test::transformDef(
+                    "goal", trans(0.05, 0.03, -0.02) * start_ * tool * rot(Axis::kY, 0.4) * rot(Axis::kZ, 0.3)))
+                .text,
             "");
   proto::DefinePosition p = test::positionDef("reach", OpwIk(model_).configOf(q0_), {"T6", "tip"}, {"goal"});
   p.set_tool("tip");
-  ASSERT_EQ(world_.definePosition(p), "");
+  ASSERT_EQ(world_.definePosition(p).text, "");
   move("reach", "cart");
   const auto s = run();
   const Vec3 a = (start_ * tool).translation(),
@@ -177,7 +179,7 @@ TEST_F(Trajectory, AnUpdatedTransformMovesTheTarget) {
     gen_.update(kH, e);
   }
   const Transform moved = trans(0.0, 0.0, 0.03) * world_.solve(world_.findPosition("a"));
-  ASSERT_EQ(world_.defineTransform(test::transformDef("a_t", moved)), "");
+  ASSERT_EQ(world_.defineTransform(test::transformDef("a_t", moved)).text, "");
   const auto s = run();
   EXPECT_TRUE(s.back().pose.isApprox(moved, 1e-12));
 }
@@ -212,13 +214,13 @@ TEST_F(Trajectory, ATargetRedefinedMidMoveMovesTheSetpointNoFasterThanTheLimitsA
   const SetpointLimits limits = setpointLimits(model_, proto::TrackingSettings{});
   const auto largestStep = [&](TrajectoryGenerator& gen) {
     gen.reset(q0_);
-    EXPECT_EQ(world_.defineTransform(test::transformDef("a_t", trans(0.06, 0.0, 0.0) * start_)), "");
+    EXPECT_EQ(world_.defineTransform(test::transformDef("a_t", trans(0.06, 0.0, 0.0) * start_)).text, "");
     gen.enqueue(MoveSpec{++id_, world_.findPosition("a"), world_.findMotion("cart")});
     double largest = 0.0, largest_change = 0.0;
     Vec3 last_step = Vec3::Zero();
     for (int n = 0; n < 3000; ++n) {
       if (n == 500) {
-        EXPECT_EQ(world_.defineTransform(test::transformDef("a_t", trans(0.06, 0.01, 0.0) * start_)), "");
+        EXPECT_EQ(world_.defineTransform(test::transformDef("a_t", trans(0.06, 0.01, 0.0) * start_)).text, "");
       }
       const Vec3 before = gen.pose().translation();
       TrajectoryEvents e;
@@ -244,7 +246,7 @@ TEST_F(Trajectory, ATargetRedefinedMidMoveMovesTheSetpointNoFasterThanTheLimitsA
 // A conveyor: the frame moves at 30 mm/s and is updated every 5 ms. A tracking move reaches it and
 // then keeps on it, carried on between updates by the frame's own fitted velocity, until stopped.
 TEST_F(Trajectory, ATrackingMoveFollowsItsMovingFrameUntilStopped) {
-  ASSERT_EQ(world_.defineMotion(test::motionDef("follow", true, 0.5, 0.1, 0, true)), "");
+  ASSERT_EQ(world_.defineMotion(test::motionDef("follow", true, 0.5, 0.1, 0, true)).text, "");
   const Transform goal = trans(0.06, 0.0, 0.0) * start_;
   const auto frame = [&](double t) { return Transform(trans(0.0, 0.03 * t, 0.0) * goal); };
   const std::uint64_t id = move("a", "follow");
@@ -255,7 +257,7 @@ TEST_F(Trajectory, ATrackingMoveFollowsItsMovingFrameUntilStopped) {
     world_.setClock(t);
     const double moving_since = 1.0;  // the conveyor starts once the arm is there
     if (t >= moving_since && n % 5 == 0) {
-      ASSERT_EQ(world_.defineTransform(test::transformDef("a_t", frame(t - moving_since))), "");
+      ASSERT_EQ(world_.defineTransform(test::transformDef("a_t", frame(t - moving_since))).text, "");
     }
     TrajectoryEvents e;
     ASSERT_TRUE(gen_.update(kH, e));
@@ -281,7 +283,7 @@ TEST_F(Trajectory, ATrackingMoveFollowsItsMovingFrameUntilStopped) {
 }
 
 TEST_F(Trajectory, ATrackingMoveEndsWhenTheNextMoveStarts) {
-  ASSERT_EQ(world_.defineMotion(test::motionDef("follow", true, 0.5, 0.1, 0, true)), "");
+  ASSERT_EQ(world_.defineMotion(test::motionDef("follow", true, 0.5, 0.1, 0, true)).text, "");
   const std::uint64_t tracked = move("a", "follow");
   for (int n = 0; n < 1000; ++n) {
     TrajectoryEvents e;
