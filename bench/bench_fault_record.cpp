@@ -46,11 +46,11 @@ Mail& mail() {
 }
 
 void recordSupervisor(FaultRecorder& r, const PeriodMail& m, std::uint64_t k) {
-  r.record(topic::kSensors, k, *m.sensors);
-  for (const proto::JMail* j : m.jmail) r.record(topic::kJMail, k, *j);
-  r.record(topic::kParcel, k, *m.parcel);
-  r.record(topic::kSMail, k, *m.smail);
-  r.record(topic::kMMail, k, *m.mmail);
+  r.record(LogTopic::kSensors, k, *m.sensors);
+  for (const proto::JMail* j : m.jmail) r.record(LogTopic::kJMail, k, *j);
+  r.record(LogTopic::kParcel, k, *m.parcel);
+  r.record(LogTopic::kSMail, k, *m.smail);
+  r.record(LogTopic::kMMail, k, *m.mmail);
 }
 
 void faultRecordSupervisor(benchmark::State& state) {
@@ -68,10 +68,10 @@ void faultRecordJoint(benchmark::State& state) {
   std::uint64_t k = 0;
   for (auto _ : state) {
     ++k;
-    r.record(topic::kSMail, k, *m.m.smail);
-    r.record(topic::kSensors, k, *m.m.sensors);
-    r.record(topic::kJMail, k, *m.m.jmail[2]);
-    r.record(topic::kTorque, k, *m.m.torque[2]);
+    r.record(LogTopic::kSMail, k, *m.m.smail);
+    r.record(LogTopic::kSensors, k, *m.m.sensors);
+    r.record(LogTopic::kJMail, k, *m.m.jmail[2]);
+    r.record(LogTopic::kTorque, k, *m.m.torque[2]);
   }
 }
 BENCHMARK(faultRecordJoint)->Unit(benchmark::kNanosecond);
@@ -86,11 +86,11 @@ void runLogSupervisor(benchmark::State& state) {
   std::uint64_t k = 0;
   for (auto _ : state) {
     ++k;
-    log.log(topic::kSensors, k, *m.m.sensors);
-    for (const proto::JMail* j : m.m.jmail) log.log(topic::kJMail, k, *j);
-    log.log(topic::kParcel, k, *m.m.parcel);
-    log.log(topic::kSMail, k, *m.m.smail);
-    log.log(topic::kMMail, k, *m.m.mmail);
+    log.log(LogTopic::kSensors, k, *m.m.sensors);
+    for (const proto::JMail* j : m.m.jmail) log.log(LogTopic::kJMail, k, *j);
+    log.log(LogTopic::kParcel, k, *m.m.parcel);
+    log.log(LogTopic::kSMail, k, *m.m.smail);
+    log.log(LogTopic::kMMail, k, *m.m.mmail);
   }
   log.finish();
 }

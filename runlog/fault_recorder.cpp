@@ -9,17 +9,6 @@
 namespace rfms {
 
 namespace {
-// The topics a node's mail goes on, by index in a record.
-constexpr const char* kTopics[] = {topic::kSensors, topic::kSMail, topic::kMMail,   topic::kParcel, topic::kJMail,
-                                   topic::kTorque,  topic::kEvent, topic::kRequest, topic::kTiming, topic::kApplied};
-constexpr std::size_t kTopicCount = sizeof(kTopics) / sizeof(kTopics[0]);
-
-std::size_t topicIndex(const char* topic) {
-  for (std::size_t i = 0; i < kTopicCount; ++i)
-    if (kTopics[i] == topic || std::strcmp(kTopics[i], topic) == 0) return i;
-  return kTopicCount;
-}
-
 struct RecordHead {
   std::uint8_t topic;
   std::uint64_t period;
@@ -55,7 +44,7 @@ std::string FaultRecorder::pathFor(std::uint64_t k) const {
   return directory_ + "/fault-" + node_ + "-p" + std::to_string(k) + ".mcap";
 }
 
-void FaultRecorder::record(const char* topic, std::uint64_t k, const google::protobuf::Message& mail,
+void FaultRecorder::record(LogTopic topic, std::uint64_t k, const google::protobuf::Message& mail,
                            std::uint64_t mail_period) {
   if (state_.load(std::memory_order_acquire) != kRecording) {
     not_kept_.fetch_add(1, std::memory_order_relaxed);
@@ -69,14 +58,15 @@ void FaultRecorder::record(const char* topic, std::uint64_t k, const google::pro
     }
     *slot = Slot{k, 0, true};
   }
-  const std::size_t index = topicIndex(topic);
   const std::size_t size = mail.ByteSizeLong();
-  if (index == kTopicCount || slot->used + kHeadBytes + size > options_.bytes_per_period) {
+  // The drops are the log's own, written when it is finished.
+  if (static_cast<std::size_t>(topic) >= kLogTopics || topic == LogTopic::kDrops ||
+      slot->used + kHeadBytes + size > options_.bytes_per_period) {
     not_kept_.fetch_add(1, std::memory_order_relaxed);
     return;
   }
   std::uint8_t* at = slotBytes(current_) + slot->used;
-  const RecordHead head{static_cast<std::uint8_t>(index), mail_period, static_cast<std::uint32_t>(size)};
+  const RecordHead head{static_cast<std::uint8_t>(topic), mail_period, static_cast<std::uint32_t>(size)};
   std::memcpy(at, &head.topic, 1);
   std::memcpy(at + 1, &head.period, 8);
   std::memcpy(at + 9, &head.size, 4);
@@ -140,7 +130,7 @@ void FaultRecorder::writeOut() {
         std::memcpy(&head.topic, at + used, 1);
         std::memcpy(&head.period, at + used + 1, 8);
         std::memcpy(&head.size, at + used + 9, 4);
-        out.logSerialized(kTopics[head.topic], head.period,
+        out.logSerialized(static_cast<LogTopic>(head.topic), head.period,
                           std::string_view(reinterpret_cast<const char*>(at + used + kHeadBytes), head.size));
         used += kHeadBytes + head.size;
       }

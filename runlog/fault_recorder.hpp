@@ -46,8 +46,8 @@ class FaultRecorder {
   // The period's thread. Mail on a run log topic (runlog/run_logger.hpp) that belongs to the
   // node's period k (what it took and what it sent), logged at its own period `mail_period` (the
   // joints' answers of k-1 that the supervisor takes in its period k). Real-time safe.
-  void record(const char* topic, std::uint64_t k, const google::protobuf::Message& mail, std::uint64_t mail_period);
-  void record(const char* topic, std::uint64_t k, const google::protobuf::Message& mail) { record(topic, k, mail, k); }
+  void record(LogTopic topic, std::uint64_t k, const google::protobuf::Message& mail, std::uint64_t mail_period);
+  void record(LogTopic topic, std::uint64_t k, const google::protobuf::Message& mail) { record(topic, k, mail, k); }
   // An emergency at period k: `why`, owed to `culprit` (static strings, which the writer puts in
   // the file's header). Real-time safe: a few stores; the writer notices within its poll.
   void fault(std::uint64_t k, const char* why, const char* culprit);

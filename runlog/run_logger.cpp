@@ -68,6 +68,14 @@ proto::ControllerSettings settingsOfHeader(const mcap::KeyValues& header) {
   return s;
 }
 
+const char* topicName(LogTopic t) {
+  static constexpr const char* kNames[kLogTopics] = {topic::kSensors, topic::kSMail,  topic::kMMail,   topic::kParcel,
+                                                     topic::kJMail,   topic::kTorque, topic::kRequest, topic::kEvent,
+                                                     topic::kDrops,   topic::kTiming, topic::kApplied};
+  const auto i = static_cast<std::size_t>(t);
+  return i < kLogTopics ? kNames[i] : "";
+}
+
 std::size_t RunLogger::ringBytesFor(const proto::ControllerSettings& settings) {
   const double periods = settings.log().ring_s() * 1000.0 / settings.dt_ms();
   return static_cast<std::size_t>(periods) * kRingBytesPerPeriod;
@@ -79,20 +87,25 @@ RunLogger::RunLogger(const std::string& path, const RunLogHeader& header, WhenFu
       settings_(header.settings.log()),
       dt_ns_(header.settings.dt_ms() * 1e6),
       when_full_(when_full),
-      topics_{
-          {topic::kSensors, proto::ArmSensors::descriptor()},    {topic::kSMail, proto::SMail::descriptor()},
-          {topic::kMMail, proto::MMail::descriptor()},           {topic::kParcel, proto::Parcel::descriptor()},
-          {topic::kJMail, proto::JMail::descriptor()},           {topic::kTorque, proto::TorqueCommand::descriptor()},
-          {topic::kRequest, proto::LogRequest::descriptor()},    {topic::kEvent, proto::LogEvent::descriptor()},
-          {topic::kDrops, proto::LogDrops::descriptor()},        {topic::kTiming, proto::PeriodTiming::descriptor()},
-          {topic::kApplied, proto::AppliedTorques::descriptor()}},
+      topics_{{{topic::kSensors, proto::ArmSensors::descriptor()},
+               {topic::kSMail, proto::SMail::descriptor()},
+               {topic::kMMail, proto::MMail::descriptor()},
+               {topic::kParcel, proto::Parcel::descriptor()},
+               {topic::kJMail, proto::JMail::descriptor()},
+               {topic::kTorque, proto::TorqueCommand::descriptor()},
+               {topic::kRequest, proto::LogRequest::descriptor()},
+               {topic::kEvent, proto::LogEvent::descriptor()},
+               {topic::kDrops, proto::LogDrops::descriptor()},
+               {topic::kTiming, proto::PeriodTiming::descriptor()},
+               {topic::kApplied, proto::AppliedTorques::descriptor()}}},
       ring_(ring_bytes > 0 ? ring_bytes : ringBytesFor(header.settings)) {
-  static_assert(kMaxTopics >= 11);
+  static_assert(kMaxTopics >= kLogTopics);
   // A mailbox of topic i is field i + 1 of a PeriodRecord: the schema must say the same.
   for (std::size_t i = 0; i < topics_.size(); ++i) {
     const auto* field = proto::PeriodRecord::descriptor()->FindFieldByNumber(static_cast<int>(i + 1));
-    if (std::strcmp(topics_[i].name, topic::kDrops) != 0 &&
-        (field == nullptr || field->message_type() != topics_[i].type))
+    if (std::strcmp(topics_[i].name, topicName(static_cast<LogTopic>(i))) != 0 ||
+        (static_cast<LogTopic>(i) != LogTopic::kDrops &&
+         (field == nullptr || field->message_type() != topics_[i].type)))
       throw ProtocolError(std::string("PeriodRecord's field ") + std::to_string(i + 1) + " is not " + topics_[i].name);
   }
   if (settings_.display_hz() > 0) {
@@ -153,14 +166,12 @@ void RunLogger::openFile(unsigned number) {
   }
 }
 
-// Into the ring: `size` bytes that `write` puts at the address it is given. The topic is looked up
-// by name, as callers name it.
+// Into the ring: `size` bytes that `write` puts at the address it is given.
 template <class Write>
-bool RunLogger::put(const char* topic, std::uint64_t k, std::size_t size, Write write) {
-  std::size_t index = 0;
-  while (index < topics_.size() && std::strcmp(topics_[index].name, topic) != 0) ++index;
+bool RunLogger::put(LogTopic topic, std::uint64_t k, std::size_t size, Write write) {
+  const auto index = static_cast<std::size_t>(topic);
   // Not one of the log's topics (a bug upstream), or the drops, which finish() writes.
-  if (index == topics_.size() || finished_ || topics_[index].name == topic::kDrops) return false;
+  if (index >= topics_.size() || finished_ || topic == LogTopic::kDrops) return false;
   std::uint8_t* at = ring_.reserve(size);
   while (at == nullptr && when_full_ == WhenFull::kWait && !failed_ && size <= ring_.capacity() / 4) {
     ready_.notify_one();
@@ -182,28 +193,26 @@ bool RunLogger::put(const char* topic, std::uint64_t k, std::size_t size, Write 
   return true;
 }
 
-bool RunLogger::log(const char* topic, std::uint64_t k, const google::protobuf::Message& message) {
+bool RunLogger::log(LogTopic topic, std::uint64_t k, const google::protobuf::Message& message) {
   return put(topic, k, message.ByteSizeLong(), [&](std::uint8_t* at) { message.SerializeWithCachedSizesToArray(at); });
 }
 
-bool RunLogger::logSerialized(const char* topic, std::uint64_t k, std::string_view bytes) {
+bool RunLogger::logSerialized(LogTopic topic, std::uint64_t k, std::string_view bytes) {
   return put(topic, k, bytes.size(), [&](std::uint8_t* at) { std::memcpy(at, bytes.data(), bytes.size()); });
 }
 
-bool RunLogger::logSerialized(const char* topic, std::uint64_t k, std::string_view bytes, std::string_view more) {
+bool RunLogger::logSerialized(LogTopic topic, std::uint64_t k, std::string_view bytes, std::string_view more) {
   return put(topic, k, bytes.size() + more.size(), [&](std::uint8_t* at) {
     std::memcpy(at, bytes.data(), bytes.size());
     std::memcpy(at + bytes.size(), more.data(), more.size());
   });
 }
 
-void RunLogger::lost(const char* topic, std::uint64_t n) {
-  for (std::size_t i = 0; i < topics_.size(); ++i) {
-    if (std::strcmp(topics_[i].name, topic) != 0) continue;
-    dropped_by_topic_[i].fetch_add(n, std::memory_order_relaxed);
-    dropped_ += n;
-    return;
-  }
+void RunLogger::lost(LogTopic topic, std::uint64_t n) {
+  const auto i = static_cast<std::size_t>(topic);
+  if (i >= topics_.size()) return;
+  dropped_by_topic_[i].fetch_add(n, std::memory_order_relaxed);
+  dropped_ += n;
 }
 
 void RunLogger::count(std::size_t topic_index) {
@@ -411,7 +420,7 @@ void logRequest(RunLogger& log, std::uint64_t k, const proto::TaskRequest& reque
   *r.mutable_request() = request;
   *r.mutable_reply() = reply;
   r.set_desk_only(desk_only);
-  log.log(topic::kRequest, k, r);
+  log.log(LogTopic::kRequest, k, r);
 }
 
 namespace {
@@ -469,7 +478,7 @@ void logRequestRecord(RunLogger& log, std::uint64_t k, std::string_view record, 
   if (checked_lag > 0)
     at = WireFormatLite::WriteUInt64ToArray(proto::LogRequest::kCheckedLagFieldNumber, checked_lag, at);
   log.logSerialized(
-      topic::kRequest, k, record,
+      LogTopic::kRequest, k, record,
       std::string_view(reinterpret_cast<const char*>(tail.data()), static_cast<std::size_t>(at - tail.data())));
 }
 

@@ -54,9 +54,28 @@ inline constexpr const char* kDrops = "/rfms/drops";
 inline constexpr const char* kTiming = "/rfms/timing";
 inline constexpr const char* kApplied = "/rfms/applied";  // cluster runs: which torque drove each arm period
 // The MCAP channel the topics above travel on, a period's mailboxes in one message
-// (proto::PeriodRecord, whose field numbers follow the order of the topics in run_logger.cpp).
+// (proto::PeriodRecord, whose field numbers follow the order of LogTopic).
 inline constexpr const char* kPeriod = "/rfms/period";
 }  // namespace topic
+
+// The topics as writers name them: a mailbox of topic t is field t + 1 of a PeriodRecord. A
+// period's thread logs by this number, never by the name (which readers and reports use).
+enum class LogTopic : std::uint8_t {
+  kSensors,
+  kSMail,
+  kMMail,
+  kParcel,
+  kJMail,
+  kTorque,
+  kRequest,
+  kEvent,
+  kDrops,
+  kTiming,
+  kApplied,
+};
+inline constexpr std::size_t kLogTopics = static_cast<std::size_t>(LogTopic::kApplied) + 1;
+// The topic's name ("/rfms/smail"); "" for a number that is none.
+const char* topicName(LogTopic t);
 
 // The header: metadata record "rfms" of the log. The controller's settings are one message
 // (proto/controller.proto), stored in text format with every default written out.
@@ -96,11 +115,11 @@ class RunLogger {
 
   // A message on `topic` at period k (log time k * dt), serialised straight into the ring:
   // real-time safe with kDrop (no allocation, no lock, no wait). False when it was dropped.
-  bool log(const char* topic, std::uint64_t k, const google::protobuf::Message& message);
+  bool log(LogTopic topic, std::uint64_t k, const google::protobuf::Message& message);
   // The same with the message already serialised (a fault record's copy of it).
-  bool logSerialized(const char* topic, std::uint64_t k, std::string_view bytes);
+  bool logSerialized(LogTopic topic, std::uint64_t k, std::string_view bytes);
   // `bytes` and then `more`, as one message.
-  bool logSerialized(const char* topic, std::uint64_t k, std::string_view bytes, std::string_view more);
+  bool logSerialized(LogTopic topic, std::uint64_t k, std::string_view bytes, std::string_view more);
   // Drains the ring, writes the drop count and closes the file. A file that cannot be written (a
   // full disk) never stops the run: from then on the mailboxes are counted as dropped, the file
   // keeps what came before, and failure() says why.
@@ -114,7 +133,7 @@ class RunLogger {
   // Mail that never reached this logger: `n` messages of `topic` lost on their way (a mailbox a
   // stalled supervisor did not read in time). Counted as dropped, so that a re-run of the log knows
   // it is not whole there. Real-time safe.
-  void lost(const char* topic, std::uint64_t n);
+  void lost(LogTopic topic, std::uint64_t n);
 
   std::uint64_t dropped() const { return dropped_; }
   std::uint64_t written() const { return written_; }
@@ -145,7 +164,7 @@ class RunLogger {
   };
   static constexpr std::size_t kMaxTopics = 16;
   template <class Write>
-  bool put(const char* topic, std::uint64_t k, std::size_t size, Write write);
+  bool put(LogTopic topic, std::uint64_t k, std::size_t size, Write write);
   void openFile(unsigned number);  // the writer thread's, after the constructor's first
   void drain();
   struct Batch;
@@ -163,8 +182,8 @@ class RunLogger {
   std::unique_ptr<mcap::Writer> writer_;
   double dt_ns_;
   WhenFull when_full_;
-  // The log's topics: a mailbox of topics_[i] is field i + 1 of a PeriodRecord.
-  std::vector<Topic> topics_;
+  // The log's topics, by LogTopic: a mailbox of topics_[i] is field i + 1 of a PeriodRecord.
+  std::array<Topic, kLogTopics> topics_;
   std::uint16_t period_channel_ = 0, drops_channel_ = 0, frames_channel_ = 0, scene_channel_ = 0;
   std::unique_ptr<DisplayTrack> display_;  // the writer thread's; null without pictures
   // The writer's PeriodRecords in the making: wire-format bytes, log time, mailboxes by topic.

@@ -182,10 +182,10 @@ void ArmShell::integrate(std::uint64_t k) {
   if (a.received_size() > received_) a.mutable_received()->DeleteSubrange(received_, a.received_size() - received_);
   // A fault record keeps whole periods: this period's sensors go in with its report, which the
   // step that follows replaces with the next period's.
-  if (recorder_ != nullptr) recorder_->record(topic::kSensors, k, out_.sensors);
+  if (recorder_ != nullptr) recorder_->record(LogTopic::kSensors, k, out_.sensors);
   arm_.step({commands_}, out_);
   port_.publish(Box::kArmReport, report_, k);
-  if (recorder_ != nullptr) recorder_->record(topic::kApplied, k, report_.applied());
+  if (recorder_ != nullptr) recorder_->record(LogTopic::kApplied, k, report_.applied());
   received_ = 0;
   if (const std::uint32_t stale = arm_.staleCommands(); stale != stale_) {
     reportWatchdog(stale);

@@ -68,10 +68,10 @@ void JointShell::answer() {
   publishMail(port_, jmail_box_, jmail_, &proto::Envelope::mutable_jmail, out_.jmail, k);
   publishMail(port_, torque_box_, torque_, &proto::Envelope::mutable_torque, out_.torque, k);
   if (recorder_ != nullptr) {
-    recorder_->record(topic::kSMail, k, smail);
-    recorder_->record(topic::kSensors, k, sensors_->mail().sensors(), sensors_->mail().sensors().header().period());
-    recorder_->record(topic::kJMail, k, out_.jmail);
-    recorder_->record(topic::kTorque, k, out_.torque);
+    recorder_->record(LogTopic::kSMail, k, smail);
+    recorder_->record(LogTopic::kSensors, k, sensors_->mail().sensors(), sensors_->mail().sensors().header().period());
+    recorder_->record(LogTopic::kJMail, k, out_.jmail);
+    recorder_->record(LogTopic::kTorque, k, out_.torque);
   }
   last_period_ = k;
   have_smail_ = false;

@@ -26,8 +26,8 @@ MathShell::Ended MathShell::run(std::uint64_t answers) {
       last_period_ = in_.mail().mmail().header().period();
       publishMail(port_, Box::kParcel, parcel_, &proto::Envelope::mutable_parcel, out_.parcel, last_period_);
       if (recorder_ != nullptr) {
-        recorder_->record(topic::kMMail, last_period_, in_.mail().mmail());
-        recorder_->record(topic::kParcel, last_period_, out_.parcel);
+        recorder_->record(LogTopic::kMMail, last_period_, in_.mail().mmail());
+        recorder_->record(LogTopic::kParcel, last_period_, out_.parcel);
       }
       ++answered_;
       if (answers > 0 && ++sent == answers) return Ended::kAnswers;

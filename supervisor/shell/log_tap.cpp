@@ -14,9 +14,9 @@ LogTap::LogTap(RunLogger* log, proto::ClockMode clock) : log_(log), every_mail_(
 
 void LogTap::arrived(const proto::Envelope& mail) {
   if (log_ == nullptr || !every_mail_) return;
-  if (mail.has_sensors()) log_->log(topic::kSensors, mail.sensors().header().period(), mail.sensors());
-  if (mail.has_jmail()) log_->log(topic::kJMail, mail.jmail().header().period(), mail.jmail());
-  if (mail.has_parcel()) log_->log(topic::kParcel, mail.parcel().header().period(), mail.parcel());
+  if (mail.has_sensors()) log_->log(LogTopic::kSensors, mail.sensors().header().period(), mail.sensors());
+  if (mail.has_jmail()) log_->log(LogTopic::kJMail, mail.jmail().header().period(), mail.jmail());
+  if (mail.has_parcel()) log_->log(LogTopic::kParcel, mail.parcel().header().period(), mail.parcel());
 }
 
 std::string LogTap::stoppedWriting() const {
@@ -25,25 +25,25 @@ std::string LogTap::stoppedWriting() const {
 
 void LogTap::late(const proto::Envelope& mail) {
   if (log_ == nullptr || every_mail_) return;  // realtime logged it on arrival
-  if (mail.has_sensors()) log_->log(topic::kSensors, mail.sensors().header().period(), mail.sensors());
-  if (mail.has_jmail()) log_->log(topic::kJMail, mail.jmail().header().period(), mail.jmail());
-  if (mail.has_parcel()) log_->log(topic::kParcel, mail.parcel().header().period(), mail.parcel());
+  if (mail.has_sensors()) log_->log(LogTopic::kSensors, mail.sensors().header().period(), mail.sensors());
+  if (mail.has_jmail()) log_->log(LogTopic::kJMail, mail.jmail().header().period(), mail.jmail());
+  if (mail.has_parcel()) log_->log(LogTopic::kParcel, mail.parcel().header().period(), mail.parcel());
 }
 
 void LogTap::applied(proto::AppliedTorques& report) {
   if (log_ == nullptr) return;
-  for (const proto::TorqueCommand& t : report.received()) log_->log(topic::kTorque, t.header().period(), t);
+  for (const proto::TorqueCommand& t : report.received()) log_->log(LogTopic::kTorque, t.header().period(), t);
   report.clear_received();
-  log_->log(topic::kApplied, report.header().period(), report);
+  log_->log(LogTopic::kApplied, report.header().period(), report);
 }
 
 void LogTap::lost(Box b, std::uint64_t n) {
   if (log_ == nullptr || n == 0) return;
   const bool jmail = b >= Box::kJMail1 && b <= Box::kJMail6;
-  log_->lost(b == Box::kSensors  ? topic::kSensors
-             : b == Box::kParcel ? topic::kParcel
-             : jmail             ? topic::kJMail
-                                 : topic::kApplied,
+  log_->lost(b == Box::kSensors  ? LogTopic::kSensors
+             : b == Box::kParcel ? LogTopic::kParcel
+             : jmail             ? LogTopic::kJMail
+                                 : LogTopic::kApplied,
              n);
 }
 
@@ -54,7 +54,7 @@ void LogTap::damaged(std::uint64_t k, Box b, std::uint64_t damaged) {
   damage_.set_node(writerOf(b));
   damage_.mutable_box()->assign(boxName(b));
   damage_.set_damaged(damaged);
-  log_->log(topic::kEvent, k, damage_);
+  log_->log(LogTopic::kEvent, k, damage_);
 }
 
 std::string LogTap::record(const proto::TaskRequest& request, const proto::TaskReply& reply, bool desk_only,
@@ -73,15 +73,15 @@ void LogTap::requests(std::uint64_t k, const SupervisorCore& core) {
 }
 
 void LogTap::recordForFaults(std::uint64_t k, const SupervisorInbox& in, const SupervisorOutbox& out) {
-  if (in.arm != nullptr) recorder_->record(topic::kSensors, k, *in.arm, in.arm->header().period());
+  if (in.arm != nullptr) recorder_->record(LogTopic::kSensors, k, *in.arm, in.arm->header().period());
   for (const proto::JMail* j : in.joints)
-    if (j != nullptr) recorder_->record(topic::kJMail, k, *j, j->header().period());
-  if (in.parcel != nullptr) recorder_->record(topic::kParcel, k, *in.parcel, in.parcel->header().period());
-  recorder_->record(topic::kSMail, k, out.smail);
-  recorder_->record(topic::kMMail, k, out.mmail);
+    if (j != nullptr) recorder_->record(LogTopic::kJMail, k, *j, j->header().period());
+  if (in.parcel != nullptr) recorder_->record(LogTopic::kParcel, k, *in.parcel, in.parcel->header().period());
+  recorder_->record(LogTopic::kSMail, k, out.smail);
+  recorder_->record(LogTopic::kMMail, k, out.mmail);
   for (int i = 0; i < out.event_count; ++i) {
     const SupervisorEvent& e = out.events[static_cast<std::size_t>(i)];
-    recorder_->record(topic::kEvent, k, event_.fill(k, e));
+    recorder_->record(LogTopic::kEvent, k, event_.fill(k, e));
     if (e.kind == SupervisorEvent::kEmergency) recorder_->fault(k, describe(e.reason), nodeName(e.node));
   }
 }
@@ -92,15 +92,15 @@ void LogTap::period(std::uint64_t k, const SupervisorInbox& in, const Supervisor
   // Lockstep: what this period used (the arm's sensors of k, the joints' mail and the PARCEL of
   // k-1, at their own periods); realtime logged every mail as it came.
   if (!every_mail_) {
-    if (in.arm != nullptr) log_->log(topic::kSensors, k, *in.arm);
+    if (in.arm != nullptr) log_->log(LogTopic::kSensors, k, *in.arm);
     for (const proto::JMail* j : in.joints)
-      if (j != nullptr) log_->log(topic::kJMail, j->header().period(), *j);
-    if (in.parcel != nullptr) log_->log(topic::kParcel, in.parcel->header().period(), *in.parcel);
+      if (j != nullptr) log_->log(LogTopic::kJMail, j->header().period(), *j);
+    if (in.parcel != nullptr) log_->log(LogTopic::kParcel, in.parcel->header().period(), *in.parcel);
   }
-  log_->log(topic::kSMail, k, out.smail);
-  log_->log(topic::kMMail, k, out.mmail);
+  log_->log(LogTopic::kSMail, k, out.smail);
+  log_->log(LogTopic::kMMail, k, out.mmail);
   for (int i = 0; i < out.event_count; ++i) {
-    log_->log(topic::kEvent, k, event_.fill(k, out.events[static_cast<std::size_t>(i)]));
+    log_->log(LogTopic::kEvent, k, event_.fill(k, out.events[static_cast<std::size_t>(i)]));
   }
   // Lockstep and paced periods wait for their mail, but only for lockstep_timeout_ms: a period
   // whose step went on without some of it is recorded too, so the log says so.
@@ -118,7 +118,7 @@ void LogTap::period(std::uint64_t k, const SupervisorInbox& in, const Supervisor
   if (in.parcel != nullptr) used |= 1u << proto::NODE_MATH;
   timing_.set_used(used);
   timing_.set_sensors_period(in.arm != nullptr ? static_cast<std::int64_t>(in.arm->header().period()) : -1);
-  log_->log(topic::kTiming, k, timing_);
+  log_->log(LogTopic::kTiming, k, timing_);
 }
 
 }  // namespace rfms

@@ -63,8 +63,8 @@ TEST(FaultRecorder, WritesTheLastPeriodsBeforeAFaultAsALogThatReplayReads) {
   FaultRecorder recorder(dir.string(), "supervisor", testHeader(), *spdlog::default_logger());
   // 250 periods: each with the S_MAIL of k and joint 3's answer of k-1, as the supervisor takes it.
   for (std::uint64_t k = 0; k < 250; ++k) {
-    recorder.record(topic::kSMail, k, smailOf(k, k == 249 ? proto::RT_EMGCY : proto::RT_SETP));
-    if (k > 0) recorder.record(topic::kJMail, k, jmailOf(k - 1, 3), k - 1);
+    recorder.record(LogTopic::kSMail, k, smailOf(k, k == 249 ? proto::RT_EMGCY : proto::RT_SETP));
+    if (k > 0) recorder.record(LogTopic::kJMail, k, jmailOf(k - 1, 3), k - 1);
   }
   recorder.fault(249, "emergency stop requested", "supervisor");
   ASSERT_TRUE(waitForFiles(recorder, 1));
@@ -89,11 +89,11 @@ TEST(FaultRecorder, RecordingAllocatesNothingOnThePeriodsThread) {
   const auto dir = recordDir("fault-alloc");
   FaultRecorder recorder(dir.string(), "joint3", testHeader(), *spdlog::default_logger());
   const proto::SMail warm = smailOf(0);
-  recorder.record(topic::kSMail, 0, warm);
+  recorder.record(LogTopic::kSMail, 0, warm);
   std::vector<proto::SMail> mail;
   for (std::uint64_t k = 1; k < 1001; ++k) mail.push_back(smailOf(k));
   const long before = test::allocationsOnThisThread();
-  for (std::uint64_t k = 1; k < 1001; ++k) recorder.record(topic::kSMail, k, mail[k - 1]);
+  for (std::uint64_t k = 1; k < 1001; ++k) recorder.record(LogTopic::kSMail, k, mail[k - 1]);
   recorder.fault(1000, "following error", "joint3");
   EXPECT_EQ(test::allocationsOnThisThread() - before, 0);
   ASSERT_TRUE(waitForFiles(recorder, 1));
@@ -107,13 +107,13 @@ TEST(FaultRecorder, RecordsAgainAfterWritingAndStopsAtItsFileLimit) {
   FaultRecorder recorder(dir.string(), "math", testHeader(), options, *spdlog::default_logger());
   std::uint64_t k = 0;
   for (int fault = 0; fault < 3; ++fault) {
-    for (int n = 0; n < 25; ++n, ++k) recorder.record(topic::kSMail, k, smailOf(k));
+    for (int n = 0; n < 25; ++n, ++k) recorder.record(LogTopic::kSMail, k, smailOf(k));
     recorder.fault(k - 1, "node silent", "math");
     // The writer takes the ring; once it has let go, recording goes on.
     const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(20);
     while (std::chrono::steady_clock::now() < end) {
       const std::uint64_t missed = recorder.notKept();
-      recorder.record(topic::kSMail, k, smailOf(k));
+      recorder.record(LogTopic::kSMail, k, smailOf(k));
       if (recorder.notKept() == missed) break;  // kept: the ring is the period's again
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
@@ -135,14 +135,15 @@ TEST(FaultRecorder, APeriodLargerThanItsSlotKeepsWhatFitsAndCountsTheRest) {
   FaultRecorder recorder(dir.string(), "arm", testHeader(), options, *spdlog::default_logger());
   proto::JMail big = jmailOf(0, 1);
   big.mutable_header()->set_sequence(1);
-  for (int i = 0; i < 5; ++i) recorder.record(topic::kJMail, 0, big);  // about 30 bytes each: all fit
+  for (int i = 0; i < 5; ++i) recorder.record(LogTopic::kJMail, 0, big);  // about 30 bytes each: all fit
   EXPECT_EQ(recorder.notKept(), 0u);
   proto::SMail huge = smailOf(1);
   for (int j = 0; j < 100; ++j) huge.add_desired_acceleration(j);  // beyond 256 bytes
-  recorder.record(topic::kSMail, 1, huge);
+  recorder.record(LogTopic::kSMail, 1, huge);
   EXPECT_EQ(recorder.notKept(), 1u);
-  recorder.record("/not/a/topic", 1, big);
-  EXPECT_EQ(recorder.notKept(), 2u);
+  recorder.record(static_cast<LogTopic>(kLogTopics), 1, big);  // no topic
+  recorder.record(LogTopic::kDrops, 1, big);                   // the log's own, never a node's mail
+  EXPECT_EQ(recorder.notKept(), 3u);
   recorder.fault(1, "force limit", "arm");
   ASSERT_TRUE(waitForFiles(recorder, 1));
   const RunLog log = readRunLog(recorder.pathFor(1));
@@ -153,7 +154,7 @@ TEST(FaultRecorder, APeriodLargerThanItsSlotKeepsWhatFitsAndCountsTheRest) {
 TEST(FaultRecorder, InfoSaysWhatTheRecordIsAndVerifyRefusesIt) {
   const auto dir = recordDir("fault-info");
   FaultRecorder recorder(dir.string(), "supervisor", testHeader(), *spdlog::default_logger());
-  for (std::uint64_t k = 0; k < 300; ++k) recorder.record(topic::kSMail, k, smailOf(k));
+  for (std::uint64_t k = 0; k < 300; ++k) recorder.record(LogTopic::kSMail, k, smailOf(k));
   recorder.fault(299, "the arm lost its power", "joint 3");
   ASSERT_TRUE(waitForFiles(recorder, 1));
   const std::string path = recorder.pathFor(299);

@@ -122,12 +122,12 @@ TEST(HeaderPrediction, ALoggedRunReadsBackBitForBitAcrossFilesAndFreshStarts) {
       s.mutable_header()->set_period(k);
       s.mutable_header()->set_sequence(k + 1);
       s.mutable_header()->set_send_time_ns(k % 997 == 0 ? 1'000'000 * k : 0);
-      log.log(topic::kSMail, k, s);
+      log.log(LogTopic::kSMail, k, s);
       logged_smail.push_back(s.SerializeAsString());
       for (std::uint32_t j = 1; j <= 6; ++j) {
         if (j == 3 && k % 1234 == 0) continue;  // joint 3's mail lost now and then
         const proto::JMail m = jmail(j, k, k + 7);
-        log.log(topic::kJMail, k, m);
+        log.log(LogTopic::kJMail, k, m);
         logged_jmail.push_back(m.SerializeAsString());
       }
     }

@@ -173,7 +173,7 @@ RunLog floodedLog(const fs::path& p, RunLogger::WhenFull when_full, std::uint64_
     RunLogger log(p.string(), h, when_full, 512);
     proto::SMail s;
     proto::JMail j;
-    for (std::uint64_t i = 0; i < offered; ++i) log.log(topic::kSMail, i, s), log.log(topic::kJMail, i, j);
+    for (std::uint64_t i = 0; i < offered; ++i) log.log(LogTopic::kSMail, i, s), log.log(LogTopic::kJMail, i, j);
     log.finish();
     EXPECT_EQ(log.dropped() + log.written(), 2 * offered);
     dropped = log.dropped();
@@ -227,7 +227,7 @@ TEST(RunLogger, ASplitRunIsWholeFilesThatReadBackAsOne) {
       s.add_setpoint_sin(0.1 * j), s.add_desired_acceleration(0.2 * j), s.add_servo_error(0.3 * j);
     for (std::uint64_t k = 0; k < kPeriods; ++k) {
       s.mutable_header()->set_period(k);
-      log.log(topic::kSMail, k, s);
+      log.log(LogTopic::kSMail, k, s);
     }
     log.finish();
     EXPECT_GE(log.figures().files, 3u);
@@ -266,7 +266,7 @@ TEST(RunLogger, RetentionKeepsTheNewestFilesOfARunSplitByTime) {
     proto::SMail s;
     for (std::uint64_t k = 0; k < kPeriods; ++k) {
       s.mutable_header()->set_period(k);
-      log.log(topic::kSMail, k, s);
+      log.log(LogTopic::kSMail, k, s);
     }
     log.finish();
     EXPECT_EQ(log.figures().files, 5u);
@@ -291,7 +291,7 @@ TEST(RunLogger, AMissingFileInTheMiddleOfARunIsReported) {
   {
     RunLogger log((dir / "run.mcap").string(), h, RunLogger::WhenFull::kWait);
     proto::SMail s;
-    for (std::uint64_t k = 0; k < 150'000; ++k) s.mutable_header()->set_period(k), log.log(topic::kSMail, k, s);
+    for (std::uint64_t k = 0; k < 150'000; ++k) s.mutable_header()->set_period(k), log.log(LogTopic::kSMail, k, s);
   }
   fs::remove(dir / "run.1.mcap");
   const RunLog back = readRunLog((dir / "run.mcap").string());
@@ -450,7 +450,7 @@ TEST(Replay, VerifyRefusesALogWithNothingToCheckOrAPeriodBeyondItsMail) {
     };
     for (int k = 0; k < 50; ++k) h.step();
     forged.mutable_header()->set_period(std::uint64_t{1} << 40);
-    log.log(topic::kSMail, 50, forged);
+    log.log(LogTopic::kSMail, 50, forged);
     log.finish();
   }
   const RunLog far_log = readRunLog(far.string());
@@ -488,8 +488,8 @@ RunLog smallLog(const std::string& name, const std::function<void(RunLogger&, pr
 TEST(Replay, APeriodOrADropCountNoRunCouldHaveIsDamage) {
   const RunLog far = smallLog("far-drops.mcap", [](RunLogger& log, proto::SMail s) {
     s.mutable_header()->set_period(std::uint64_t{1} << 40);
-    log.log(topic::kSMail, 50, s);
-    log.lost(topic::kSMail, std::uint64_t{1} << 62);
+    log.log(LogTopic::kSMail, 50, s);
+    log.lost(LogTopic::kSMail, std::uint64_t{1} << 62);
   });
   EXPECT_EQ(far.drops.per_topic(0).dropped(), std::uint64_t{1} << 62);
   EXPECT_THROW(far.periods(), ConfigError);
@@ -502,7 +502,7 @@ TEST(Replay, APeriodOrADropCountNoRunCouldHaveIsDamage) {
 
   const RunLog last = smallLog("last-period.mcap", [](RunLogger& log, proto::SMail s) {
     s.mutable_header()->set_period(~std::uint64_t{0});
-    log.log(topic::kSMail, 50, s);
+    log.log(LogTopic::kSMail, 50, s);
   });
   try {
     summarise(last);
@@ -515,8 +515,8 @@ TEST(Replay, APeriodOrADropCountNoRunCouldHaveIsDamage) {
   // Drops a log can mean still count: a hole the size of its drops is the run's.
   const RunLog holed = smallLog("holed.mcap", [](RunLogger& log, proto::SMail s) {
     s.mutable_header()->set_period(60);
-    log.log(topic::kSMail, 60, s);
-    log.lost(topic::kSMail, 10);
+    log.log(LogTopic::kSMail, 60, s);
+    log.lost(LogTopic::kSMail, 10);
   });
   EXPECT_EQ(holed.periods(), 61u);
 }
