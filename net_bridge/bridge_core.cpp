@@ -17,7 +17,6 @@ const std::string& speaksVersion() {
   return text;
 }
 
-using C = proto::LinkCounters;
 constexpr std::uint64_t kMaxCount = std::uint64_t{1} << 63;
 
 bool sized(const std::string& bytes, std::size_t n) { return bytes.size() == n; }
@@ -54,7 +53,6 @@ std::uint64_t supervisorIdOf(const Key& client_key, std::uint64_t client_session
 BridgeCore::BridgeCore(BridgeKeys keys, const BridgeLimits& limits)
     : keys_(std::move(keys)), limits_(limits), refusal_tokens_(limits.refusals_per_s) {
   randomBytes(cookie_secret_.data(), cookie_secret_.size());
-  counters_.set_insecure(keys_.insecure);
 }
 
 std::string BridgeCore::challengeFor(const std::string& client_key, const std::string& nonce, std::uint64_t time_ms,
@@ -98,7 +96,7 @@ bool BridgeCore::resendAllowed(Session& s) {
     s.resend_filled_ns = now_ns_;
   }
   if (s.resend_tokens < 1.0) {
-    count(&C::resends_unsent, &C::set_resends_unsent);
+    count(Count::kResendsUnsent);
     return false;
   }
   s.resend_tokens -= 1.0;
@@ -116,8 +114,8 @@ void BridgeCore::retry(Session& s, std::uint64_t link_id, std::uint64_t n, const
   std::string datagram = encodeDatagram(r, s.keys.bridge_to_client);
   if (datagram.size() > kAmplification * in_bytes || !resendAllowed(s)) return;
   out.push_back({peer, std::move(datagram)});
-  count(&C::frames_out, &C::set_frames_out);
-  count(&C::retries_sent, &C::set_retries_sent);
+  count(Count::kFramesOut);
+  count(Count::kRetriesSent);
 }
 
 // A REFUSE may answer a sender that proved nothing: so that the bridge cannot be made a
@@ -131,7 +129,7 @@ void BridgeCore::refuse(const std::string& peer, const proto::LinkFrame& of, pro
     refusal_filled_ns_ = now_ns_;
   }
   if (refusal_tokens_ < 1.0) {
-    count(&C::refusals_unsent, &C::set_refusals_unsent);
+    count(Count::kRefusalsUnsent);
     return;
   }
   proto::LinkFrame r = refusalOf(of, code, why);
@@ -142,12 +140,12 @@ void BridgeCore::refuse(const std::string& peer, const proto::LinkFrame& of, pro
     datagram = encode();
   }
   if (datagram.size() > in_bytes_) {
-    count(&C::refusals_unsent, &C::set_refusals_unsent);
+    count(Count::kRefusalsUnsent);
     return;
   }
   refusal_tokens_ -= 1.0;
   out.push_back({peer, std::move(datagram)});
-  count(&C::frames_out, &C::set_frames_out);
+  count(Count::kFramesOut);
 }
 
 void BridgeCore::ack(Session& s, std::uint64_t link_id, std::uint64_t n, std::string payload,
@@ -163,7 +161,7 @@ void BridgeCore::ack(Session& s, std::uint64_t link_id, std::uint64_t n, std::st
   // To the address the session last proved; the newest frame's sender, when it proved nothing,
   // gets a RETRY instead, so that a client that moved proves its new address at once.
   out.push_back({s.peer, s.last_ack});
-  count(&C::frames_out, &C::set_frames_out);
+  count(Count::kFramesOut);
   if (!s.unproven_peer.empty()) {
     retry(s, link_id, n, s.unproven_peer, s.unproven_bytes, out);
     s.unproven_peer.clear();
@@ -172,16 +170,16 @@ void BridgeCore::ack(Session& s, std::uint64_t link_id, std::uint64_t n, std::st
 
 bool BridgeCore::receive(const std::string& peer, std::string_view datagram, std::vector<Outgoing>& out,
                          std::int64_t now_ns) {
-  count(&C::frames_in, &C::set_frames_in);
+  count(Count::kFramesIn);
   now_ns_ = now_ns;
   in_bytes_ = datagram.size();
   switch (decodeDatagram(datagram, frame_)) {
-    case Datagram::kBadChecksum: count(&C::checksum_failures, &C::set_checksum_failures); return false;
-    case Datagram::kMalformed: count(&C::malformed, &C::set_malformed); return false;
+    case Datagram::kBadChecksum: count(Count::kChecksumFailures); return false;
+    case Datagram::kMalformed: count(Count::kMalformed); return false;
     case Datagram::kWrongVersion: {
       // A checksummed datagram of another version (decodeDatagram checked its CRC): its client
       // learns why nothing works, within the refusals' rate.
-      count(&C::refused, &C::set_refused);
+      count(Count::kRefused);
       proto::LinkFrame none;
       refuse(peer, none, proto::RF_VERSION, speaksVersion(), out);
       return false;
@@ -194,7 +192,7 @@ bool BridgeCore::receive(const std::string& peer, std::string_view datagram, std
     case proto::FT_AUTH: return auth(peer, datagram, frame_, out, now_ms);
     case proto::FT_REG:
     case proto::FT_SENDREQ: return request(peer, datagram, frame_, out, now_ns);
-    default: count(&C::malformed, &C::set_malformed); return false;  // the bridge never waits for an ACK
+    default: count(Count::kMalformed); return false;  // the bridge never waits for an ACK
   }
 }
 
@@ -202,16 +200,16 @@ void BridgeCore::hello(const std::string& peer, const proto::LinkFrame& f, std::
                        std::int64_t now_ms) {
   const proto::Handshake& h = f.handshake();
   if (h.version() != kLinkVersion) {
-    count(&C::refused, &C::set_refused);
+    count(Count::kRefused);
     refuse(peer, f, proto::RF_VERSION, speaksVersion(), out);
     return;
   }
   if (!sized(h.client_key(), 32) || !sized(h.client_nonce(), 24) || f.session() != 0 || f.count() != 0) {
-    count(&C::malformed, &C::set_malformed);
+    count(Count::kMalformed);
     return;
   }
   if (!keys_.insecure && keys_.find(keyOf(h.client_key())) == nullptr) {
-    count(&C::refused, &C::set_refused);
+    count(Count::kRefused);
     refuse(peer, f, proto::RF_UNKNOWN_KEY, "this key is not among the bridge's allowed keys", out);
     return;
   }
@@ -225,7 +223,7 @@ void BridgeCore::hello(const std::string& peer, const proto::LinkFrame& f, std::
   ch.set_challenge_time_ms(time_ms);
   ch.set_challenge(challengeFor(h.client_key(), h.client_nonce(), time_ms, peer));
   out.push_back({peer, encodeDatagram(c)});
-  count(&C::frames_out, &C::set_frames_out);
+  count(Count::kFramesOut);
 }
 
 bool BridgeCore::auth(const std::string& peer, std::string_view datagram, const proto::LinkFrame& f,
@@ -233,13 +231,13 @@ bool BridgeCore::auth(const std::string& peer, std::string_view datagram, const 
   const proto::Handshake& h = f.handshake();
   if (h.version() != kLinkVersion || !sized(h.client_key(), 32) || !sized(h.client_nonce(), 24) ||
       !sized(h.challenge(), 32) || f.session() != 0 || f.count() != 1) {
-    count(&C::malformed, &C::set_malformed);
+    count(Count::kMalformed);
     return false;
   }
   const Key client_key = keyOf(h.client_key());
   const AllowedKey* allowed = keys_.find(client_key);
   if (!keys_.insecure && allowed == nullptr) {
-    count(&C::refused, &C::set_refused);
+    count(Count::kRefused);
     refuse(peer, f, proto::RF_UNKNOWN_KEY, "this key is not among the bridge's allowed keys", out);
     return false;
   }
@@ -248,19 +246,19 @@ bool BridgeCore::auth(const std::string& peer, std::string_view datagram, const 
   const auto age = now_ms - static_cast<std::int64_t>(h.challenge_time_ms());
   if (sodium_memcmp(expected.data(), h.challenge().data(), expected.size()) != 0 || age < 0 ||
       age > limits_.challenge_ms) {
-    count(&C::refused, &C::set_refused);
+    count(Count::kRefused);
     refuse(peer, f, proto::RF_STALE_CHALLENGE, "the challenge is not this bridge's or too old: HELLO again", out);
     return false;
   }
   SessionKeys keys;
   if (!bridgeSessionKeys(keys_.bridge, client_key, nonceOf(h.client_nonce()), keyOf(h.challenge()), keys) ||
       !macValid(datagram, keys.client_to_bridge)) {
-    count(&C::forged, &C::set_forged);
+    count(Count::kForged);
     return false;
   }
   // Authentic, and wrong in a way no retry mends: said so, signed, rather than left to time out.
   if (h.client_session() == 0) {
-    count(&C::malformed, &C::set_malformed);
+    count(Count::kMalformed);
     refuse(peer, f, proto::RF_MALFORMED, "an AUTH's client_session must not be 0", out, &keys.bridge_to_client);
     return false;
   }
@@ -268,24 +266,24 @@ bool BridgeCore::auth(const std::string& peer, std::string_view datagram, const 
     // The same AUTH again, from the address its challenge was made for: its ACK was lost. Same
     // session, same answer (as small as the AUTH it answers).
     Session& s = sessions_.at(it->second);
-    count(&C::retransmissions, &C::set_retransmissions);
+    count(Count::kRetransmissions);
     if (s.last_ack_count == 1 && resendAllowed(s)) {
       out.push_back({peer, s.last_ack});
-      count(&C::frames_out, &C::set_frames_out);
+      count(Count::kFramesOut);
     }
     return true;
   }
   if (spent_.count(h.challenge()) != 0) {
     // An AUTH whose session has been replaced or closed: a replay. It opens nothing, and the
     // session that replaced it goes on.
-    count(&C::refused, &C::set_refused);
+    count(Count::kRefused);
     refuse(peer, f, proto::RF_STALE_CHALLENGE, "this challenge has opened a session already: HELLO again", out,
            &keys.bridge_to_client);
     return false;
   }
   const std::uint64_t key_id = supervisorIdOf(client_key, 0);
   if (!roomToSpend(now_ms, key_id)) {
-    count(&C::refused, &C::set_refused);
+    count(Count::kRefused);
     refuse(peer, f, proto::RF_FULL, "too many handshakes in the last challenge age: handshake again later", out,
            &keys.bridge_to_client);
     return false;
@@ -294,7 +292,7 @@ bool BridgeCore::auth(const std::string& peer, std::string_view datagram, const 
   // A client handshaking again leaves its old session behind.
   if (auto it = by_supervisor_id_.find(supervisor_id); it != by_supervisor_id_.end()) close(it->second);
   if (!makeRoom(key_id)) {
-    count(&C::refused, &C::set_refused);
+    count(Count::kRefused);
     refuse(peer, f, proto::RF_FULL, "every session that could make room is busy with a request: handshake again later",
            out, &keys.bridge_to_client);
     return false;
@@ -317,8 +315,7 @@ bool BridgeCore::auth(const std::string& peer, std::string_view datagram, const 
   by_challenge_[s.challenge] = link_id;
   spent_[s.challenge] = {static_cast<std::int64_t>(h.challenge_time_ms()) + limits_.challenge_ms, key_id};
   ++spent_by_key_[key_id];
-  count(&C::handshakes, &C::set_handshakes);
-  counters_.set_clients(sessions_.size());
+  count(Count::kHandshakes);
   ack(s, link_id, 1, "", out);
   return true;
 }
@@ -363,7 +360,7 @@ bool BridgeCore::makeRoom(std::uint64_t key_id) {
   }
   if (oldest == sessions_.end()) return false;
   close(oldest->first);
-  count(&C::evicted, &C::set_evicted);
+  count(Count::kEvicted);
   return true;
 }
 
@@ -399,7 +396,6 @@ std::string BridgeCore::replaceKeys(BridgeKeys keys, std::size_t& revoked) {
     waiting_.push_back(std::move(stop));
     close(link_id);
   }
-  counters_.set_queue_depth(queueDepth());
   revoked = gone.size();
   keys_ = std::move(keys);
   return "";
@@ -412,7 +408,6 @@ void BridgeCore::close(std::uint64_t link_id) {
   if (auto b = by_supervisor_id_.find(it->second.supervisor_id); b != by_supervisor_id_.end() && b->second == link_id)
     by_supervisor_id_.erase(b);
   sessions_.erase(it);
-  counters_.set_clients(sessions_.size());
 }
 
 bool BridgeCore::request(const std::string& peer, std::string_view datagram, const proto::LinkFrame& f,
@@ -420,19 +415,19 @@ bool BridgeCore::request(const std::string& peer, std::string_view datagram, con
   const std::uint64_t link_id = f.session();
   auto it = sessions_.find(link_id);
   if (it == sessions_.end()) {
-    count(&C::unknown_sessions, &C::set_unknown_sessions);
+    count(Count::kUnknownSessions);
     refuse(peer, f, proto::RF_UNKNOWN_SESSION, "no such session: handshake again, then resend", out);
     return false;
   }
   Session& s = it->second;
   if (!macValid(datagram, s.keys.client_to_bridge)) {
-    count(&C::forged, &C::set_forged);
+    count(Count::kForged);
     return false;
   }
   // Counters stay far from wrapping: a client opens a new session before 2^63. A REG or SENDREQ
   // carries no handshake. Authentic and wrong: said so, signed, rather than left to time out.
   if (f.count() >= kMaxCount || f.has_handshake()) {
-    count(&C::malformed, &C::set_malformed);
+    count(Count::kMalformed);
     refuse(peer, f, proto::RF_MALFORMED,
            f.has_handshake() ? "a REG or SENDREQ carries no handshake field"
                              : "the count is past 2^63: open a new session before it gets there",
@@ -449,15 +444,15 @@ bool BridgeCore::request(const std::string& peer, std::string_view datagram, con
     // any other copy's sender gets a RETRY no larger than three times the copy, which only the
     // client can use (its answer is signed with the session's key). A replayer from anywhere
     // amplifies nothing, and the client whose frame an attacker's copy beat proves its address.
-    count(&C::retransmissions, &C::set_retransmissions);
-    if (f.type() == proto::FT_REG) count(&C::duplicates, &C::set_duplicates);
+    count(Count::kRetransmissions);
+    if (f.type() == proto::FT_REG) count(Count::kDuplicates);
     const bool answered = !s.pending && f.count() == s.last_ack_count && !s.last_ack.empty();
     const bool awaited = s.pending && f.count() == s.pending_count;
     if (proven(s, peer)) {
       s.peer = peer;
       if (answered && resendAllowed(s)) {
         out.push_back({peer, s.last_ack});
-        count(&C::frames_out, &C::set_frames_out);
+        count(Count::kFramesOut);
       }
     } else if (answered || awaited) {
       retry(s, link_id, f.count(), peer, datagram.size(), out);
@@ -467,7 +462,7 @@ bool BridgeCore::request(const std::string& peer, std::string_view datagram, con
   if (s.pending) {
     // A new frame while the previous answer is outstanding cannot come from a stop-and-wait
     // client; dropped, and the client will retry.
-    count(&C::malformed, &C::set_malformed);
+    count(Count::kMalformed);
     return true;
   }
   proto::Envelope message;
@@ -485,7 +480,7 @@ bool BridgeCore::request(const std::string& peer, std::string_view datagram, con
       refused.set_code(proto::RC_INVALID);
       s.last_count = f.count();
       takeSender(s, peer, datagram.size());
-      count(&C::malformed, &C::set_malformed);
+      count(Count::kMalformed);
       ack(s, link_id, f.count(), refused.SerializeAsString(), out);
       return true;
     }
@@ -502,7 +497,7 @@ bool BridgeCore::request(const std::string& peer, std::string_view datagram, con
     number = r.number();
   }
   if (queueDepth() >= limits_.queue) {
-    count(&C::withheld, &C::set_withheld);
+    count(Count::kWithheld);
     return true;  // no ACK: the client retries
   }
   s.last_count = f.count();
@@ -517,7 +512,6 @@ bool BridgeCore::request(const std::string& peer, std::string_view datagram, con
   s.pending_number = number;
   s.pending_count = f.count();
   waiting_.push_back(std::move(message));
-  counters_.set_queue_depth(queueDepth());
   return true;
 }
 
@@ -555,7 +549,6 @@ void BridgeCore::answered(std::uint64_t supervisor_id, std::uint64_t number) {
   if (it == in_flight_.end()) return;
   if (--it->second == 0) in_flight_.erase(it);
   if (forwarded_ > 0) --forwarded_;
-  counters_.set_queue_depth(queueDepth());
 }
 
 void BridgeCore::settle(Session& s, std::uint64_t link_id, std::string payload, std::vector<Outgoing>& out) {
@@ -572,6 +565,29 @@ void BridgeCore::answer(const proto::TaskReply& reply, std::vector<Outgoing>& ou
   settle(s, id->second, reply.SerializeAsString(), out);
 }
 
+proto::LinkCounters BridgeCore::counters() const {
+  proto::LinkCounters c;
+  c.set_frames_in(counts_[static_cast<std::size_t>(Count::kFramesIn)]);
+  c.set_frames_out(counts_[static_cast<std::size_t>(Count::kFramesOut)]);
+  c.set_retransmissions(counts_[static_cast<std::size_t>(Count::kRetransmissions)]);
+  c.set_duplicates(counts_[static_cast<std::size_t>(Count::kDuplicates)]);
+  c.set_checksum_failures(counts_[static_cast<std::size_t>(Count::kChecksumFailures)]);
+  c.set_malformed(counts_[static_cast<std::size_t>(Count::kMalformed)]);
+  c.set_withheld(counts_[static_cast<std::size_t>(Count::kWithheld)]);
+  c.set_forged(counts_[static_cast<std::size_t>(Count::kForged)]);
+  c.set_refused(counts_[static_cast<std::size_t>(Count::kRefused)]);
+  c.set_unknown_sessions(counts_[static_cast<std::size_t>(Count::kUnknownSessions)]);
+  c.set_evicted(counts_[static_cast<std::size_t>(Count::kEvicted)]);
+  c.set_handshakes(counts_[static_cast<std::size_t>(Count::kHandshakes)]);
+  c.set_refusals_unsent(counts_[static_cast<std::size_t>(Count::kRefusalsUnsent)]);
+  c.set_resends_unsent(counts_[static_cast<std::size_t>(Count::kResendsUnsent)]);
+  c.set_retries_sent(counts_[static_cast<std::size_t>(Count::kRetriesSent)]);
+  c.set_clients(sessions_.size());
+  c.set_queue_depth(queueDepth());
+  c.set_insecure(keys_.insecure);
+  return c;
+}
+
 void BridgeCore::answer(const proto::ArmStatus& status, std::vector<Outgoing>& out) {
   answered(status.session(), 0);
   auto id = by_supervisor_id_.find(status.session());
@@ -579,7 +595,7 @@ void BridgeCore::answer(const proto::ArmStatus& status, std::vector<Outgoing>& o
   Session& s = sessions_.at(id->second);
   if (!s.pending || !s.pending_status) return;
   proto::ArmStatus st = status;
-  *st.mutable_link() = counters_;
+  *st.mutable_link() = counters();
   settle(s, id->second, st.SerializeAsString(), out);
 }
 

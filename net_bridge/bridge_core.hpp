@@ -22,6 +22,7 @@
 //   that arrived before the restart is applied twice.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -78,7 +79,9 @@ class BridgeCore {
   // nothing changes. `revoked` counts the sessions closed.
   std::string replaceKeys(BridgeKeys keys, std::size_t& revoked);
 
-  const proto::LinkCounters& counters() const { return counters_; }
+  // The link's counters as a status carries them (ArmStatus.link): the events counted so far and
+  // the sessions and queue as they are now.
+  proto::LinkCounters counters() const;
   std::size_t queueDepth() const { return waiting_.size() + forwarded_; }
   std::size_t sessions() const { return sessions_.size(); }
   // Whether a session's ACKs go to `peer` (the shell forgets the addresses of the others).
@@ -139,9 +142,26 @@ class BridgeCore {
   void settle(Session& s, std::uint64_t link_id, std::string payload, std::vector<Outgoing>& out);
   // One forwarded request of `supervisor_id` (`number`, 0 for status) is answered: the queue shrinks.
   void answered(std::uint64_t supervisor_id, std::uint64_t number);
-  void count(std::uint64_t (proto::LinkCounters::*get)() const, void (proto::LinkCounters::*set)(std::uint64_t)) {
-    (counters_.*set)((counters_.*get)() + 1);
-  }
+  // The events LinkCounters counts, by number (proto/task.proto says what each is).
+  enum class Count : std::uint8_t {
+    kFramesIn,
+    kFramesOut,
+    kRetransmissions,
+    kDuplicates,
+    kChecksumFailures,
+    kMalformed,
+    kWithheld,
+    kForged,
+    kRefused,
+    kUnknownSessions,
+    kEvicted,
+    kHandshakes,
+    kRefusalsUnsent,
+    kResendsUnsent,
+    kRetriesSent,
+  };
+  static constexpr std::size_t kCounts = static_cast<std::size_t>(Count::kRetriesSent) + 1;
+  void count(Count c) { ++counts_[static_cast<std::size_t>(c)]; }
 
   static constexpr std::size_t kProvenAddresses = 4;
   static constexpr double kResendsPerS = 100;  // and as many at once: more than any client retries
@@ -178,7 +198,7 @@ class BridgeCore {
   std::deque<proto::Envelope> waiting_;  // not yet forwarded
   std::size_t forwarded_ = 0;            // forwarded, not yet answered
   std::map<std::pair<std::uint64_t, std::uint64_t>, int> in_flight_;  // (supervisor id, number)
-  proto::LinkCounters counters_;
+  std::array<std::uint64_t, kCounts> counts_{};
   proto::LinkFrame frame_;
 };
 
