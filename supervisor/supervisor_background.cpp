@@ -238,7 +238,7 @@ Refusal SupervisorBackground::acceptMove(const proto::Move& move, std::uint64_t&
   if (p < 0) return {RefusalCode::kUnknownName, "unknown position '" + move.position() + "'"};
   const int m = world_.findMotion(move.motion());
   if (m < 0) return {RefusalCode::kUnknownName, "unknown motion '" + move.motion() + "'"};
-  if (plan_.trajectory.count >= TrajectoryTail::kCapacity)
+  if (plan_.trajectory.queue.full())
     return {RefusalCode::kTryAgain, "the move queue is full: queue it when a move has ended"};
   // At rest in HOLD the trajectory starts where the joints hold.
   TrajectoryTail from_here = plan_.trajectory;
@@ -351,7 +351,7 @@ Refusal SupervisorBackground::forget(const proto::Forget& f) {
 }
 
 bool SupervisorBackground::restingInSetp(proto::RtState s) const {
-  return s == proto::RT_SETP && !state_request_ && plan_.trajectory.atRest() && plan_.trajectory.count == 0;
+  return s == proto::RT_SETP && !state_request_ && plan_.trajectory.atRest() && plan_.trajectory.queue.empty();
 }
 
 Refusal SupervisorBackground::requestState(proto::RtState to) {
@@ -379,7 +379,7 @@ Refusal SupervisorBackground::axisJog(const proto::Control& c, proto::RtState s)
   TrajectoryTail from_here = plan_.trajectory;
   if (holding) from_here.reset(model_, ik_, plan_.servo_setpoint);
   // As TrajectoryGenerator::jog: only at rest or jogging, with nothing queued.
-  if ((!from_here.resting && !from_here.jogging) || from_here.count > 0)
+  if ((!from_here.resting && !from_here.jogging) || !from_here.queue.empty())
     return {RefusalCode::kWrongState, "jog: the trajectory is not at rest"};
   PeriodCommand cmd;
   cmd.kind = PeriodCommand::kJog;

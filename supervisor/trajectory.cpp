@@ -30,28 +30,15 @@ void TrajectoryGenerator::reset(const JointVec& q) {
   pose_ = out_pose_ = forwardKinematics(model_, q);
   filter_.reset(q);
   rest_config_ = ik_.configOf(q);
-  head_ = count_ = 0;
+  queue_.clear();
   stop_requested_ = fixed_stop_ = false;
 }
 
-bool TrajectoryGenerator::enqueue(const MoveSpec& move) {
-  if (count_ == kQueueCapacity) return false;
-  queue_[static_cast<std::size_t>((head_ + count_) % kQueueCapacity)] = move;
-  ++count_;
-  return true;
-}
-
-bool TrajectoryGenerator::popNext(MoveSpec& out) {
-  if (count_ == 0) return false;
-  out = queue_[static_cast<std::size_t>(head_)];
-  head_ = (head_ + 1) % kQueueCapacity;
-  --count_;
-  return true;
-}
+bool TrajectoryGenerator::enqueue(const MoveSpec& move) { return queue_.push(move); }
 
 void TrajectoryGenerator::dropQueue(TrajectoryEvents& events) {
   MoveSpec m;
-  while (popNext(m)) events.add(TrajectoryEvent::kAborted, m.id);
+  while (queue_.pop(m)) events.add(TrajectoryEvent::kAborted, m.id);
 }
 
 ArmConfig TrajectoryGenerator::config() const {
@@ -65,14 +52,10 @@ void TrajectoryTail::reset(const RobotModel& model, const OpwIk& ik, const Joint
   q = at;
   pose = forwardKinematics(model, at);
   rest_config = ik.configOf(at);
-  head = count = 0;
+  queue.clear();
 }
 
-void TrajectoryTail::enqueue(const MoveSpec& move) {
-  if (count == kCapacity) return;
-  queue[static_cast<std::size_t>((head + count) % kCapacity)] = move;
-  ++count;
-}
+void TrajectoryTail::enqueue(const MoveSpec& move) { queue.push(move); }
 
 void TrajectoryGenerator::tail(TrajectoryTail& t) const {
   t.resting = phase_ == Phase::kRest;
@@ -95,22 +78,20 @@ void TrajectoryGenerator::tail(TrajectoryTail& t) const {
   t.pose = pose_;
   t.q = q_;
   t.queue = queue_;
-  t.head = head_;
-  t.count = count_;
 }
 
 bool uses(const TrajectoryTail& t, int p, int m) {
   auto in = [&](const MoveSpec& s) { return (p >= 0 && s.position == p) || (m >= 0 && s.motion == m); };
   if (t.inMove() && in(t.current)) return true;
   if (t.blending && in(t.next)) return true;
-  for (int n = 0; n < t.count; ++n)
-    if (in(t.queued(n))) return true;
+  for (int n = 0; n < t.queue.size(); ++n)
+    if (in(t.queue.at(n))) return true;
   return false;
 }
 
 QueueEnd queueEnd(const TrajectoryTail& t, const WorldValues& world, const OpwIk& ik) {
   QueueEnd e;
-  e.moving = !t.resting || t.count > 0;
+  e.moving = !t.resting || !t.queue.empty();
   e.config = t.inMove() ? t.current_config : t.rest_config;
   e.pose = t.pose;
   if (t.inMove()) {
@@ -124,8 +105,8 @@ QueueEnd queueEnd(const TrajectoryTail& t, const WorldValues& world, const OpwIk
       e.accel = t.next_accel;
     }
   }
-  for (int n = 0; n < t.count; ++n) {
-    const MoveSpec& m = t.queued(n);
+  for (int n = 0; n < t.queue.size(); ++n) {
+    const MoveSpec& m = t.queue.at(n);
     const MotionRecord& mo = world.motion(m.motion);
     if (!mo.cartesian) e.config = world.position(m.position).config;
     e.pose = world.solve(m.position);
@@ -215,7 +196,7 @@ void TrajectoryGenerator::stop(TrajectoryEvents& events) {
 }
 
 bool TrajectoryGenerator::jog(const JogSpec& spec) {
-  if ((phase_ != Phase::kRest && phase_ != Phase::kJog) || count_ > 0) return false;
+  if ((phase_ != Phase::kRest && phase_ != Phase::kJog) || !queue_.empty()) return false;
   jog_ = spec;
   jog_start_ = pose_;
   jog_done_ = 0.0;
@@ -297,7 +278,7 @@ bool TrajectoryGenerator::advance(double h, TrajectoryEvents& events) {
 // S0: the next move queued starts from where the reference stands, unless a stop came first.
 TrajectoryGenerator::Pass TrajectoryGenerator::startNext(TrajectoryEvents& events) {
   MoveSpec m;
-  if (stop_requested_ || !popNext(m)) {
+  if (stop_requested_ || !queue_.pop(m)) {
     stop_requested_ = false;
     state_ = proto::TS_S0;
     return Pass::kDone;
@@ -393,7 +374,7 @@ bool TrajectoryGenerator::endMove(const Frame& ref, TrajectoryEvents& events) {
   phase_ = Phase::kRest;
   // A move under force control that follows one starts in this same update: the contact is held
   // without a period's gap in the force command.
-  return forced && count_ > 0 && world_.motion(queue_[static_cast<std::size_t>(head_)].motion).has_force;
+  return forced && !queue_.empty() && world_.motion(queue_.front().motion).has_force;
 }
 
 // A Cartesian jog, `carry` seconds on; it stops short where the arm cannot go on.
@@ -424,7 +405,7 @@ TrajectoryGenerator::Pass TrajectoryGenerator::jogOn(double carry) {
 // A tracking motion at its target follows it. It ends when stopped or replaced: a next move starts
 // from the reference as from rest (the filter takes up the difference in velocity).
 TrajectoryGenerator::Pass TrajectoryGenerator::trackOn(TrajectoryEvents& events) {
-  if (stop_requested_ || count_ > 0) {
+  if (stop_requested_ || !queue_.empty()) {
     events.add(TrajectoryEvent::kCompleted, cur_.spec.id);
     rest_config_ = cur_.config;
     phase_ = Phase::kRest;
@@ -472,9 +453,9 @@ TrajectoryGenerator::Pass TrajectoryGenerator::straightOn(double h, double& carr
   if (!straightAt(boundary, snapshot_)) return Pass::kFailed;
   u_ = 0.0;
   first_in_phase_ = true;
-  if (count_ > 0 && blendsInto(queue_[static_cast<std::size_t>(head_)])) {
+  if (!queue_.empty() && blendsInto(queue_.front())) {
     MoveSpec m;
-    popNext(m);
+    queue_.pop(m);
     begin(m, next_);
     if (next_.motion.cartesian) next_.config = cur_.config;
     events.add(TrajectoryEvent::kStarted, m.id, next_.motion.guard);

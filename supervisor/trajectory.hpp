@@ -31,16 +31,11 @@
 #include "common/ik_opw.hpp"
 #include "proto/mailboxes.pb.h"
 #include "supervisor/cartesian_jog.hpp"
+#include "supervisor/move_queue.hpp"
 #include "supervisor/setpoint_filter.hpp"
 #include "supervisor/world_values.hpp"
 
 namespace rfms {
-
-struct MoveSpec {
-  std::uint64_t id = 0;
-  int position = -1;  // index in the world model
-  int motion = -1;
-};
 
 struct TrajectoryEvent {
   enum Kind { kStarted, kCompleted, kAborted } kind = kStarted;
@@ -75,7 +70,6 @@ struct QueueEnd {
 // the moves that use it (uses) without touching the trajectory itself. The background moves its
 // copy on by what it hands the period (reset, enqueue, jog), as the trajectory will.
 struct TrajectoryTail {
-  static constexpr int kCapacity = 64;
   bool resting = true;   // no move and no jog
   bool jogging = false;  // a Cartesian jog
   bool settled = true;   // the setpoint standing on the reference
@@ -89,12 +83,10 @@ struct TrajectoryTail {
   double current_s = 0.0, current_segment = 0.0;  // time into the current move's segment, and its length
   Transform pose = Transform::Identity();         // the reference
   JointVec q = JointVec::Zero();
-  std::array<MoveSpec, kCapacity> queue{};
-  int head = 0, count = 0;
+  MoveQueue queue;
 
   bool inMove() const { return !resting && !jogging; }
   bool atRest() const { return resting && settled; }
-  const MoveSpec& queued(int n) const { return queue[static_cast<std::size_t>((head + n) % kCapacity)]; }
   // As TrajectoryGenerator's: at rest at q, nothing queued; a move at the end of the queue; a jog.
   void reset(const RobotModel& model, const OpwIk& ik, const JointVec& at);
   void enqueue(const MoveSpec& move);
@@ -108,7 +100,7 @@ bool uses(const TrajectoryTail& t, int p, int m);
 
 class TrajectoryGenerator {
  public:
-  static constexpr int kQueueCapacity = TrajectoryTail::kCapacity;
+  static constexpr int kQueueCapacity = MoveQueue::kCapacity;
 
   // The filter's limits for `model` under default settings (rfms::setpointLimits).
   TrajectoryGenerator(const RobotModel& model, const WorldValues& world);
@@ -118,7 +110,7 @@ class TrajectoryGenerator {
   void reset(const JointVec& q);
   // False when the queue is full. The caller has validated the move (see SupervisorCore).
   bool enqueue(const MoveSpec& move);
-  int queued() const { return count_; }
+  int queued() const { return queue_.size(); }
   // Whether a move queued or running (tracking included) uses position `p` or motion `m` (-1:
   // neither asked), so that the world model must keep it.
   bool uses(int p, int m) const { return rfms::uses(tail(), p, m); }
@@ -241,7 +233,6 @@ class TrajectoryGenerator {
   // Where a move with compliance bits alone rests: `end` moved onto the arm along those axes.
   Frame yieldedEnd(const Frame& end, std::uint32_t compliance) const;
   void beginStop(double s);
-  bool popNext(MoveSpec& out);
   void dropQueue(TrajectoryEvents& events);
 
   const RobotModel& model_;
@@ -273,8 +264,7 @@ class TrajectoryGenerator {
   bool jog_stopped_short_ = false;
   const char* jog_stopped_why_ = "";
 
-  std::array<MoveSpec, kQueueCapacity> queue_{};
-  int head_ = 0, count_ = 0;
+  MoveQueue queue_;
 };
 
 }  // namespace rfms
