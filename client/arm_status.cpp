@@ -73,6 +73,7 @@ ArmStatus statusOf(const proto::ArmStatus& s) {
                 .segment = static_cast<Segment>(s.traj_state()),
                 .reason = static_cast<EmergencyReason>(s.reason()),
                 .reason_node = static_cast<ClusterNode>(s.reason_node()),
+                .reason_axis = s.reason_axis(),
                 .calibrated = s.calibrated(),
                 .t6 = poseOf(s.t6()),
                 .angles = valuesOf(s.angles()),

@@ -106,6 +106,7 @@ struct ArmStatus {
   Segment segment = Segment::kS0;
   EmergencyReason reason = EmergencyReason::kNone;  // with state kEmgcy: why, and from which node
   ClusterNode reason_node = ClusterNode::kNone;
+  std::string reason_axis{};  // a force move's emergency: along which axis ("x", "tool z"), "" else
   bool calibrated = false;
   Transform t6 = Transform::Identity();     // of the angles the joints last reported
   std::vector<double> angles{};             // rad

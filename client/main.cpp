@@ -35,7 +35,8 @@ void printStatus(const ArmStatus& s) {
   std::cout << "period " << s.period << ", state " << nameOf(s.state) << ", trajectory " << nameOf(s.segment)
             << (s.calibrated ? ", calibrated" : ", not calibrated") << "\n";
   if (s.state == ArmState::kEmgcy)
-    std::cout << "emergency: " << describe(s.reason) << " (" << nameOf(s.reason_node) << ")\n";
+    std::cout << "emergency: " << describe(s.reason) << (s.reason_axis.empty() ? "" : ", along " + s.reason_axis)
+              << " (" << nameOf(s.reason_node) << ")\n";
   std::cout << "T6 position (mm): " << mm(s.t6.translation()) << "\n";
   std::cout << "moves: last accepted " << s.last_move_id << ", ended through " << s.ended_through << ", queued "
             << s.moves_queued << (s.task.empty() ? "" : ", task '" + s.task + "'") << "\n";

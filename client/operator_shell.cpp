@@ -105,7 +105,8 @@ std::string statusLine(const ArmStatus& s, std::size_t width, const std::string&
   char text[256];
   std::string emergency;
   if (s.state == ArmState::kEmgcy)
-    emergency = std::string("  (") + describe(s.reason) + ", " + nameOf(s.reason_node) + ")";
+    emergency = std::string("  (") + describe(s.reason) + (s.reason_axis.empty() ? "" : ", along " + s.reason_axis) +
+                ", " + nameOf(s.reason_node) + ")";
   const Vec3 p = 1e3 * s.t6.translation();
   std::snprintf(text, sizeof text, "RFMS %-5s %s  T6 %.1f %.1f %.1f mm  moves %llu/%llu%s%s", nameOf(s.state),
                 s.calibrated ? "calibrated" : "not calibrated", p.x(), p.y(), p.z(),

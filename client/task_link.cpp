@@ -63,8 +63,10 @@ proto::MoveOutcome TaskLink::wait(std::uint64_t move, double timeout_s) {
       const std::string name = "move " + std::to_string(move);
       if (!outcome.completed())
         throw MoveFailed(name + " was aborted" +
-                         (s.rtstate() == proto::RT_EMGCY ? std::string(" (emergency: ") + describe(s.reason()) + ")"
-                                                         : std::string()));
+                         (s.rtstate() == proto::RT_EMGCY
+                              ? std::string(" (emergency: ") + describe(s.reason()) +
+                                    (s.reason_axis().empty() ? "" : ", along " + s.reason_axis()) + ")"
+                              : std::string()));
       // Ran its course, but did not do what it was asked.
       if (outcome.guard_missed()) throw MoveFailed(name + " ran its path without meeting its guard's force");
       if (outcome.has_force() && !outcome.force().impedance() && !outcome.force().held())

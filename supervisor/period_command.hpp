@@ -58,6 +58,7 @@ struct SupervisorView {
   proto::TrajState traj_state = proto::TS_S0;
   proto::EmergencyReason reason = proto::ER_NONE;
   proto::Node reason_node = proto::NODE_NONE;
+  const char* reason_axis = "";  // a force move's fault: the axis ("x", "tool z"; forceAxisName), "" else
   std::array<bool, kJoints> calibrated{};
   JointVec servo_setpoint = JointVec::Zero();  // what the joints hold
   JointVec angles = JointVec::Zero();          // what they last reported

@@ -302,6 +302,7 @@ void RemoteDesk::status(const SupervisorView& v, std::uint64_t k, proto::ArmStat
   s.set_traj_state(v.traj_state);
   s.set_reason(v.reason);
   s.set_reason_node(v.reason_node);
+  s.set_reason_axis(v.reason_axis);
   s.set_calibrated(v.allCalibrated());
   encode(forwardKinematics(model_, v.angles), *s.mutable_t6());
   encode(v.angles, s.mutable_angles());

@@ -47,13 +47,15 @@ bool RtStateMachine::latch(const Verdict& v) {
   if (state_ == proto::RT_EMGCY) return false;
   reason_ = v.reason;
   node_ = v.node;
+  axis_ = v.axis;
+  axis_in_tool_ = v.axis_in_tool;
   pending_request_ = false;
   return true;
 }
 
 bool RtStateMachine::enter(proto::RtState s, std::uint64_t k) {
   if (s == state_) return false;
-  if (s == proto::RT_IDLE) reason_ = proto::ER_NONE, node_ = proto::NODE_NONE;
+  if (s == proto::RT_IDLE) reason_ = proto::ER_NONE, node_ = proto::NODE_NONE, axis_ = -1, axis_in_tool_ = false;
   if (!powers(state_) && powers(s)) power_since_ = k;
   state_ = s;
   return true;

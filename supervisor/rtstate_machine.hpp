@@ -23,6 +23,9 @@ class RtStateMachine {
   proto::RtState state() const { return state_; }
   proto::EmergencyReason reason() const { return reason_; }
   proto::Node node() const { return node_; }
+  // The emergency's axis, when a force move's loop found it along one (Verdict::axis; -1: none).
+  int axis() const { return axis_; }
+  bool axisInTool() const { return axis_in_tool_; }
   // Whether the arm's power is on in state s (all but IDLE and EMGCY).
   static bool powers(proto::RtState s) { return s != proto::RT_IDLE && s != proto::RT_EMGCY; }
 
@@ -77,6 +80,8 @@ class RtStateMachine {
   bool pending_request_ = false, operator_stop_ = false;
   proto::EmergencyReason reason_ = proto::ER_NONE;
   proto::Node node_ = proto::NODE_NONE;
+  int axis_ = -1;
+  bool axis_in_tool_ = false;
   std::uint64_t power_since_ = 0;
   std::array<std::uint64_t, kNodeSlots> last_heard_{};  // by proto::Node
 };

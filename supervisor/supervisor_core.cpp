@@ -4,6 +4,7 @@
 
 #include "common/kinematics.hpp"
 #include "common/mail_codec.hpp"
+#include "common/mail_names.hpp"
 #include "supervisor/mail_composer.hpp"
 
 namespace rfms {
@@ -78,6 +79,7 @@ void SupervisorCore::publish(std::uint64_t k) {
   v.traj_state = trajectory_.state();
   v.reason = rt_.reason();
   v.reason_node = rt_.node();
+  v.reason_axis = forceAxisName(rt_.axis(), rt_.axisInTool());
   v.calibrated = calibrated_;
   v.servo_setpoint = servo_setpoint_;
   v.angles = angle_;

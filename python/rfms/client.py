@@ -71,6 +71,7 @@ class ArmStatus:
     traj_state: str
     reason: str  # the emergency's reason, NONE without one
     reason_node: str
+    reason_axis: str  # a force move's emergency: along which axis ("x", "tool z"), "" otherwise
     calibrated: bool
     t6: Optional[np.ndarray]  # T6 of the angles the joints last reported
     angles: np.ndarray  # rad

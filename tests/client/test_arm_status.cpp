@@ -16,7 +16,7 @@ namespace {
 // The wire's messages have as many fields as the plain values carry (by hand, in statusOf and
 // outcomeOf); one more on the wire and this names the message to extend.
 TEST(ClientStatus, ThePlainValuesCarryEveryFieldOfTheWire) {
-  EXPECT_EQ(proto::ArmStatus::descriptor()->field_count(), 27) << "ArmStatus: add it to client/arm_status";
+  EXPECT_EQ(proto::ArmStatus::descriptor()->field_count(), 28) << "ArmStatus: add it to client/arm_status";
   EXPECT_EQ(proto::MoveOutcome::descriptor()->field_count(), 8) << "MoveOutcome: add it to client/arm_status";
   EXPECT_EQ(proto::ForceFigures::descriptor()->field_count(), 14) << "ForceFigures: add it to client/arm_status";
   EXPECT_EQ(proto::LinkCounters::descriptor()->field_count(), 18) << "LinkCounters: add it to client/arm_status";
@@ -33,6 +33,7 @@ TEST(ClientStatus, EveryFieldOfAStatusArrives) {
   w.set_traj_state(proto::TS_S40);
   w.set_reason(proto::ER_NODE_SILENT);
   w.set_reason_node(proto::NODE_JOINT3);
+  w.set_reason_axis("tool z");
   w.set_calibrated(true);
   encode(at, *w.mutable_t6());
   for (int j = 0; j < 6; ++j) w.add_angles(0.1 * j);
@@ -73,6 +74,7 @@ TEST(ClientStatus, EveryFieldOfAStatusArrives) {
   EXPECT_EQ(s.segment, Segment::kS40);
   EXPECT_EQ(s.reason, EmergencyReason::kNodeSilent);
   EXPECT_EQ(s.reason_node, ClusterNode::kJoint3);
+  EXPECT_EQ(s.reason_axis, "tool z");
   EXPECT_TRUE(s.calibrated);
   EXPECT_TRUE(s.t6.isApprox(at, 1e-12));
   ASSERT_EQ(s.angles.size(), 6u);

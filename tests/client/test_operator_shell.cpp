@@ -95,6 +95,11 @@ TEST(OperatorShell, TheStatusLineFitsAndNamesAnEmergency) {
   EXPECT_NE(line.find("task shell"), std::string::npos) << line;
   EXPECT_NE(line.find("(emergency stop requested, supervisor)"), std::string::npos) << line;
   EXPECT_LE(statusLine(s, 40).size(), 40u);
+  ArmStatus runaway = s;
+  runaway.reason = EmergencyReason::kForceRunaway;
+  runaway.reason_axis = "tool x";
+  EXPECT_NE(statusLine(runaway, 300).find(", along tool x, supervisor)"), std::string::npos)
+      << statusLine(runaway, 300);
 }
 
 // Issue 57: the top line says how the last step ended: the shell's words for its own step, or

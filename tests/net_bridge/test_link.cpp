@@ -400,6 +400,24 @@ TEST(Link, AProgramStartedAgainWithItsOldSessionIsAnsweredAnewWhileAResumingOneI
 
 // One key cannot take every name from the others: it creates at most max_names_per_key, whatever
 // its sessions; updating a name it has is not creating one.
+// The status names the emergency and, for a force move's, the axis it was found along.
+TEST(RemoteDesk, TheStatusSaysAlongWhichAxisAForceMovesEmergencyWasFound) {
+  RemoteDesk desk(puma260(), SupervisorConfig{});
+  SupervisorView v;
+  v.state = proto::RT_EMGCY;
+  v.reason = proto::ER_FORCE_RUNAWAY;
+  v.reason_node = proto::NODE_SUPERVISOR;
+  v.reason_axis = "tool x";
+  proto::ArmStatus s;
+  desk.status(v, 10, s);
+  EXPECT_EQ(s.reason(), proto::ER_FORCE_RUNAWAY);
+  EXPECT_EQ(s.reason_axis(), "tool x");
+  v.reason_axis = "";
+  s.Clear();
+  desk.status(v, 11, s);
+  EXPECT_EQ(s.reason_axis(), "");
+}
+
 TEST(RemoteDesk, EachKeyCreatesABoundedNumberOfNames) {
   SupervisorConfig config;
   config.max_names_per_key = 3;

@@ -87,6 +87,22 @@ TEST(RtStateMachine, JointFaultsInRfmsOrderOfPrecedence) {
   EXPECT_EQ(RtStateMachine::jointFault(2, proto::JF_IK).reason, proto::ER_IK_FAILURE);
 }
 
+// A force move's emergency keeps the axis it was found along, for the status to name, until reset.
+TEST(RtStateMachine, AForceFaultsAxisIsKeptUntilReset) {
+  RtStateMachine m(kWatchdog);
+  EXPECT_EQ(m.axis(), -1);
+  RtStateMachine::Verdict runaway{proto::ER_FORCE_RUNAWAY, proto::NODE_SUPERVISOR};
+  runaway.axis = 2;
+  runaway.axis_in_tool = true;
+  ASSERT_TRUE(m.latch(runaway));
+  m.enter(proto::RT_EMGCY, 10);
+  EXPECT_EQ(m.axis(), 2);
+  EXPECT_TRUE(m.axisInTool());
+  m.enter(proto::RT_IDLE, 20);
+  EXPECT_EQ(m.axis(), -1);
+  EXPECT_FALSE(m.axisInTool());
+}
+
 TEST(RtStateMachine, TheOperatorsStopIsTakenOnce) {
   RtStateMachine m(kWatchdog);
   EXPECT_FALSE(m.takeEmergencyStop());
