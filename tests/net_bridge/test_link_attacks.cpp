@@ -355,7 +355,7 @@ TEST(LinkAttack, KeysReplacedWhileRunningRevokeAtOnceAndChangeRolesInPlace) {
   calibrate.mutable_control()->set_command(proto::CC_CALIBRATE);
   const proto::TaskReply r = net.request(op, calibrate, "op");
   EXPECT_FALSE(r.accepted());
-  EXPECT_NE(r.reason().find("observer"), std::string::npos) << r.reason();
+  EXPECT_EQ(r.code(), proto::RC_NOT_PERMITTED) << r.reason();
   EXPECT_EQ(op.handshakes(), 1u);
   // The observer's key is refused from now on.
   eye.begin(proto::FT_SENDREQ, "");
@@ -424,7 +424,7 @@ TEST(LinkAttack, AnObserversKeyLooksAndStopsButCannotMoveTheArm) {
   ASSERT_TRUE(s.ParseFromString(net.send(eye, proto::FT_SENDREQ, "", "eye")));
   const proto::TaskReply begin = net.request(eye, beginTask(1), "eye");
   EXPECT_FALSE(begin.accepted());
-  EXPECT_NE(begin.reason().find("observer"), std::string::npos);
+  EXPECT_EQ(begin.code(), proto::RC_NOT_PERMITTED) << begin.reason();
   proto::TaskRequest stop;
   stop.set_number(2);
   stop.mutable_control()->set_command(proto::CC_STOP);
@@ -541,8 +541,8 @@ TEST(LinkAttack, AnOversizeRequestIsRefusedByItsSizeAndNobodyKeepsItsBody) {
   huge.mutable_transform()->set_name(std::string(20000, 'n'));
   const proto::TaskReply r = net.request(link, huge, "c");
   EXPECT_FALSE(r.accepted());
-  EXPECT_NE(r.reason().find("bytes is larger than the bridge passes on (bridge_max_request)"), std::string::npos)
-      << r.reason();
+  EXPECT_EQ(r.code(), proto::RC_INVALID) << r.reason();
+  EXPECT_NE(r.reason().find("(bridge_max_request)"), std::string::npos) << r.reason();
   EXPECT_EQ(r.handled(), 1u);  // it took its number: the next request is not refused as skipping ahead
   const proto::TaskReply next = net.request(link, trackUpdate(0, 2), "c");
   EXPECT_TRUE(next.accepted()) << next.reason();
