@@ -87,26 +87,20 @@ RunLogger::RunLogger(const std::string& path, const RunLogHeader& header, WhenFu
       settings_(header.settings.log()),
       dt_ns_(header.settings.dt_ms() * 1e6),
       when_full_(when_full),
-      topics_{{{topic::kSensors, proto::ArmSensors::descriptor()},
-               {topic::kSMail, proto::SMail::descriptor()},
-               {topic::kMMail, proto::MMail::descriptor()},
-               {topic::kParcel, proto::Parcel::descriptor()},
-               {topic::kJMail, proto::JMail::descriptor()},
-               {topic::kTorque, proto::TorqueCommand::descriptor()},
-               {topic::kRequest, proto::LogRequest::descriptor()},
-               {topic::kEvent, proto::LogEvent::descriptor()},
-               {topic::kDrops, proto::LogDrops::descriptor()},
-               {topic::kTiming, proto::PeriodTiming::descriptor()},
-               {topic::kApplied, proto::AppliedTorques::descriptor()}}},
       ring_(ring_bytes > 0 ? ring_bytes : ringBytesFor(header.settings)) {
-  static_assert(kMaxTopics >= kLogTopics);
-  // A mailbox of topic i is field i + 1 of a PeriodRecord: the schema must say the same.
-  for (std::size_t i = 0; i < topics_.size(); ++i) {
+  // A mailbox of topic t is field t + 1 of a PeriodRecord: the schema must say the same. The drops
+  // are the log's own message, on a channel of their own.
+  const google::protobuf::Descriptor* const types[kLogTopics] = {
+      proto::ArmSensors::descriptor(),   proto::SMail::descriptor(),         proto::MMail::descriptor(),
+      proto::Parcel::descriptor(),       proto::JMail::descriptor(),         proto::TorqueCommand::descriptor(),
+      proto::LogRequest::descriptor(),   proto::LogEvent::descriptor(),      nullptr,
+      proto::PeriodTiming::descriptor(), proto::AppliedTorques::descriptor()};
+  for (std::size_t i = 0; i < kLogTopics; ++i) {
+    if (static_cast<LogTopic>(i) == LogTopic::kDrops) continue;
     const auto* field = proto::PeriodRecord::descriptor()->FindFieldByNumber(static_cast<int>(i + 1));
-    if (std::strcmp(topics_[i].name, topicName(static_cast<LogTopic>(i))) != 0 ||
-        (static_cast<LogTopic>(i) != LogTopic::kDrops &&
-         (field == nullptr || field->message_type() != topics_[i].type)))
-      throw ProtocolError(std::string("PeriodRecord's field ") + std::to_string(i + 1) + " is not " + topics_[i].name);
+    if (field == nullptr || field->message_type() != types[i])
+      throw ProtocolError(std::string("PeriodRecord's field ") + std::to_string(i + 1) + " is not " +
+                          topicName(static_cast<LogTopic>(i)));
   }
   if (settings_.display_hz() > 0) {
     try {
@@ -171,7 +165,7 @@ template <class Write>
 bool RunLogger::put(LogTopic topic, std::uint64_t k, std::size_t size, Write write) {
   const auto index = static_cast<std::size_t>(topic);
   // Not one of the log's topics (a bug upstream), or the drops, which finish() writes.
-  if (index >= topics_.size() || finished_ || topic == LogTopic::kDrops) return false;
+  if (index >= kLogTopics || finished_ || topic == LogTopic::kDrops) return false;
   std::uint8_t* at = ring_.reserve(size);
   while (at == nullptr && when_full_ == WhenFull::kWait && !failed_ && size <= ring_.capacity() / 4) {
     ready_.notify_one();
@@ -210,7 +204,7 @@ bool RunLogger::logSerialized(LogTopic topic, std::uint64_t k, std::string_view 
 
 void RunLogger::lost(LogTopic topic, std::uint64_t n) {
   const auto i = static_cast<std::size_t>(topic);
-  if (i >= topics_.size()) return;
+  if (i >= kLogTopics) return;
   dropped_by_topic_[i].fetch_add(n, std::memory_order_relaxed);
   dropped_ += n;
 }
@@ -345,9 +339,9 @@ void RunLogger::drain() {
 std::string RunLogger::dropReport() const {
   std::string report = std::to_string(dropped_.load());
   const char* sep = ": ";
-  for (std::size_t i = 0; i < topics_.size(); ++i)
+  for (std::size_t i = 0; i < kLogTopics; ++i)
     if (const std::uint64_t n = dropped_by_topic_[i].load(std::memory_order_relaxed); n > 0) {
-      report += sep + std::string(topics_[i].name) + " " + std::to_string(n);
+      report += sep + std::string(topicName(static_cast<LogTopic>(i))) + " " + std::to_string(n);
       sep = ", ";
     }
   if (failed_) report += " (writing stopped: " + error_ + ")";
@@ -392,10 +386,10 @@ void RunLogger::finish() {
   proto::LogDrops drops;
   drops.set_dropped(dropped_);
   drops.set_written(written_);
-  for (std::size_t i = 0; i < topics_.size(); ++i)
+  for (std::size_t i = 0; i < kLogTopics; ++i)
     if (const std::uint64_t n = dropped_by_topic_[i]; n > 0) {
       auto* t = drops.add_per_topic();
-      t->set_topic(topics_[i].name);
+      t->set_topic(topicName(static_cast<LogTopic>(i)));
       t->set_dropped(n);
     }
   drops.set_files(file_number_ + 1);

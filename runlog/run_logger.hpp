@@ -158,11 +158,6 @@ class RunLogger {
   static std::size_t ringBytesFor(const proto::ControllerSettings& settings);
 
  private:
-  struct Topic {
-    const char* name;
-    const google::protobuf::Descriptor* type;
-  };
-  static constexpr std::size_t kMaxTopics = 16;
   template <class Write>
   bool put(LogTopic topic, std::uint64_t k, std::size_t size, Write write);
   void openFile(unsigned number);  // the writer thread's, after the constructor's first
@@ -182,8 +177,6 @@ class RunLogger {
   std::unique_ptr<mcap::Writer> writer_;
   double dt_ns_;
   WhenFull when_full_;
-  // The log's topics, by LogTopic: a mailbox of topics_[i] is field i + 1 of a PeriodRecord.
-  std::array<Topic, kLogTopics> topics_;
   std::uint16_t period_channel_ = 0, drops_channel_ = 0, frames_channel_ = 0, scene_channel_ = 0;
   std::unique_ptr<DisplayTrack> display_;  // the writer thread's; null without pictures
   // The writer's PeriodRecords in the making: wire-format bytes, log time, mailboxes by topic.
@@ -193,14 +186,14 @@ class RunLogger {
   struct Batch {
     std::string bytes;
     std::uint64_t time_ns = 0;
-    std::array<std::uint64_t, kMaxTopics> counts{};
+    std::array<std::uint64_t, kLogTopics> counts{};
   };
   static constexpr std::size_t kOpenBatches = 4;
   std::array<Batch, kOpenBatches> batches_;
   HeaderPrediction prediction_;
   std::uint64_t records_in_file_ = 0;
   std::string stored_, predicted_bits_;  // reused for every record
-  std::array<std::atomic<std::uint64_t>, kMaxTopics> dropped_by_topic_{};
+  std::array<std::atomic<std::uint64_t>, kLogTopics> dropped_by_topic_{};
   // The open file: its number, where its log time began, what the closed ones held.
   std::atomic<unsigned> file_number_{0};
   std::uint64_t file_start_ns_ = 0;
