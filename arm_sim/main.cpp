@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
         const std::unique_ptr<FaultRecorder> recorder = openFaultRecorder(c, "arm");
         ArmShell shell(arm, s, *port, c.log);
         shell.setFaultRecorder(recorder.get());
-        const ArmShell::Ended how = shell.run();
+        const LoopEnd how = shell.run();
         // Where the arm was left, whatever ended the run.
         proto::NodeEnd end;
         end.set_node(proto::NODE_ARM);
@@ -34,11 +34,11 @@ int main(int argc, char** argv) {
         end.set_power_on(arm.powered());
         end.set_fastest_joint_rad_s(arm.qd().cwiseAbs().maxCoeff());
         switch (how) {
-          case ArmShell::Ended::kSupervisorGone:  // goSafe() said why
+          case LoopEnd::kSupervisorGone:  // goSafe() said why
             end.set_cause(proto::NodeEnd::SUPERVISOR_SILENT);
             end.set_detail(shell.stopReason());
             return c.ended(end, 3);
-          case ArmShell::Ended::kSignal:
+          case LoopEnd::kSignal:
             c.log.info("stopped by signal after {} periods ({} torque commands missed); {}", arm.period(),
                        shell.missing(), shell.restText());
             end.set_cause(proto::NodeEnd::SIGNAL);

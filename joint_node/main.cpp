@@ -31,10 +31,10 @@ int main(int argc, char** argv) {
         const std::unique_ptr<FaultRecorder> recorder = openFaultRecorder(c, "joint" + std::to_string(joint));
         shell.setFaultRecorder(recorder.get());
         switch (shell.run()) {
-          case JointShell::Ended::kStopMail:
+          case LoopEnd::kStopMail:
             c.log.info("stop: {}", shell.stopReason());
             return c.ended(node, proto::NodeEnd::STOPPED, shell.lastPeriod(), shell.stopReason(), 0);
-          case JointShell::Ended::kSupervisorGone:
+          case LoopEnd::kSupervisorGone:
             c.log.error(
                 "the supervisor has been silent for {} s (orphan_timeout_ms): no torque command since period {}; "
                 "exiting",

@@ -27,16 +27,16 @@ int main(int argc, char** argv) {
         MathShell shell(math, std::chrono::milliseconds(s.config.orphan_timeout_ms()), *port);
         shell.setFaultRecorder(recorder.get());
         switch (shell.run()) {
-          case MathShell::Ended::kStopMail:
-            c.log.info("stop: {} ({} parcels sent)", shell.stopReason(), shell.answered());
+          case LoopEnd::kStopMail:
+            c.log.info("stop: {} ({} parcels sent)", shell.stopReason(), shell.periodsRun());
             return c.ended(proto::NODE_MATH, proto::NodeEnd::STOPPED, shell.lastPeriod(), shell.stopReason(), 0);
-          case MathShell::Ended::kSupervisorGone:
+          case LoopEnd::kSupervisorGone:
             c.log.error("the supervisor has been silent for {} s (orphan_timeout_ms) since period {}; exiting",
                         shell.orphanSeconds(), shell.lastPeriod());
             return c.ended(proto::NODE_MATH, proto::NodeEnd::SUPERVISOR_SILENT, shell.lastPeriod(),
                            "silent for " + numberText(shell.orphanSeconds()) + " s", 3);
           default:
-            c.log.info("stopped by signal ({} parcels sent)", shell.answered());
+            c.log.info("stopped by signal ({} parcels sent)", shell.periodsRun());
             return c.ended(proto::NODE_MATH, proto::NodeEnd::SIGNAL, shell.lastPeriod(), "", 0);
         }
       });

@@ -13,35 +13,34 @@
 namespace rfms {
 
 ArmShell::ArmShell(ArmCore& arm, const ClusterSettings& s, MailPort& port, spdlog::logger& log)
-    : arm_(arm),
-      port_(port),
+    : NodeLoop(arm, port, std::chrono::milliseconds(s.config.orphan_timeout_ms())),
+      arm_(arm),
       log_(log),
       rules_(s.config.clock()),
       watchdog_(s.config.controller().watchdog_periods()),
       period_(std::chrono::duration_cast<MailPort::Clock::duration>(
-          std::chrono::duration<double>(sampleSeconds(s.config.controller())))),
-      silence_(std::chrono::milliseconds(s.config.orphan_timeout_ms())) {}
+          std::chrono::duration<double>(sampleSeconds(s.config.controller())))) {}
 
-ArmShell::Ended ArmShell::run(std::uint64_t periods) {
+// The arm's period begins with what it senses; then come the commands that drive it through the
+// period: in lockstep the six of this period, in realtime each joint's newest once the period has
+// passed on the arm's own clock.
+Gathered ArmShell::gather() {
+  if (signalled()) return Gathered::kEnded;
   if (!started_) {
     t0_ = MailPort::Clock::now(), started_ = true;
     arm_.sense(out_.sensors);  // the power-up period's; each step senses the next
   }
-  for (std::uint64_t done = 0; !stopRequested();) {
-    const std::uint64_t k = arm_.period();
-    publishMail(port_, Box::kSensors, sensors_, &proto::Envelope::mutable_sensors, out_.sensors, k);
-    if (rules_.waitsForMail()) {
-      if (!collectLockstep(k)) return ended_;
-    } else {
-      // The period passes on the arm's own clock; then each joint's newest command drives the next.
-      port_.passUntil(t0_ + static_cast<MailPort::Clock::rep>(k + 1) * period_);
-      collectLatest();
-    }
-    if (!drainSupervisor()) return ended_;
-    integrate(k);
-    if (periods > 0 && ++done == periods) return Ended::kPeriods;
+  const std::uint64_t k = arm_.period();
+  publishMail(port_, Box::kSensors, sensors_, &proto::Envelope::mutable_sensors, out_.sensors, k);
+  if (rules_.waitsForMail()) {
+    if (!collectLockstep(k)) return Gathered::kEnded;
+  } else {
+    port_.passUntil(t0_ + static_cast<MailPort::Clock::rep>(k + 1) * period_);
+    collectLatest();
   }
-  return Ended::kSignal;
+  if (!hearSupervisor()) return Gathered::kEnded;
+  prepareReport(k);
+  return Gathered::kReady;
 }
 
 std::string ArmShell::restText() const {
@@ -63,46 +62,29 @@ void ArmShell::bringToRest() {
   }
 }
 
-void ArmShell::goSafe() {
-  ended_ = Ended::kSupervisorGone;
-  if (recorder_ != nullptr) recorder_->fault(arm_.period(), "silent for the orphan timeout", "supervisor");
-  bringToRest();
-  stop_reason_ = fmt::format("silent for {} s", silence_.boundSeconds());
-  log_.error("the supervisor has been silent for {} s (orphan_timeout_ms): power off, brakes on; {}; exiting",
-             silence_.boundSeconds(), restText());
-}
-
-// The supervisor's mail since the last look: its stop, and how far its S_MAILs have come. False
-// when the run ends here: a stop came, or the supervisor has been silent for the orphan timeout.
-bool ArmShell::drainSupervisor() {
-  while (port_.next(Box::kControl, in_)) {
-    silence_.heard();
-    takeFaultNotice(recorder_, in_.mail());
-    if (in_.mail().has_stop()) {
-      endOnStop();
-      return false;
-    }
-  }
+// How far the supervisor's S_MAILs have come (any of its mail shows it is there), then its
+// control box and its silence. False when the run ends here.
+bool ArmShell::hearSupervisor() {
   if (port_.latest(Box::kSMail, in_) && in_.mail().has_smail()) {
-    silence_.heard();
+    heard();
     supervisor_period_ = std::max(supervisor_period_, static_cast<std::int64_t>(in_.mail().smail().header().period()));
   }
-  if (silence_.gone()) {
-    goSafe();
-    return false;
-  }
-  return true;
+  return listen(in_);
 }
 
-// The supervisor's stop: the arm comes to rest, and says so.
-void ArmShell::endOnStop() {
+// The supervisor's stop, or its silence: the arm comes to rest on its own clock, and says so.
+void ArmShell::ended(LoopEnd how) {
   const std::uint64_t k = arm_.period();
   const bool was_resting = !arm_.powered() && arm_.qd().isZero();
   bringToRest();
-  stop_reason_ = in_.mail().stop().reason();
-  log_.info("stop: {}; after {} periods {}{}", in_.mail().stop().reason(), k,
-            was_resting ? "" : "power off, brakes on; ", restText());
-  ended_ = Ended::kStopMail;
+  if (how == LoopEnd::kSupervisorGone) {
+    setStopReason(fmt::format("silent for {} s", orphanSeconds()));
+    log_.error("the supervisor has been silent for {} s (orphan_timeout_ms): power off, brakes on; {}; exiting",
+               orphanSeconds(), restText());
+    return;
+  }
+  log_.info("stop: {}; after {} periods {}{}", stopReason(), k, was_resting ? "" : "power off, brakes on; ",
+            restText());
 }
 
 void ArmShell::take(int j) {
@@ -136,8 +118,8 @@ bool ArmShell::collectLockstep(std::uint64_t k) {
     if (!given_up_[static_cast<std::size_t>(j - 1)]) expected |= bit(torqueBox(j));
   const auto look = std::chrono::milliseconds(100);
   BoxSet have = 0;
-  while (!stopRequested()) {
-    if (!drainSupervisor()) return false;
+  for (;;) {
+    if (!hearSupervisor()) return false;
     const bool passed = supervisor_period_ > static_cast<std::int64_t>(k);  // it went on without us
     for (int j = 1; j <= kJoints; ++j) {
       const Box b = torqueBox(j);
@@ -157,7 +139,6 @@ bool ArmShell::collectLockstep(std::uint64_t k) {
     port_.wait((asked ? 0 : bit(Box::kSMail)) | missing, bit(Box::kControl) | (asked ? bit(Box::kSMail) : 0),
                MailPort::Clock::now() + look);
   }
-  if (stopRequested()) return false;
   missing_ += kJoints - std::popcount(have);
   for (int j = 1; j <= kJoints; ++j)
     if ((have & bit(torqueBox(j))) == 0) given_up_[static_cast<std::size_t>(j - 1)] = true;
@@ -171,8 +152,8 @@ void ArmShell::collectLatest() {
       if (in_.mail().has_torque() && in_.mail().torque().joint() == static_cast<std::uint32_t>(j)) take(j - 1);
 }
 
-// Integrates [k, k+1], then tells the supervisor's run log which command drove each joint.
-void ArmShell::integrate(std::uint64_t k) {
+// Before the step of [k, k+1]: which command drives each joint, for the supervisor's run log.
+void ArmShell::prepareReport(std::uint64_t k) {
   proto::AppliedTorques& a = applied();
   a.mutable_header()->set_period(k);
   a.mutable_header()->set_sequence(k);
@@ -182,15 +163,22 @@ void ArmShell::integrate(std::uint64_t k) {
   if (a.received_size() > received_) a.mutable_received()->DeleteSubrange(received_, a.received_size() - received_);
   // A fault record keeps whole periods: this period's sensors go in with its report, which the
   // step that follows replaces with the next period's.
-  if (recorder_ != nullptr) recorder_->record(LogTopic::kSensors, k, out_.sensors);
-  arm_.step({commands_}, out_);
-  port_.publish(Box::kArmReport, report_, k);
-  if (recorder_ != nullptr) recorder_->record(LogTopic::kApplied, k, report_.applied());
+  if (FaultRecorder* r = recorder(); r != nullptr) r->record(LogTopic::kSensors, k, out_.sensors);
+}
+
+void ArmShell::publish(const ArmInbox&, std::uint64_t k) { port_.publish(Box::kArmReport, report_, k); }
+
+void ArmShell::record(const ArmInbox&, std::uint64_t k) {
+  if (FaultRecorder* r = recorder(); r != nullptr) r->record(LogTopic::kApplied, k, report_.applied());
+}
+
+bool ArmShell::stepped(std::uint64_t) {
   received_ = 0;
   if (const std::uint32_t stale = arm_.staleCommands(); stale != stale_) {
     reportWatchdog(stale);
     stale_ = stale;
   }
+  return true;
 }
 
 // Once when it changes (not every period): which joints' commands the arm's watchdog refuses.

@@ -5,6 +5,8 @@
 // watchdog (ArmCore) takes the power off when a joint's command is not renewed. After each period it reports the
 // commands it received and applied, for the supervisor's run log. Without any mail from the supervisor for
 // orphan_timeout_ms it goes safe on its own clock (power off, brakes on, until at rest) and ends.
+// The period's order, the supervisor's stop and its silence are the node loop's
+// (runtime/node_loop.hpp); this says what the arm waits for and how it comes to rest.
 #pragma once
 
 #include <spdlog/spdlog.h>
@@ -16,51 +18,47 @@
 #include "arm_sim/arm_core.hpp"
 #include "runtime/clock_rules.hpp"
 #include "runtime/cluster_config.hpp"
-#include "runtime/fault_record.hpp"
-#include "runtime/mail_port.hpp"
 #include "runtime/mail_slot.hpp"
-#include "runtime/supervisor_silence.hpp"
+#include "runtime/node_loop.hpp"
 
 namespace rfms {
 
-class ArmShell {
+// run() goes period after period until the supervisor's stop, a stop signal, the supervisor's
+// silence (the arm is then at rest with its power off), or (`periods` > 0) that many. Once it has
+// returned, stopReason() is the supervisor's stop's reason, or how long it was silent.
+class ArmShell : public NodeLoop<ArmCore, ArmShell> {
  public:
   ArmShell(ArmCore& arm, const ClusterSettings& s, MailPort& port, spdlog::logger& log);
 
-  enum class Ended { kStopMail, kSignal, kPeriods, kSupervisorGone };
-  // Period after period until the supervisor's stop, a stop signal, the supervisor's silence (the
-  // arm is then at rest with its power off), or (`periods` > 0) that many.
-  Ended run(std::uint64_t periods = 0);
-  // Keeps the last periods of the arm's mail for a fault record (null: none).
-  void setFaultRecorder(FaultRecorder* recorder) { recorder_ = recorder; }
   long missing() const { return missing_; }
-  double orphanSeconds() const { return silence_.boundSeconds(); }
   // "the power is off, fastest joint 0 rad/s"
   std::string restText() const;
-  // Once run() has returned: the supervisor's stop's reason, or how long it was silent.
-  const std::string& stopReason() const { return stop_reason_; }
 
  private:
-  void endOnStop();
+  friend class NodeLoop<ArmCore, ArmShell>;
+  Gathered gather();
+  std::uint64_t period() const { return arm_.period(); }
+  ArmInbox inbox() const { return {commands_}; }
+  ArmOutbox& outbox() { return out_; }
+  void publish(const ArmInbox& in, std::uint64_t k);
+  void record(const ArmInbox& in, std::uint64_t k);
+  bool stepped(std::uint64_t k);
+  void ended(LoopEnd how);
+
   void bringToRest();
-  void goSafe();
-  bool drainSupervisor();
+  bool hearSupervisor();
   void take(int j);
   bool collectLockstep(std::uint64_t k);
   void collectLatest();
-  void integrate(std::uint64_t k);
+  void prepareReport(std::uint64_t k);
   void reportWatchdog(std::uint32_t stale) const;
   proto::AppliedTorques& applied() { return *report_.mutable_applied(); }
 
   ArmCore& arm_;
-  MailPort& port_;
   spdlog::logger& log_;
   const ClockRules rules_;
   const std::uint32_t watchdog_;
   const MailPort::Clock::duration period_;
-  SupervisorSilence silence_;
-  Ended ended_ = Ended::kSignal;  // why drainSupervisor() said stop
-  std::string stop_reason_;
   MailPort::Clock::time_point t0_{};
   bool started_ = false;
   ArmOutbox out_;                     // the sensors the last step sensed
@@ -73,7 +71,6 @@ class ArmShell {
   std::array<bool, kJoints> given_up_{};  // lockstep: not waited for until a command comes in time
   std::int64_t supervisor_period_ = -1;   // the latest S_MAIL's period
   std::uint32_t stale_ = 0;               // the arm's watchdog: joints whose commands went stale
-  FaultRecorder* recorder_ = nullptr;
 };
 
 }  // namespace rfms

@@ -1,39 +1,28 @@
 #include "math_node/shell/math_shell.hpp"
 
-#include "runtime/node_shell.hpp"
-
 namespace rfms {
 
-MathShell::Ended MathShell::run(std::uint64_t answers) {
-  for (std::uint64_t sent = 0; !stopRequested();) {
-    if (silence_.gone()) {
-      if (recorder_ != nullptr) recorder_->fault(last_period_, "silent for the orphan timeout", "supervisor");
-      return Ended::kSupervisorGone;
+// One M_MAIL at a time, in order: the wait returns at once while any is unread.
+Gathered MathShell::gather() {
+  port_.wait(bit(Box::kMMail), bit(Box::kControl), MailPort::Clock::now() + std::chrono::milliseconds(100));
+  if (!listen(control_)) return Gathered::kEnded;
+  while (port_.next(Box::kMMail, mmail_))
+    if (mmail_.mail().has_mmail()) {
+      heard();
+      return Gathered::kReady;
     }
-    port_.wait(bit(Box::kMMail), bit(Box::kControl), MailPort::Clock::now() + std::chrono::milliseconds(100));
-    while (port_.next(Box::kControl, in_)) {
-      silence_.heard();
-      takeFaultNotice(recorder_, in_.mail());
-      if (in_.mail().has_stop()) {
-        stop_reason_ = in_.mail().stop().reason();
-        return Ended::kStopMail;
-      }
-    }
-    while (port_.next(Box::kMMail, in_)) {
-      if (!in_.mail().has_mmail()) continue;
-      silence_.heard();
-      core_.step({in_.mail().mmail()}, out_);
-      last_period_ = in_.mail().mmail().header().period();
-      publishMail(port_, Box::kParcel, parcel_, &proto::Envelope::mutable_parcel, out_.parcel, last_period_);
-      if (recorder_ != nullptr) {
-        recorder_->record(LogTopic::kMMail, last_period_, in_.mail().mmail());
-        recorder_->record(LogTopic::kParcel, last_period_, out_.parcel);
-      }
-      ++answered_;
-      if (answers > 0 && ++sent == answers) return Ended::kAnswers;
-    }
+  return Gathered::kNotYet;
+}
+
+void MathShell::publish(const MathInbox&, std::uint64_t k) {
+  publishMail(port_, Box::kParcel, parcel_, &proto::Envelope::mutable_parcel, out_.parcel, k);
+}
+
+void MathShell::record(const MathInbox& in, std::uint64_t k) {
+  if (FaultRecorder* r = recorder(); r != nullptr) {
+    r->record(LogTopic::kMMail, k, in.mmail);
+    r->record(LogTopic::kParcel, k, out_.parcel);
   }
-  return Ended::kSignal;
 }
 
 }  // namespace rfms

@@ -30,10 +30,9 @@ void addToDigest(MailDigest& digest, const SupervisorInbox& in, const Supervisor
 
 ClusterLoop::ClusterLoop(const ClusterSettings& s, Supervisor& supervisor, MailPort& port, ClusterStats& stats,
                          LogTap& tap, spdlog::logger& log)
-    : s_(s),
+    : NodeLoop(supervisor.core(), port, std::chrono::milliseconds(s.config.orphan_timeout_ms())),
+      s_(s),
       supervisor_(supervisor),
-      core_(supervisor.core()),
-      port_(port),
       stats_(stats),
       tap_(tap),
       log_(log),
@@ -43,42 +42,54 @@ ClusterLoop::ClusterLoop(const ClusterSettings& s, Supervisor& supervisor, MailP
   notice_.mutable_fault();  // made now: the first emergency must not allocate it in the period
 }
 
+// Requests, the script, the events' followers and the stop run beside the period, below it
+// (BackgroundLoop).
 void ClusterLoop::run(TaskScript* script, MailDigest* digest) {
-  SupervisorOutbox& out = out_;
-  // Requests, the script, the events' followers and the stop run beside the period, below it.
-  BackgroundLoop& background = background_;
-  background.begin(remote_, script, k_);
-  for (;; ++k_) {
-    const PeriodClock::Begin begin = clock_.begin(k_);
-    // The ticks a stalled supervisor slept through are its own misses in realtime; paced mode has
-    // no deadlines.
-    if (begin.skipped > 0 && s_.config.clock() == proto::CM_REALTIME) {
-      stats_.missed(proto::NODE_SUPERVISOR, begin.skipped);
-      background.lateTicks(k_, begin.skipped);  // the background writes the line
-    }
-    SupervisorInbox in;
-    in.period = k_;
-    collector_.collect(k_, begin.tick, in);
-    background.prepared(k_);
-    if (background.scriptDone() || background.failed()) break;  // as the harness: before this period's step
-    core_.step(in, out);
-    if (remote_ != nullptr) remote_->sample(k_, in, out);
-    if (digest != nullptr) addToDigest(*digest, in, out);
-    // The log after the mail is out: serialising it must not delay the joints.
-    const LogTap::Timing timing = send(out, begin.tick);
-    noticeFaults(out);
-    tap_.requests(k_, core_);
-    core_.releaseCommands();
-    tap_.period(k_, in, out, timing);
-    stats_.ran(k_ + 1, core_.rtstate());
-    background.stepped(k_, out, timing.tick_ns);
-    if (finished(background.stopping())) {
-      ++k_;
-      break;
-    }
-  }
-  background.end();
+  digest_ = digest;
+  background_.begin(remote_, script, k_);
+  NodeLoop::run();
+  background_.end();
   stats_.ran(k_, core_.rtstate());
+}
+
+Gathered ClusterLoop::gather() {
+  const PeriodClock::Begin begin = clock_.begin(k_);
+  // The ticks a stalled supervisor slept through are its own misses in realtime; paced mode has
+  // no deadlines.
+  if (begin.skipped > 0 && s_.config.clock() == proto::CM_REALTIME) {
+    stats_.missed(proto::NODE_SUPERVISOR, begin.skipped);
+    background_.lateTicks(k_, begin.skipped);  // the background writes the line
+  }
+  in_ = SupervisorInbox{};
+  in_.period = k_;
+  tick_ = begin.tick;
+  collector_.collect(k_, begin.tick, in_);
+  background_.prepared(k_);
+  // As the harness: the script's end comes before this period's step.
+  return background_.scriptDone() || background_.failed() ? Gathered::kFinished : Gathered::kReady;
+}
+
+// The mail out first; the log after it: serialising it must not delay the joints.
+void ClusterLoop::publish(const SupervisorInbox& in, std::uint64_t k) {
+  if (remote_ != nullptr) remote_->sample(k, in, out_);
+  if (digest_ != nullptr) addToDigest(*digest_, in, out_);
+  timing_ = send(out_, tick_);
+  noticeFaults(out_);
+}
+
+// The requests the step took are logged before their records go back to the background.
+void ClusterLoop::record(const SupervisorInbox& in, std::uint64_t k) {
+  tap_.requests(k, core_);
+  core_.releaseCommands();
+  tap_.period(k, in, out_, timing_);
+}
+
+bool ClusterLoop::stepped(std::uint64_t k) {
+  stats_.ran(k + 1, core_.rtstate());
+  background_.stepped(k, out_, timing_.tick_ns);
+  const bool done = finished(background_.stopping());
+  ++k_;
+  return !done;
 }
 
 bool ClusterLoop::finished(bool stopping) {

@@ -1,8 +1,8 @@
-// The supervisor's shell in the cluster, one period after another on the period's thread: the
-// clock's tick (runtime/period_clock), the period's mail (MailCollector), the core's step, the
-// watched signals sampled, the mail sent, the run log (LogTap) and the figures (ClusterStats,
-// which another thread writes to the status file). Remote requests, the task script, the stop and
-// the log's health are the background's (BackgroundLoop, its own thread). Mail moves through the
+// The supervisor's shell in the cluster, one period after another on the period's thread (the
+// node loop, runtime/node_loop.hpp): the clock's tick (runtime/period_clock), the period's mail
+// (MailCollector), the core's step, the watched signals sampled, the mail sent, the run log
+// (LogTap) and the figures (ClusterStats, which another thread writes to the status file). Remote requests, the task
+// script, the stop and the log's health are the background's (BackgroundLoop, its own thread). Mail moves through the
 // node's mail port (shared memory or ZeroMQ) exactly as the in-process harness hands it over, so
 // a lockstep cluster and the harness produce the same mailboxes. Nothing here allocates in steady
 // state (tests/runtime/test_shell_allocation.cpp).
@@ -16,6 +16,7 @@
 #include "common/mail_codec.hpp"
 #include "runtime/cluster_config.hpp"
 #include "runtime/mail_port.hpp"
+#include "runtime/node_loop.hpp"
 #include "runtime/period_clock.hpp"
 #include "supervisor/shell/background_loop.hpp"
 #include "supervisor/shell/cluster_stats.hpp"
@@ -27,7 +28,7 @@
 
 namespace rfms {
 
-class ClusterLoop {
+class ClusterLoop : private NodeLoop<SupervisorCore, ClusterLoop> {
  public:
   ClusterLoop(const ClusterSettings& s, Supervisor& supervisor, MailPort& port, ClusterStats& stats, LogTap& tap,
               spdlog::logger& log);
@@ -52,6 +53,17 @@ class ClusterLoop {
   const Supervisor& supervisor() const { return supervisor_; }
 
  private:
+  friend class NodeLoop<SupervisorCore, ClusterLoop>;
+  // The period's hooks (runtime/node_loop.hpp). The supervisor is the clock: it never listens.
+  Gathered gather();
+  std::uint64_t period() const { return k_; }
+  const SupervisorInbox& inbox() const { return in_; }
+  SupervisorOutbox& outbox() { return out_; }
+  void publish(const SupervisorInbox& in, std::uint64_t k);
+  void record(const SupervisorInbox& in, std::uint64_t k);
+  bool stepped(std::uint64_t k);
+  void ended(LoopEnd) {}
+
   bool finished(bool stopping);
   // Sends S_MAIL and M_MAIL; realtime, stamps them and times the supervisor's own lateness.
   LogTap::Timing send(SupervisorOutbox& out, PeriodClock::Clock::time_point tick);
@@ -60,8 +72,6 @@ class ClusterLoop {
 
   const ClusterSettings& s_;
   Supervisor& supervisor_;
-  SupervisorCore& core_;
-  MailPort& port_;
   ClusterStats& stats_;
   LogTap& tap_;
   spdlog::logger& log_;
@@ -69,10 +79,14 @@ class ClusterLoop {
   MailCollector collector_;
   BackgroundLoop background_;
   RemotePort* remote_ = nullptr;
+  MailDigest* digest_ = nullptr;
   std::uint64_t k_ = 0, period_limit_ = 0;
+  PeriodClock::Clock::time_point tick_{};              // this period's
+  LogTap::Timing timing_;                              // this period's
   std::uint64_t powered_off_at_ = 0;                   // the period the power went off on a stop
   static constexpr std::uint64_t kBrakePeriods = 100;  // after power-off, before the nodes exit
-  SupervisorOutbox out_;                               // kept across periods: its mail's fields keep their storage
+  SupervisorInbox in_;
+  SupervisorOutbox out_;  // kept across periods: its mail's fields keep their storage
   proto::Envelope smail_, mmail_, notice_;
 };
 

@@ -91,7 +91,7 @@ class ArmShellLockstep : public ::testing::Test {
   test::PortCluster ports_;
   ArmCore core_;
   ArmShell shell_;
-  ArmShell::Ended ended_ = ArmShell::Ended::kSignal;
+  LoopEnd ended_ = LoopEnd::kSignal;
   std::thread arm_;
   MailSlot slot_;
 };

@@ -145,23 +145,20 @@ TEST_P(EveryPathShells, NoPeriodThreadAllocatesLocksOrCallsTheKernelButToWaitWak
         ArmShell shell(core, s, port, log);
         shell.setFaultRecorder(&recorder);
         runMeasured(
-            t, watch, from, to, [&] { return shell.run(20) == ArmShell::Ended::kPeriods; },
-            [&] { return core.period() - 1; });
+            t, watch, from, to, [&] { return shell.run(20) == LoopEnd::kPeriods; }, [&] { return core.period() - 1; });
       } else if (node == proto::NODE_MATH) {
         MathCore core(model, mathConfigFor(model, settings, scene.tool.frame));
         MathShell shell(core, orphan, port);
         shell.setFaultRecorder(&recorder);
         runMeasured(
-            t, watch, from, to, [&] { return shell.run(20) == MathShell::Ended::kAnswers; },
-            [&] { return shell.lastPeriod(); });
+            t, watch, from, to, [&] { return shell.run(20) == LoopEnd::kPeriods; }, [&] { return shell.lastPeriod(); });
       } else {
         const int joint = node - proto::NODE_JOINT1 + 1;
         JointCore core(model, jointConfigFor(model, settings, joint));
         JointShell shell(core, joint, rules, orphan, port);
         shell.setFaultRecorder(&recorder);
         runMeasured(
-            t, watch, from, to, [&] { return shell.run(20) == JointShell::Ended::kAnswers; },
-            [&] { return shell.lastPeriod(); });
+            t, watch, from, to, [&] { return shell.run(20) == LoopEnd::kPeriods; }, [&] { return shell.lastPeriod(); });
       }
     });
   }

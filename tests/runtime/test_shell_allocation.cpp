@@ -85,21 +85,20 @@ TEST_P(ShellAllocation, NoNodesPeriodThreadAllocatesWithTheRunLogOn) {
         ArmShell shell(core, s, port, log);
         shell.setFaultRecorder(&recorder);
         trace(
-            traces[n], [&] { return shell.run(50) == ArmShell::Ended::kPeriods; }, [&] { return core.period() - 1; });
+            traces[n], [&] { return shell.run(50) == LoopEnd::kPeriods; }, [&] { return core.period() - 1; });
       } else if (node == proto::NODE_MATH) {
         MathCore core(model, mathConfigFor(model, settings, Transform::Identity()));
         MathShell shell(core, orphan, port);
         shell.setFaultRecorder(&recorder);
         trace(
-            traces[n], [&] { return shell.run(50) == MathShell::Ended::kAnswers; }, [&] { return shell.lastPeriod(); });
+            traces[n], [&] { return shell.run(50) == LoopEnd::kPeriods; }, [&] { return shell.lastPeriod(); });
       } else {
         const int joint = node - proto::NODE_JOINT1 + 1;
         JointCore core(model, jointConfigFor(model, settings, joint));
         JointShell shell(core, joint, rules, orphan, port);
         shell.setFaultRecorder(&recorder);
         trace(
-            traces[n], [&] { return shell.run(50) == JointShell::Ended::kAnswers; },
-            [&] { return shell.lastPeriod(); });
+            traces[n], [&] { return shell.run(50) == LoopEnd::kPeriods; }, [&] { return shell.lastPeriod(); });
       }
     });
   }
