@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <ctime>
 
 namespace rfms::doorbell {
@@ -24,6 +25,8 @@ void ring(std::atomic<std::uint32_t>& word, unsigned bit) {
   const bool last = (before & allOf(bit)) != 0 && (before & kAllOf & ~allOf(bit)) == 0;
   if (any || last) futex(word, FUTEX_WAKE, 1, nullptr);
 }
+
+void wakeAll(std::atomic<std::uint32_t>& word) { futex(word, FUTEX_WAKE, INT_MAX, nullptr); }
 
 Slept sleep(std::atomic<std::uint32_t>& word, std::uint32_t expected, std::chrono::steady_clock::time_point deadline) {
   const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(deadline.time_since_epoch()).count();

@@ -26,6 +26,9 @@ constexpr std::uint32_t anyOf(unsigned bit) { return std::uint32_t{1} << (bit + 
 // completes its wait. One atomic operation, and a system call only for a wake.
 void ring(std::atomic<std::uint32_t>& word, unsigned bit);
 
+// Wakes every thread asleep on `word`, whatever it holds (the caller has changed it first).
+void wakeAll(std::atomic<std::uint32_t>& word);
+
 enum class Slept { kWoken, kTimedOut, kInterrupted };
 // The reader's side: sleeps while the word still holds `expected`, until `deadline` on the
 // steady clock (CLOCK_MONOTONIC). kWoken also when the word had already changed.

@@ -1,32 +1,29 @@
 // The supervisor's background in the cluster, on a thread of its own below the period's priority
 // (RFMS: "a background process on the supervisor"): it takes the remote clients' requests and
-// status requests (RemotePort), runs the task script, follows the period's events (the script's
-// record, the desk's ended moves, the supervisor's log lines), brings the arm to rest on a stop
-// signal and notices a run log that stopped writing. The period thread only hands it each
-// period's events and wakes it.
+// status requests (RemotePort) and runs the task script. It is made of four parts, one job each:
+// this thread's lifetime and its serving loop (here); the hand-shake that keeps it in step with
+// the period in lockstep and paced runs (StepHandshake); the period's events on their way to the
+// script, the clients, the events file and the log (EventFollower); and the stop signal's
+// sequence (StopSequence). The period thread only hands it each period's events and wakes it.
 //
-// The clocks that wait for their mail (lockstep, paced) keep the two in step: the background
-// prepares step k — events of k-1 followed, stop and log checked, the script's requests due,
-// the remote requests waiting — and the period waits for that before stepping, so that a cluster
-// and the in-process harness produce the same mail. Should the link fill meanwhile, the waiting
-// period applies what is in it and lets the background go on. The realtime clock never waits: the
-// background answers requests as they come, and a step applies whatever has been handed over
-// before it begins.
+// The realtime clock never waits: the background answers requests as they come, and a step
+// applies whatever has been handed over before it begins.
 #pragma once
 
 #include <spdlog/spdlog.h>
 
 #include <atomic>
-#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <thread>
 
-#include "common/spsc_queue.hpp"
 #include "runtime/cluster_config.hpp"
 #include "supervisor/shell/event_file.hpp"
+#include "supervisor/shell/event_follower.hpp"
 #include "supervisor/shell/log_tap.hpp"
 #include "supervisor/shell/remote_port.hpp"
+#include "supervisor/shell/step_handshake.hpp"
+#include "supervisor/shell/stop_sequence.hpp"
 #include "supervisor/supervisor.hpp"
 #include "supervisor/task_script.hpp"
 
@@ -34,7 +31,7 @@ namespace rfms {
 
 class BackgroundLoop {
  public:
-  BackgroundLoop(const ClusterSettings& s, Supervisor& supervisor, LogTap& tap, spdlog::logger& log);
+  BackgroundLoop(const ClusterSettings& s, SupervisorBackground& background, LogTap& tap, spdlog::logger& log);
   ~BackgroundLoop();
   BackgroundLoop(const BackgroundLoop&) = delete;
   BackgroundLoop& operator=(const BackgroundLoop&) = delete;
@@ -46,18 +43,17 @@ class BackgroundLoop {
   void begin(RemotePort* remote, TaskScript* script, std::uint64_t first);
   void end();
 
-  // Period thread. Lockstep and paced: waits until the background has prepared step k, applying
-  // the link's commands under k (and logging their records) whenever the background asks for room.
-  void prepared(std::uint64_t k);
+  // Period thread. True once the background has prepared step k (at once in realtime); false
+  // when it asks for room first: the period applies the link's commands under k (as the step
+  // itself would first), calls roomMade(), and asks again (StepHandshake).
+  bool prepared(std::uint64_t k) { return handshake_.prepared(k); }
+  void roomMade() { handshake_.roomMade(); }
   // After step k (whose tick was at `tick_ns` on the system clock; 0 without a wall clock): its
   // events, and the background woken. Real-time safe: a queue, an atomic and one write.
   void stepped(std::uint64_t k, const SupervisorOutbox& out, std::int64_t tick_ns) noexcept;
   // Realtime: period k began `n` ticks late (the ticks it slept through are skipped); the
   // background writes the log line. Real-time safe: two atomics.
-  void lateTicks(std::uint64_t k, std::uint64_t n) noexcept {
-    late_period_.store(k, std::memory_order_relaxed);
-    late_ticks_.fetch_add(n, std::memory_order_release);
-  }
+  void lateTicks(std::uint64_t k, std::uint64_t n) noexcept { events_.lateTicks(k, n); }
   // Set by the background: the script has finished (the period ends before its next step), a stop
   // has been asked for.
   bool scriptDone() const { return script_done_.load(std::memory_order_acquire); }
@@ -72,12 +68,11 @@ class BackgroundLoop {
   void run();
   void serveUntilEnded();
   void prepare(std::uint64_t k);  // what is due before step k
-  void followEvents();            // and the late ticks
   void handleStop();
   void watchLog();
   void send(const proto::TaskRequest& request);  // a request of the supervisor's own
   void waitForRoom();                            // the link is full: the period must take some
-  void wakePeriod();
+  void setIdle(bool idle);
   // Realtime: the next step to begin, and when (system clock ns); else `steps` and 0 (a step that
   // waits for the background begins once it has answered).
   struct NextStep {
@@ -87,31 +82,22 @@ class BackgroundLoop {
   NextStep nextStep(std::uint64_t steps) const;
 
   const ClusterSettings& s_;
-  Supervisor& supervisor_;
   SupervisorBackground& background_;
   LogTap& tap_;
   spdlog::logger& log_;
   RemotePort* remote_ = nullptr;  // set by begin(), while the background is idle
   TaskScript* script_ = nullptr;
   EventFile* event_file_ = nullptr;
-  const bool in_step_;  // lockstep or paced: the period waits for the background
 
-  SpscQueue<SupervisorEvent> events_{4096};
-  std::atomic<std::uint64_t> events_lost_{0};
-  std::atomic<std::uint64_t> late_ticks_{0}, late_period_{0};  // ticks skipped since the last line, and the last period
-  std::atomic<std::int64_t> tick_ns_{0};                       // the last step's tick (system clock ns)
-  std::atomic<std::uint64_t> steps_{0};                        // steps done (k + 1 after step k)
-  std::atomic<std::uint64_t> prepared_{0};                     // k + 1 once step k is prepared
-  std::atomic<bool> room_asked_{false};                        // the background waits for the period to take commands
-  std::atomic<std::uint64_t> to_period_{0}, to_background_{0};  // bumped to wake either side
+  StepHandshake handshake_;
+  EventFollower events_;
+  StopSequence stop_;
+  std::atomic<std::int64_t> tick_ns_{0};  // the last step's tick (system clock ns)
   std::atomic<bool> script_done_{false}, stopping_{false}, failed_{false};
-  std::atomic<bool> active_{false}, idle_{true}, quit_{false};  // a run under way; the background idle
-  int wake_fd_ = -1;         // eventfd: the period's wake-up of the background (polled beside the router)
+  // The thread's lifetime: a run under way; the background idle; bumped by begin() and quit.
+  std::atomic<bool> active_{false}, idle_{true}, quit_{false};
+  std::atomic<std::uint64_t> runs_{0};
   std::uint64_t now_k_ = 0;  // the background's: the step it prepares next
-
-  // The stop, on the background: power-off sent, the deadline for coming to rest.
-  bool power_off_sent_ = false;
-  std::chrono::steady_clock::time_point stop_deadline_;
   bool log_stopped_ = false;
   std::function<void()> when_full_before_;  // the background's, given back at the end
   std::thread thread_;

@@ -38,7 +38,7 @@ ClusterLoop::ClusterLoop(const ClusterSettings& s, Supervisor& supervisor, MailP
       log_(log),
       clock_(s.config.clock(), sampleSeconds(s.config.controller())),
       collector_(s, port, stats, tap),
-      background_(s, supervisor, tap, log) {
+      background_(s, supervisor.background(), tap, log) {
   notice_.mutable_fault();  // made now: the first emergency must not allocate it in the period
 }
 
@@ -64,7 +64,14 @@ Gathered ClusterLoop::gather() {
   in_.period = k_;
   tick_ = begin.tick;
   collector_.collect(k_, begin.tick, in_);
-  background_.prepared(k_);
+  // Lockstep and paced: the background prepares step k first. Should the link fill meanwhile,
+  // its commands are applied now, under k, as the step itself would first.
+  while (!background_.prepared(k_)) {
+    core_.takeCommands();
+    tap_.requests(k_, core_);
+    core_.releaseCommands();
+    background_.roomMade();
+  }
   // As the harness: the script's end comes before this period's step.
   return background_.scriptDone() || background_.failed() ? Gathered::kFinished : Gathered::kReady;
 }
