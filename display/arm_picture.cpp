@@ -1,5 +1,7 @@
 #include "display/arm_picture.hpp"
 
+#include <algorithm>
+
 #include "common/mail_codec.hpp"
 #include "common/sensed_wrench.hpp"
 
@@ -26,6 +28,7 @@ void PictureBuilder::take(const proto::SMail& s) {
   m.valid = s.has_t6() && decode(s.t6(), m.t6);
   m.rtstate = s.rtstate();
   setpoints_[s.header().period() % kDepth] = {s.header().period(), m};
+  newest_smail_ = std::max(newest_smail_.value_or(0), s.header().period());
 }
 
 void PictureBuilder::take(const proto::ArmSensors& a) {
@@ -40,6 +43,10 @@ std::optional<ArmPicture> PictureBuilder::newest() {
   for (std::uint64_t back = 0; back < kDepth && back <= newest_jmail_; ++back) {
     const std::uint64_t k = newest_jmail_ - back;
     if (shown_ && k <= *shown_) return std::nullopt;
+    // The joints answer an S_MAIL after it was sent, but a reader may find their answers before
+    // it reads the S_MAIL itself: a period newer than every S_MAIL seen waits for its own (once any
+    // has come; one lost is passed over when a newer one comes).
+    if (newest_smail_ && k > *newest_smail_) continue;
     ArmPicture p;
     p.period = k;
     bool whole = true;

@@ -55,6 +55,7 @@ class PictureBuilder {
   std::array<Slot<std::optional<Vec6>>, kDepth> wrenches_{};
   const Scene& scene_;
   std::uint64_t newest_jmail_ = 0;
+  std::optional<std::uint64_t> newest_smail_;  // none until the first S_MAIL
   std::optional<std::uint64_t> shown_;
 };
 

@@ -61,7 +61,31 @@ TEST(ArmPicture, TheNewestWholePeriodIsDrawnWhateverOrderTheMailCameIn) {
   EXPECT_EQ(p->rtstate, proto::RT_SETP);
   EXPECT_TRUE(p->setpoint.isApprox(trans(0.1, 0.2, 0.3), 1e-15));
   b.take(jmail(3, 12, 1.0));
+  b.take(smail(12, trans(0.1, 0.2, 0.4)));
   ASSERT_TRUE(b.newest());
+}
+
+// A reader can find the joints' answers to period 9 before the S_MAIL of 9 they answered: the
+// period waits for it, and is drawn with its setpoint once it comes.
+TEST(ArmPicture, APeriodWaitsForItsSMailWhenTheJointsAnswersWereReadFirst) {
+  const Scene scene;
+  PictureBuilder b(scene);
+  b.take(smail(8, trans(0.1, 0.0, 0.0)));
+  for (int j = 1; j <= kJoints; ++j) b.take(jmail(j, 9, 0.1));
+  EXPECT_FALSE(b.newest()) << "period 9's setpoint may still be coming";
+  b.take(smail(9, trans(0.2, 0.0, 0.0)));
+  const auto p = b.newest();
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->period, 9u);
+  ASSERT_TRUE(p->has_setpoint);
+  EXPECT_TRUE(p->setpoint.isApprox(trans(0.2, 0.0, 0.0), 1e-15));
+  // An S_MAIL lost for good: once a newer one has come, its period is drawn without a setpoint.
+  for (int j = 1; j <= kJoints; ++j) b.take(jmail(j, 10, 0.1));
+  b.take(smail(11, trans(0.3, 0.0, 0.0)));
+  const auto q = b.newest();
+  ASSERT_TRUE(q);
+  EXPECT_EQ(q->period, 10u);
+  EXPECT_FALSE(q->has_setpoint);
 }
 
 TEST(ArmPicture, MailOfAnUnknownJointIsIgnored) {
