@@ -6,8 +6,7 @@
 #include <limits>
 #include <numbers>
 
-#include "common/gain_bound.hpp"
-#include "common/number_text.hpp"
+#include "common/compensator_verdict.hpp"
 
 namespace rfms {
 
@@ -33,37 +32,6 @@ Poly poly(std::initializer_list<double> c) {
   Eigen::Index i = 0;
   for (double x : c) p[i++] = x;
   return p;
-}
-
-CompensatorGains scaled(CompensatorGains g, double by) {
-  g.k1 *= by;
-  g.k2 *= by;
-  g.k3 *= by;
-  return g;
-}
-
-bool stable(const CompensatorPlant& p, const CompensatorGains& g) { return compensatorLoopAbscissa(p, g) < 0.0; }
-
-// One of H's terms, by name, for bounding it with the others held.
-struct Term {
-  double CompensatorGains::*field;
-  const char* name;
-  const char* unit;
-};
-constexpr Term kTerms[] = {{&CompensatorGains::k2, "K_2 (rate)", " s"},
-                           {&CompensatorGains::k3, "K_3 (acceleration)", " s^2"},
-                           {&CompensatorGains::t_lead, "T_lead", " s"},
-                           {&CompensatorGains::k1, "K_1", ""}};
-
-// The least value of `term` at which the loop with H times `margin` is unstable, the others as in
-// `gains` (+infinity: stable up to `up_to`).
-double termBound(const CompensatorPlant& p, CompensatorGains gains, const Term& term, double margin, double up_to) {
-  return leastUnstable(
-      [&](double value) {
-        gains.*term.field = value;
-        return stable(p, scaled(gains, margin));
-      },
-      up_to);
 }
 
 }  // namespace
@@ -108,26 +76,8 @@ double compensatorLoopAbscissa(const CompensatorPlant& plant, const CompensatorG
 }
 
 std::string compensatorVerdict(const CompensatorPlant& plant, const CompensatorGains& gains, double margin) {
-  if (stable(plant, scaled(gains, margin))) return "";
-  std::string why = stable(plant, gains) ? "is within the gain margin of instability" : "is unstable";
-  why += " by A.1's analysis of the link's loop through the wrist";
-  if (margin > 1.0) why += " (with H times " + numberText(margin) + ", the gain margin)";
-  // The first of its terms that a bound can name.
-  for (const Term& term : kTerms) {
-    const double now = gains.*term.field;
-    if (now <= 0.0) continue;
-    const double bound = termBound(plant, gains, term, margin, std::max(10.0 * now, 1.0));
-    // A bound near nothing says no value of this term would do: another term is at fault.
-    if (bound <= now && bound > 1e-6 * now)
-      return why + ": " + term.name + " must be below " + boundText(bound) + term.unit + " at the others' values";
-  }
-  // No one term will do: the whole of H must shrink (K_1, K_2 and K_3 together).
-  double below = 0.0, above = 1.0;
-  for (int i = 0; i < 40; ++i) {
-    const double mid = 0.5 * (below + above);
-    (stable(plant, scaled(gains, mid * margin)) ? below : above) = mid;
-  }
-  return why + ": H must be below " + boundText(below) + " of itself";
+  return compensatorVerdict([&](const CompensatorGains& g) { return compensatorLoopAbscissa(plant, g) < 0.0; }, gains,
+                            margin, "by A.1's analysis of the link's loop through the wrist");
 }
 
 }  // namespace rfms

@@ -26,19 +26,19 @@ void ForceLaw::reset() {
 }
 
 void PositionCompensator::start(double output) {
-  lagged_ = output;
-  primed_ = 0;
+  memory_.lagged = output;
+  memory_.primed = 0;
 }
 
-double PositionCompensator::update(double deflection) {
-  const double rate = primed_ > 0 ? (deflection - last_) / dt_ : 0.0;
-  const double acceleration = primed_ > 1 ? (rate - last_rate_) / dt_ : 0.0;
-  last_ = deflection;
-  last_rate_ = rate;
-  primed_ = primed_ < 2 ? primed_ + 1 : 2;
+double compensatorStep(const CompensatorGains& g, double dt, CompensatorMemory& m, double deflection) {
+  const double rate = m.primed > 0 ? (deflection - m.last) / dt : 0.0;
+  const double acceleration = m.primed > 1 ? (rate - m.last_rate) / dt : 0.0;
+  m.last = deflection;
+  m.last_rate = rate;
+  m.primed = m.primed < 2 ? m.primed + 1 : 2;
   // T_lag y' + y = K_1 (d + T_lead d'), by the backward difference.
-  lagged_ = (g_.t_lag / dt_ * lagged_ + g_.k1 * (deflection + g_.t_lead * rate)) / (g_.t_lag / dt_ + 1.0);
-  return lagged_ + g_.k2 * rate + g_.k3 * acceleration;
+  m.lagged = (g.t_lag / dt * m.lagged + g.k1 * (deflection + g.t_lead * rate)) / (g.t_lag / dt + 1.0);
+  return m.lagged + g.k2 * rate + g.k3 * acceleration;
 }
 
 }  // namespace rfms

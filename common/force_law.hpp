@@ -69,6 +69,18 @@ struct CompensatorGains {
   double t_lag = 0.0;   // s: its lag (0: none)
 };
 
+// What the compensator keeps between periods: the lagged term, the last deflection and rate, and
+// how many readings it has seen (its rates need one and two).
+struct CompensatorMemory {
+  double lagged = 0.0, last = 0.0, last_rate = 0.0;
+  int primed = 0;  // up to 2
+};
+
+// One period of the law: H d for the measured deflection d, `memory` carried on. The one place the
+// discrete law is written: the supervisor runs it (PositionCompensator) and the model of the arm's
+// loop steps it (common/compensator_arm_loop.hpp).
+double compensatorStep(const CompensatorGains& g, double dt, CompensatorMemory& memory, double deflection);
+
 class PositionCompensator {
  public:
   PositionCompensator() = default;  // none: H = 0
@@ -78,14 +90,13 @@ class PositionCompensator {
   // two readings).
   void start(double output = 0.0);
   // One period: H d for the measured deflection (end effector minus link, along the axis).
-  double update(double deflection);
+  double update(double deflection) { return compensatorStep(g_, dt_, memory_, deflection); }
   const CompensatorGains& gains() const { return g_; }
 
  private:
   CompensatorGains g_;
   double dt_ = 1e-3;
-  double lagged_ = 0.0, last_ = 0.0, last_rate_ = 0.0;
-  int primed_ = 0;  // readings seen, up to 2
+  CompensatorMemory memory_;
 };
 
 }  // namespace rfms

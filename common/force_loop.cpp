@@ -6,10 +6,10 @@
 #include <complex>
 #include <limits>
 #include <numbers>
-#include <unsupported/Eigen/MatrixFunctions>
 
 #include "common/gain_bound.hpp"
 #include "common/number_text.hpp"
+#include "common/sampled_system.hpp"
 
 namespace rfms {
 
@@ -65,17 +65,6 @@ Plant plantOf(const ForceLoopPlant& p) {
   return out;
 }
 
-// The plant held over one period (zero-order hold): y+ = phi y + gamma tau.
-void held(const Plant& plant, double dt, Matrix& phi, Matrix& gamma) {
-  const Eigen::Index size = plant.a.rows(), inputs = plant.b.cols();
-  Matrix both = Matrix::Zero(size + inputs, size + inputs);
-  both.topLeftCorner(size, size) = plant.a * dt;
-  both.topRightCorner(size, inputs) = plant.b * dt;
-  const Matrix e = both.exp();
-  phi = e.topLeftCorner(size, size);
-  gamma = e.topRightCorner(size, inputs);
-}
-
 // One period of the sampled loop, with the desired force 0 (the loop is linear: its poles do not
 // depend on the setpoint). The state: the plant's y; the sensor filter's output; the joints'
 // angles at the last period and their filtered velocities; the law's integral and its last
@@ -84,7 +73,7 @@ void held(const Plant& plant, double dt, Matrix& phi, Matrix& gamma) {
 class SampledLoop {
  public:
   SampledLoop(const ForceLoopPlant& p, const ForceGains& g) : p_(p), g_(g), plant_(plantOf(p)) {
-    held(plant_, p.dt, phi_, gamma_);
+    zeroOrderHold(plant_.a, plant_.b, p.dt, phi_, gamma_);
     alpha_ = lowPass(p.sensor_bandwidth_hz, p.dt, 1.0);
     beta_ = p.velocity_filter_hz > 0.0 ? std::exp(-2.0 * std::numbers::pi * p.velocity_filter_hz * p.dt) : 0.0;
     yield_ = lowPass(p.yield_hz, p.dt, 0.0);
@@ -172,13 +161,6 @@ class SampledLoop {
 // nothing of the force loop. They are passed over.
 constexpr double kDrift = 1e-7;
 
-double largestMagnitude(const Matrix& m) {
-  double largest = 0.0;
-  for (const std::complex<double>& z : m.eigenvalues())
-    if (std::abs(z - 1.0) > kDrift) largest = std::max(largest, std::abs(z));
-  return largest;
-}
-
 double largestRealPart(const Matrix& m) {
   double largest = -std::numeric_limits<double>::infinity();
   for (const std::complex<double>& z : m.eigenvalues())
@@ -208,15 +190,12 @@ std::string hertz(double dt) {
 
 double forceLoopRadius(const ForceLoopPlant& plant, const ForceGains& gains) {
   const SampledLoop loop(plant, gains);
-  Matrix a(loop.size(), loop.size());
-  for (Eigen::Index i = 0; i < loop.size(); ++i) a.col(i) = loop.step(Vector::Unit(loop.size(), i));
-  return largestMagnitude(a);
+  return spectralRadius(periodMatrix(loop.size(), [&](const Vector& s) { return loop.step(s); }), kDrift);
 }
 
 double forceLoopDamping(const ForceLoopPlant& plant, const ForceGains& gains) {
   const SampledLoop loop(plant, gains);
-  Matrix a(loop.size(), loop.size());
-  for (Eigen::Index i = 0; i < loop.size(); ++i) a.col(i) = loop.step(Vector::Unit(loop.size(), i));
+  const Matrix a = periodMatrix(loop.size(), [&](const Vector& s) { return loop.step(s); });
   double least = 1.0;
   for (const std::complex<double>& z : a.eigenvalues()) {
     if (std::abs(z - 1.0) <= kDrift || std::abs(z.imag()) < 1e-9 || std::abs(z) < 1e-12) continue;

@@ -1,5 +1,5 @@
 // The least value of a gain at which a loop is unstable, and how a message names it: shared by the
-// force loop's check (force_loop.hpp) and the position compensator's (compensator_loop.hpp).
+// force loop's check (force_loop.hpp) and the position compensator's (compensator_verdict.hpp).
 // Pure; not for the period thread (the predicate takes eigenvalues).
 #pragma once
 
