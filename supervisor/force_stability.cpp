@@ -25,9 +25,12 @@ Eigen::RowVectorXd speedAlong(const Mat6& flange, const Vec3& lever, const Vec3&
 }  // namespace
 
 ForceStability::ForceStability(const RobotModel& model, const SupervisorConfig& config)
-    : arm_(config.wrist ? withoutTool(model, config.tool) : model), config_(config) {
-  for (int i = 0; i < kJoints; ++i)
-    servo_damping_[i] = designServoGains(model, i + 1, config.park, config.servo_bandwidth_hz).kd;
+    : arm_(config.wrist ? withoutTool(model, config.tool) : model), joints_(model), config_(config) {
+  for (int i = 0; i < kJoints; ++i) {
+    const ServoGains g = designServoGains(model, i + 1, config.park, config.servo_bandwidth_hz);
+    servo_damping_[i] = g.kd;
+    servo_stiffness_[i] = g.kp;
+  }
 }
 
 ForceLoopPlant ForceStability::plantAt(const JointVec& q, const Vec3& direction, const SurfaceModel& surface,
@@ -62,6 +65,41 @@ ForceLoopPlant ForceStability::plantAt(const JointVec& q, const Vec3& direction,
     p.wrist_damping = config_.wrist->damping;
   }
   return p;
+}
+
+ArmCompensatorPlant ForceStability::compensatorPlantAt(const JointVec& q, std::uint32_t compliance) const {
+  ArmCompensatorPlant p;
+  p.dt = config_.dt;
+  p.mass = massMatrix(arm_, q);
+  p.feedforward_mass = massMatrix(joints_, q);
+  const Mat6 flange = jacobianBase(arm_, q);
+  // The wrist's deflection is its hold on the tool's centre of mass.
+  const Vec3 com = forwardKinematics(arm_, q).linear() * config_.tool.com;
+  p.wrist_point.resize(3, kJoints);
+  for (int d = 0; d < 3; ++d) p.wrist_point.row(d) = speedAlong(flange, com, Vec3::Unit(d));
+  p.friction.resize(kJoints);
+  for (int i = 0; i < kJoints; ++i) p.friction[i] = arm_.joints[i].viscous;
+  p.servo_stiffness = servo_stiffness_;
+  p.servo_damping = servo_damping_;
+  p.feedforward_friction = p.friction;
+  p.velocity_filter_hz = kJointVelocityFilterHz;
+  // The compensator moves T6's origin along base axes, its turn held.
+  const Eigen::FullPivLU<Mat6> lu(flange);
+  p.setpoint_shift = Eigen::MatrixXd::Zero(kJoints, 3);
+  if (lu.isInvertible()) p.setpoint_shift = lu.solve(Mat6::Identity()).leftCols(3);
+  p.tool_mass = config_.tool.inertia.mass;
+  if (config_.wrist) {
+    p.wrist_stiffness = config_.wrist->stiffness;
+    p.wrist_damping = config_.wrist->damping;
+  }
+  p.axes = ~compliance & 0x7u;
+  return p;
+}
+
+std::string ForceStability::compensatorVerdict(const CompensatorGains& gains, std::uint32_t compliance,
+                                               const JointVec& q) const {
+  if (!config_.wrist || (~compliance & 0x7u) == 0) return "";
+  return compensatorArmVerdict(compensatorPlantAt(q, compliance), gains, config_.gain_margin);
 }
 
 std::string ForceStability::verdict(const ForceSpec& spec, const JointVec& q) const {

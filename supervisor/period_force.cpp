@@ -9,12 +9,21 @@
 
 namespace rfms {
 
+namespace {
+
+SwingCounter cycleCounter(double dt) {
+  return SwingCounter(dt, PeriodForce::kCompensationCycleHalfSwings, PeriodForce::kCompensationCycleWindowS);
+}
+
+}  // namespace
+
 PeriodForce::PeriodForce(const RobotModel& model, const SupervisorConfig& config)
     : model_(model),
       config_(config),
       law_(config.dt, config.max_force, config.max_moment),
       monitor_(config.dt, config.max_force),
-      compensation_swings_{SwingCounter(config.dt), SwingCounter(config.dt), SwingCounter(config.dt)} {}
+      compensation_swings_{SwingCounter(config.dt), SwingCounter(config.dt), SwingCounter(config.dt)},
+      compensation_cycles_{cycleCounter(config.dt), cycleCounter(config.dt), cycleCounter(config.dt)} {}
 
 void PeriodForce::read(const proto::ArmSensors* arm) {
   if (arm == nullptr) return;
@@ -110,9 +119,11 @@ Transform PeriodForce::compensated(const Transform& t6, const CompensatorGains& 
   if (move != compensator_move_) {
     compensator_move_ = move;
     for (int i = 0; i < 3; ++i) {
-      compensator_[static_cast<std::size_t>(i)] = PositionCompensator(gains, config_.dt);
-      compensator_[static_cast<std::size_t>(i)].start(-compensation_[i]);
-      compensation_swings_[static_cast<std::size_t>(i)].begin();
+      const auto axis = static_cast<std::size_t>(i);
+      compensator_[axis] = PositionCompensator(gains, config_.dt);
+      compensator_[axis].start(-compensation_[i]);
+      compensation_swings_[axis].begin();
+      compensation_cycles_[axis].begin();
     }
     compensation_fault_ = proto::ER_NONE;
     compensation_axis_ = -1;
@@ -124,12 +135,14 @@ Transform PeriodForce::compensated(const Transform& t6, const CompensatorGains& 
   // metres a second.
   const Vec3 d = active ? Vec3(forwardKinematics(model_, angles).linear() * deflection_.head<3>()) : Vec3::Zero();
   for (int i = 0; i < 3; ++i) {
+    const auto axis = static_cast<std::size_t>(i);
     const bool compliant = ((compliance >> i) & 1u) != 0;
-    compensation_[i] = -compensator_[static_cast<std::size_t>(i)].update(compliant ? 0.0 : d[i]);
+    compensation_[i] = -compensator_[axis].update(compliant ? 0.0 : d[i]);
     // A compensator whose loop does not hold on this arm rings: stop it before a joint's following
     // error or IK does, and say why.
-    if (compensation_swings_[static_cast<std::size_t>(i)].update(compensation_[i], kCompensationSwingM) &&
-        compensation_fault_ == proto::ER_NONE)
+    const bool swings = compensation_swings_[axis].update(compensation_[i], kCompensationSwingM);
+    const bool cycles = compensation_cycles_[axis].update(compensation_[i], kCompensationCycleM);
+    if ((swings || cycles) && compensation_fault_ == proto::ER_NONE)
       compensation_fault_ = proto::ER_COMPENSATION_OSCILLATION, compensation_axis_ = i;
   }
   if (!active && compensation_.norm() < 1e-9) compensation_.setZero();

@@ -80,6 +80,14 @@ class PeriodForce {
   // A half-swing of the offset this far past its slow mean (m) counts towards ringing: well above
   // what a move's accelerations swing a tool on the wrist by, well below what a ringing loop does.
   static constexpr double kCompensationSwingM = 0.0003;
+  // A loop just past its bound may not grow that far: the arm's nonlinearities hold it in a limit
+  // cycle of tens of micrometres (the damper sweep of docs/force.md: 35 to 60 um rms at 55 to
+  // 85 Hz just past the bound, under 8 um within it). kCompensationCycleHalfSwings half-swings of
+  // kCompensationCycleM within kCompensationCycleWindowS: only a cycle above 24 Hz that lasts
+  // makes them, not a tool swinging on its springs at the wrist's resonance.
+  static constexpr double kCompensationCycleM = 2e-5;
+  static constexpr int kCompensationCycleHalfSwings = 48;
+  static constexpr double kCompensationCycleWindowS = 1.0;
 
  private:
   const RobotModel& model_;
@@ -95,6 +103,7 @@ class PeriodForce {
   Vec3 compensation_ = Vec3::Zero();                 // m, base axes: how far the flange is moved back now
   std::array<PositionCompensator, 3> compensator_;   // per base axis, of compensator_move_
   std::array<SwingCounter, 3> compensation_swings_;  // of compensation_, per base axis
+  std::array<SwingCounter, 3> compensation_cycles_;  // the same, for a sustained small cycle
   std::uint64_t compensator_move_ = 0;
   proto::EmergencyReason compensation_fault_ = proto::ER_NONE;
   int compensation_axis_ = -1;    // the base axis compensation_fault_ was found along

@@ -273,6 +273,7 @@ Refusal SupervisorBackground::acceptMove(const proto::Move& move, std::uint64_t&
     }
   }
   if (Refusal why = unstableLaw(move.motion(), motion, from.q, end.q)) return why;
+  if (Refusal why = compensatorRings(move.motion(), motion, from.q, end.q)) return why;
   if (from.moving && from.cartesian == motion.cartesian && from.accel > motion.segment - motion.accel)
     return {RefusalCode::kInvalid, "motion '" + move.motion() +
                                        "': its segment time leaves no straight part after the " +
@@ -335,6 +336,23 @@ Refusal SupervisorBackground::unstableCompensator(const std::string& motion_name
         numberText(plant.c) + " N s/m; the tool's " + numberText(plant.m) + " kg)";
   if (config_.refuse_unstable_laws) return {RefusalCode::kUnstable, why};
   warning_ = why + " (accepted: controller.force.refuse_unstable_laws is off)";
+  return {};
+}
+
+Refusal SupervisorBackground::compensatorRings(const std::string& motion_name, const MotionRecord& motion,
+                                               const JointVec& start, const JointVec& end) {
+  if (!compensates(motion.compensator) || !config_.wrist) return {};
+  const char* where = "where the move starts";
+  std::string why = stability_.compensatorVerdict(motion.compensator, motion.compliance, start);
+  if (why.empty()) {
+    where = "where it ends";
+    why = stability_.compensatorVerdict(motion.compensator, motion.compliance, end);
+  }
+  if (why.empty()) return {};
+  why = "motion '" + motion_name + "' would ring: its compensator " + why + " (" + where + ")";
+  if (config_.refuse_unstable_laws) return {RefusalCode::kUnstable, why};
+  warning_ = why + " (accepted: controller.force.refuse_unstable_laws is off)" +
+             (warning_.empty() ? std::string() : "; " + warning_);
   return {};
 }
 

@@ -78,9 +78,14 @@ class SupervisorBackground {
   // warning_ set when it runs only because the check is overridden).
   Refusal unstableLaw(const std::string& motion_name, const MotionRecord& motion, const JointVec& start,
                       const JointVec& end);
-  // A motion's position compensator judged by A.1's analysis on the joints' servos and the wrist
-  // (common/compensator_loop.hpp): no refusal when it may be defined (warning_ set as for a law).
+  // A motion's position compensator judged by A.1's analysis of a link that follows its setpoints
+  // late, through the wrist (common/compensator_loop.hpp), which needs no pose: no refusal when it
+  // may be defined (warning_ set as for a law). Necessary only: the move's check below is the arm's.
   Refusal unstableCompensator(const std::string& motion_name, const CompensatorGains& g);
+  // A move's compensator judged on the whole arm's sampled loop where the move starts and ends
+  // (common/compensator_arm_loop.hpp), as a law is.
+  Refusal compensatorRings(const std::string& motion_name, const MotionRecord& motion, const JointVec& start,
+                           const JointVec& end);
   bool restingInSetp(proto::RtState s) const;  // SETP, nothing queued or running, the setpoint settled
   Refusal requestState(proto::RtState to);
   // The place a definition filled (kTransform, kPosition or kMotion), to the period.

@@ -131,5 +131,43 @@ TEST(PeriodForce, TheRateTermActsOnTheDeflectionsRate) {
       << (t.translation() - t6.translation()).transpose() << " against " << expected.transpose();
 }
 
+// The compensation watch, on the offset of K1 = 1 without a lag (the offset is the deflection): a
+// small cycle that lasts stops the move (a loop just past its bound, held by the arm's
+// nonlinearity), the same cycle below kCompensationCycleM does not, and neither does a tool
+// swinging on its springs at the wrist's resonance and settling.
+TEST(PeriodForce, TheCompensationWatchStopsASmallCycleThatLastsAndNotASettlingSwing) {
+  SupervisorConfig config = bareFlange();
+  config.wrist.emplace();
+  const RobotModel& model = test::puma260();
+  const Transform t6 = forwardKinematics(model, kPose);
+  // Periods until the watch stops a deflection d(t) along x (0: not within 2 s).
+  const auto stoppedAfter = [&](const auto& deflection) {
+    PeriodForce force(model, config);
+    for (int k = 0; k < 2000; ++k) {
+      proto::ArmSensors s;
+      for (double v : {deflection(k * config.dt), 0.0, 0.0, 0.0, 0.0, 0.0}) s.add_deflection(v);
+      force.read(&s);
+      force.compensated(t6, {.k1 = 1.0}, 1, 0, kPose);
+      if (force.loopFault() != proto::ER_NONE) {
+        EXPECT_EQ(force.loopFault(), proto::ER_COMPENSATION_OSCILLATION);
+        return k;
+      }
+    }
+    return 0;
+  };
+  const auto cycle = [](double amplitude, double hz) {
+    return [=](double t) { return 0.002 + amplitude * std::sin(2.0 * std::numbers::pi * hz * t); };
+  };
+  const double small = PeriodForce::kCompensationCycleM;
+  const int stopped = stoppedAfter(cycle(2.0 * small, 60.0));
+  EXPECT_GT(stopped, 0) << "a 60 Hz cycle of twice the threshold, for 2 s";
+  EXPECT_LT(stopped, 1000) << "48 half-swings at 60 Hz take 0.4 s";
+  EXPECT_EQ(stoppedAfter(cycle(0.5 * small, 60.0)), 0) << "half the threshold";
+  // A 2 mm swing at 10 Hz, damping ratio 0.1: 20 half-swings a second at most, and under 0.3 mm
+  // within a few of them.
+  const double w = 2.0 * std::numbers::pi * 10.0;
+  EXPECT_EQ(stoppedAfter([&](double t) { return 0.002 + 0.002 * std::exp(-0.1 * w * t) * std::cos(w * t); }), 0);
+}
+
 }  // namespace
 }  // namespace rfms
