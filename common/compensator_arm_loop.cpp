@@ -15,29 +15,40 @@ using Matrix = Eigen::MatrixXd;
 using Vector = Eigen::VectorXd;
 using Vec3d = Eigen::Vector3d;
 
+// The arm and the tool over one period, y+ = phi y + gamma tau, y = [q, q', x, x'] (x the tool's
+// position): the gains do not enter it, so a bound's search holds it once.
+struct HeldPlant {
+  Matrix phi, gamma;
+};
+
+HeldPlant heldPlant(const ArmCompensatorPlant& p) {
+  // The continuous plant y' = a y + b tau.
+  const Eigen::Index n = p.mass.rows(), size = 2 * n + 6;
+  const Matrix& w = p.wrist_point;
+  // K d + C d' as a row per axis of y: what the wrist pushes the tool back toward the flange with,
+  // and pulls the flange by.
+  Matrix pull = Matrix::Zero(3, size);
+  pull.block(0, 0, 3, n) = -p.wrist_stiffness * w;
+  pull.block(0, n, 3, n) = -p.wrist_damping * w;
+  pull.block(0, 2 * n, 3, 3) = p.wrist_stiffness * Matrix::Identity(3, 3);
+  pull.block(0, 2 * n + 3, 3, 3) = p.wrist_damping * Matrix::Identity(3, 3);
+  const Matrix inverse = p.mass.inverse();
+  Matrix a = Matrix::Zero(size, size), b = Matrix::Zero(size, n);
+  a.block(0, n, n, n).setIdentity();
+  a.block(n, 0, n, size) = inverse * w.transpose() * pull;
+  a.block(n, n, n, n) -= inverse * p.friction.asDiagonal();
+  a.block(2 * n, 2 * n + 3, 3, 3).setIdentity();
+  a.block(2 * n + 3, 0, 3, size) = -pull / p.tool_mass;
+  b.block(n, 0, n, n) = inverse;
+  HeldPlant held;
+  zeroOrderHold(a, b, p.dt, held.phi, held.gamma);
+  return held;
+}
+
 class SampledLoop {
  public:
-  SampledLoop(const ArmCompensatorPlant& p, const CompensatorGains& g) : p_(p), g_(g), n_(p.mass.rows()) {
-    // The continuous plant y' = a y + b tau, y = [q, q', x, x'] (the tool's position and speed).
-    const Eigen::Index n = n_, size = 2 * n + 6;
-    const Matrix& w = p.wrist_point;
-    // K d + C d' as a row per axis of y: what the wrist pushes the tool back toward the flange with,
-    // and pulls the flange by.
-    Matrix pull = Matrix::Zero(3, size);
-    pull.block(0, 0, 3, n) = -p.wrist_stiffness * w;
-    pull.block(0, n, 3, n) = -p.wrist_damping * w;
-    pull.block(0, 2 * n, 3, 3) = p.wrist_stiffness * Matrix::Identity(3, 3);
-    pull.block(0, 2 * n + 3, 3, 3) = p.wrist_damping * Matrix::Identity(3, 3);
-    const Matrix inverse = p.mass.inverse();
-    Matrix a = Matrix::Zero(size, size), b = Matrix::Zero(size, n);
-    a.block(0, n, n, n).setIdentity();
-    a.block(n, 0, n, size) = inverse * w.transpose() * pull;
-    a.block(n, n, n, n) -= inverse * p.friction.asDiagonal();
-    a.block(2 * n, 2 * n + 3, 3, 3).setIdentity();
-    a.block(2 * n + 3, 0, 3, size) = -pull / p.tool_mass;
-    b.block(n, 0, n, n) = inverse;
-    zeroOrderHold(a, b, p.dt, phi_, gamma_);
-    ny_ = size;
+  SampledLoop(const ArmCompensatorPlant& p, const HeldPlant& held, const CompensatorGains& g)
+      : p_(p), phi_(held.phi), gamma_(held.gamma), g_(g), n_(p.mass.rows()), ny_(held.phi.rows()) {
     beta_ = p.velocity_filter_hz > 0.0 ? std::exp(-2.0 * std::numbers::pi * p.velocity_filter_hz * p.dt) : 0.0;
   }
 
@@ -82,22 +93,27 @@ class SampledLoop {
 
  private:
   const ArmCompensatorPlant& p_;
+  const Matrix &phi_, &gamma_;
   CompensatorGains g_;
   Eigen::Index n_ = 0, ny_ = 0;
-  Matrix phi_, gamma_;
   double beta_ = 0.0;
 };
+
+double radius(const ArmCompensatorPlant& plant, const HeldPlant& held, const CompensatorGains& gains) {
+  const SampledLoop loop(plant, held, gains);
+  return spectralRadius(periodMatrix(loop.size(), [&](const Vector& s) { return loop.step(s); }));
+}
 
 }  // namespace
 
 double compensatorArmRadius(const ArmCompensatorPlant& plant, const CompensatorGains& gains) {
-  const SampledLoop loop(plant, gains);
-  return spectralRadius(periodMatrix(loop.size(), [&](const Vector& s) { return loop.step(s); }));
+  return radius(plant, heldPlant(plant), gains);
 }
 
 std::string compensatorArmVerdict(const ArmCompensatorPlant& plant, const CompensatorGains& gains, double margin) {
-  return compensatorVerdict([&](const CompensatorGains& g) { return compensatorArmRadius(plant, g) < 1.0; }, gains,
-                            margin, "on the arm's sampled loop through the wrist");
+  const HeldPlant held = heldPlant(plant);
+  return compensatorVerdict([&](const CompensatorGains& g) { return radius(plant, held, g) < 1.0; }, gains, margin,
+                            "on the arm's sampled loop through the wrist");
 }
 
 }  // namespace rfms

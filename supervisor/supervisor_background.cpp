@@ -306,6 +306,13 @@ std::string momentAxes(std::uint32_t axes) {
 
 }  // namespace
 
+Refusal SupervisorBackground::refuseOrWarn(const std::string& why) {
+  if (config_.refuse_unstable_laws) return {RefusalCode::kUnstable, why};
+  warning_ = why + " (accepted: controller.force.refuse_unstable_laws is off)" +
+             (warning_.empty() ? std::string() : "; " + warning_);
+  return {};
+}
+
 Refusal SupervisorBackground::unstableLaw(const std::string& motion_name, const MotionRecord& motion,
                                           const JointVec& start, const JointVec& end) {
   // The sampled loop is modelled along a line (force_loop.hpp); about an axis neither the check
@@ -319,10 +326,7 @@ Refusal SupervisorBackground::unstableLaw(const std::string& motion_name, const 
   if (why.empty()) why = stability_.verdict(motion.force, end);
   if (why.empty()) return {};
   why = "motion '" + motion_name + "' would not hold its force: " + why;
-  if (config_.refuse_unstable_laws) return {RefusalCode::kUnstable, why};
-  warning_ = why + " (accepted: controller.force.refuse_unstable_laws is off)" +
-             (warning_.empty() ? std::string() : "; " + warning_);
-  return {};
+  return refuseOrWarn(why);
 }
 
 Refusal SupervisorBackground::unstableCompensator(const std::string& motion_name, const CompensatorGains& g) {
@@ -334,9 +338,7 @@ Refusal SupervisorBackground::unstableCompensator(const std::string& motion_name
   why = "motion '" + motion_name + "': its compensator " + why + " (the arm following its setpoints " +
         numberText(1e3 * plant.delay_s) + " ms late; the wrist's " + numberText(plant.k) + " N/m and " +
         numberText(plant.c) + " N s/m; the tool's " + numberText(plant.m) + " kg)";
-  if (config_.refuse_unstable_laws) return {RefusalCode::kUnstable, why};
-  warning_ = why + " (accepted: controller.force.refuse_unstable_laws is off)";
-  return {};
+  return refuseOrWarn(why);
 }
 
 Refusal SupervisorBackground::compensatorRings(const std::string& motion_name, const MotionRecord& motion,
@@ -350,10 +352,7 @@ Refusal SupervisorBackground::compensatorRings(const std::string& motion_name, c
   }
   if (why.empty()) return {};
   why = "motion '" + motion_name + "' would ring: its compensator " + why + " (" + where + ")";
-  if (config_.refuse_unstable_laws) return {RefusalCode::kUnstable, why};
-  warning_ = why + " (accepted: controller.force.refuse_unstable_laws is off)" +
-             (warning_.empty() ? std::string() : "; " + warning_);
-  return {};
+  return refuseOrWarn(why);
 }
 
 Refusal SupervisorBackground::forget(const proto::Forget& f) {

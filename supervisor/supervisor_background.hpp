@@ -74,6 +74,9 @@ class SupervisorBackground {
   Refusal forceRefusal(const proto::DefineMotion& d) const;
   // A moment setpoint no contact of the scene can give the tool, or no refusal.
   Refusal momentOutOfReach(const proto::ForceControl& f) const;
+  // A predicted instability: refused, or, with controller.force.refuse_unstable_laws off, let
+  // through with `why` as the reply's warning (before any warning already set).
+  Refusal refuseOrWarn(const std::string& why);
   // A move's force law judged where the move starts and ends: no refusal when it may run (with
   // warning_ set when it runs only because the check is overridden).
   Refusal unstableLaw(const std::string& motion_name, const MotionRecord& motion, const JointVec& start,
